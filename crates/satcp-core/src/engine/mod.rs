@@ -1,0 +1,10 @@
+//! The discrete-event engine: time, the event list and random streams.
+//! Nothing here knows about networks or TCP.
+
+pub mod event_queue;
+pub mod rng;
+pub mod time;
+
+pub use event_queue::EventQueue;
+pub use rng::RngStream;
+pub use time::{Duration, SimTime};

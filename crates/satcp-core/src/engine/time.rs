@@ -1,0 +1,113 @@
+//! Simulated time: integer nanoseconds, so that event order never depends on
+//! floating-point rounding and runs are bit-identical on every machine.
+
+use std::fmt;
+use std::ops::{Add, AddAssign, Sub};
+
+/// A point in simulated time, in nanoseconds since the start of the run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SimTime(pub u64);
+
+/// A span of simulated time, in nanoseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Duration(pub u64);
+
+pub const NANOS_PER_SEC: u64 = 1_000_000_000;
+
+impl SimTime {
+    pub const ZERO: SimTime = SimTime(0);
+    pub const NEVER: SimTime = SimTime(u64::MAX);
+
+    pub fn from_secs_f64(s: f64) -> SimTime {
+        SimTime(Duration::from_secs_f64(s).0)
+    }
+    pub fn as_secs_f64(self) -> f64 {
+        self.0 as f64 / NANOS_PER_SEC as f64
+    }
+    pub fn since(self, earlier: SimTime) -> Duration {
+        Duration(self.0.saturating_sub(earlier.0))
+    }
+}
+
+impl Duration {
+    pub const ZERO: Duration = Duration(0);
+
+    /// Rounds to the nearest nanosecond; negative or NaN inputs become zero.
+    pub fn from_secs_f64(s: f64) -> Duration {
+        if s.is_nan() || s <= 0.0 {
+            return Duration(0);
+        }
+        Duration((s * NANOS_PER_SEC as f64).round() as u64)
+    }
+    pub fn from_millis(ms: u64) -> Duration {
+        Duration(ms * 1_000_000)
+    }
+    pub fn from_secs(s: u64) -> Duration {
+        Duration(s * NANOS_PER_SEC)
+    }
+    pub fn as_secs_f64(self) -> f64 {
+        self.0 as f64 / NANOS_PER_SEC as f64
+    }
+    /// Time to clock `bytes` onto a wire of `rate_bps`, rounded up so that a
+    /// link never runs faster than its nominal rate.
+    pub fn serialization(bytes: u32, rate_bps: u64) -> Duration {
+        let bits = bytes as u128 * 8 * NANOS_PER_SEC as u128;
+        Duration(bits.div_ceil(rate_bps as u128) as u64)
+    }
+}
+
+impl Add<Duration> for SimTime {
+    type Output = SimTime;
+    fn add(self, d: Duration) -> SimTime {
+        SimTime(self.0.saturating_add(d.0))
+    }
+}
+
+impl AddAssign<Duration> for SimTime {
+    fn add_assign(&mut self, d: Duration) {
+        self.0 = self.0.saturating_add(d.0);
+    }
+}
+
+impl Sub for SimTime {
+    type Output = Duration;
+    fn sub(self, rhs: SimTime) -> Duration {
+        self.since(rhs)
+    }
+}
+
+impl Add for Duration {
+    type Output = Duration;
+    fn add(self, d: Duration) -> Duration {
+        Duration(self.0.saturating_add(d.0))
+    }
+}
+
+impl fmt::Display for SimTime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:.9}s", self.as_secs_f64())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serialization_rounds_up() {
+        // 1500 bytes at 2,048 kb/s: 5.859375 ms exactly
+        assert_eq!(
+            Duration::serialization(1500, 2_048_000),
+            Duration(5_859_375)
+        );
+        // 1 byte at 3 b/s: 2.666.. s, rounded up
+        assert_eq!(Duration::serialization(1, 3), Duration(2_666_666_667));
+    }
+
+    #[test]
+    fn secs_round_trip() {
+        assert_eq!(Duration::from_secs_f64(0.125), Duration(125_000_000));
+        assert_eq!(Duration::from_secs_f64(-1.0), Duration(0));
+        assert_eq!(SimTime::from_secs_f64(1.5).as_secs_f64(), 1.5);
+    }
+}

@@ -1,0 +1,22 @@
+//! satcp-core: a packet-level discrete-event simulator for TCP over
+//! satellite links. See docs/architecture.md for the layers and hooks.
+//!
+//! - `engine`: time, events, random streams
+//! - `net`: packets, links, queues, error models, routing, router hooks
+//! - `tcp`: the shared connection machinery and the variant hooks
+//! - `protocols`: the variants (congestion control, loss recovery, ...)
+//! - `apps`: FTP, HTTP/1.1, bulk transfer
+//! - `metrics`: counters and time series
+//! - `scenario`: scenario format, validation, building, results
+//! - `sim`: the event loop that wires them together
+
+pub mod apps;
+pub mod engine;
+pub mod metrics;
+pub mod net;
+pub mod protocols;
+pub mod scenario;
+pub mod sim;
+pub mod tcp;
+
+pub use scenario::{parse, run, run_json, RunResult, Scenario, ScenarioError};

@@ -1,0 +1,30 @@
+//! Counters of one TCP endpoint, as sender and as receiver.
+
+use serde::Serialize;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct FlowStats {
+    // --- as sender ---
+    pub segments_sent: u64,
+    /// Data segments sent, retransmissions included.
+    pub data_segments_sent: u64,
+    pub payload_bytes_sent: u64,
+    pub retransmitted_segments: u64,
+    pub retransmitted_bytes: u64,
+    /// Loss-recovery episodes started by duplicate ACKs / SACK.
+    pub fast_retransmits: u64,
+    pub timeouts: u64,
+    pub pure_acks_sent: u64,
+    pub extra_segments_sent: u64,
+    pub dupacks_received: u64,
+    pub rtt_samples: u64,
+    // --- as receiver ---
+    pub segments_received: u64,
+    /// Payload bytes received, duplicates and retransmissions included
+    /// (TCP throughput of thesis Sec. 7.4.4).
+    pub payload_bytes_received: u64,
+    /// Original bytes delivered in order to the application (goodput).
+    pub bytes_delivered: u64,
+    pub duplicate_segments_received: u64,
+    pub out_of_order_segments: u64,
+}

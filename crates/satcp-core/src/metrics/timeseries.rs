@@ -1,0 +1,38 @@
+//! Time series sampled at a fixed interval, stored column-wise so they turn
+//! into data frames without copying row by row.
+//!
+//! Flow rows follow the data direction of the shipped applications
+//! (server -> client): sender variables come from the server endpoint,
+//! receiver variables from the client endpoint.
+
+use serde::Serialize;
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct FlowSeries {
+    pub time_s: Vec<f64>,
+    pub conn: Vec<u32>,
+    pub cwnd: Vec<u64>,
+    pub ssthresh: Vec<u64>,
+    pub flight_size: Vec<u64>,
+    pub pipe: Vec<u64>,
+    pub srtt_s: Vec<f64>,
+    pub rto_s: Vec<f64>,
+    pub snd_una: Vec<u64>,
+    /// Next sequence number the client expects: the "received segment
+    /// sequence number" of the thesis's goodput figures.
+    pub rcv_nxt: Vec<u64>,
+    pub bytes_delivered: Vec<u64>,
+    pub payload_bytes_received: Vec<u64>,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct LinkSeries {
+    pub time_s: Vec<f64>,
+    pub link: Vec<u32>,
+    /// Cumulative bytes correctly received at the far end.
+    pub rx_bytes: Vec<u64>,
+    /// Over the last interval, bits per second.
+    pub throughput_bps: Vec<f64>,
+    pub utilization: Vec<f64>,
+    pub queue_packets: Vec<u64>,
+}

@@ -1,0 +1,9 @@
+//! The network layer: packets, links, queues, error models and routing.
+//! It moves packets between nodes and knows nothing of TCP's state.
+
+pub mod error_model;
+pub mod link;
+pub mod packet;
+pub mod queue;
+pub mod router_hook;
+pub mod topology;

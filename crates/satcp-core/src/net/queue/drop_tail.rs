@@ -1,0 +1,53 @@
+//! First-in first-out with tail drop.
+
+use super::{Queue, QueueLimit};
+use crate::engine::SimTime;
+use crate::net::packet::{PacketId, PacketPool};
+use std::collections::VecDeque;
+
+pub struct DropTail {
+    limit: QueueLimit,
+    q: VecDeque<PacketId>,
+    bytes: u64,
+}
+
+impl DropTail {
+    pub fn new(limit: QueueLimit) -> DropTail {
+        DropTail {
+            limit,
+            q: VecDeque::new(),
+            bytes: 0,
+        }
+    }
+}
+
+impl Queue for DropTail {
+    fn enqueue(
+        &mut self,
+        pkt: PacketId,
+        pool: &mut PacketPool,
+        _now: SimTime,
+        dropped: &mut Vec<PacketId>,
+    ) {
+        let size = pool.get(pkt).size;
+        if !self.limit.admits(self.q.len(), self.bytes, size) {
+            dropped.push(pkt);
+            return;
+        }
+        self.bytes += size as u64;
+        self.q.push_back(pkt);
+    }
+
+    fn dequeue(&mut self, pool: &mut PacketPool, _now: SimTime) -> Option<PacketId> {
+        let p = self.q.pop_front()?;
+        self.bytes -= pool.get(p).size as u64;
+        Some(p)
+    }
+
+    fn len_packets(&self) -> usize {
+        self.q.len()
+    }
+    fn len_bytes(&self) -> u64 {
+        self.bytes
+    }
+}

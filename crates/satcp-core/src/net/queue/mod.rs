@@ -1,0 +1,48 @@
+//! Queue disciplines of a link's output buffer. The packet being serialized
+//! has already left the queue, so a limit of K packets means K waiting.
+
+pub mod drop_tail;
+pub mod priority;
+
+use crate::engine::SimTime;
+use crate::net::packet::{PacketId, PacketPool};
+
+pub use drop_tail::DropTail;
+pub use priority::StrictPriority;
+
+/// How much a queue may hold.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum QueueLimit {
+    Packets(usize),
+    Bytes(u64),
+    Unlimited,
+}
+
+impl QueueLimit {
+    /// Whether `pkts`/`bytes` already queued leave room for one more packet of `size`.
+    pub fn admits(&self, pkts: usize, bytes: u64, size: u32) -> bool {
+        match *self {
+            QueueLimit::Packets(k) => pkts < k,
+            QueueLimit::Bytes(b) => bytes + size as u64 <= b,
+            QueueLimit::Unlimited => true,
+        }
+    }
+}
+
+/// A router or host output queue. Implementations may mark packets (ECN), so
+/// they get the packet pool mutably.
+pub trait Queue {
+    /// Offers a packet. Every packet the queue discards because of this
+    /// arrival (the arrival itself, or queued ones it pushes out) is appended
+    /// to `dropped`; the caller accounts for them and frees them.
+    fn enqueue(
+        &mut self,
+        pkt: PacketId,
+        pool: &mut PacketPool,
+        now: SimTime,
+        dropped: &mut Vec<PacketId>,
+    );
+    fn dequeue(&mut self, pool: &mut PacketPool, now: SimTime) -> Option<PacketId>;
+    fn len_packets(&self) -> usize;
+    fn len_bytes(&self) -> u64;
+}

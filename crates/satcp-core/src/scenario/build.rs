@@ -1,0 +1,161 @@
+//! Turns a validated scenario into a ready-to-run simulation.
+
+use super::config::{AppConfig, DirectionConfig, Scenario};
+use crate::apps::bulk::{Bulk, BulkParams};
+use crate::apps::ftp::{Ftp, FtpParams};
+use crate::apps::http::{Http, HttpParams};
+use crate::apps::Application;
+use crate::engine::{Duration, RngStream};
+use crate::net::error_model::{DelayDist, ErrorModel};
+use crate::net::link::{Link, LinkStats};
+use crate::net::packet::NodeId;
+use crate::net::queue::{DropTail, Queue, QueueLimit, StrictPriority};
+use crate::net::topology::Node;
+use crate::sim::{AppSlot, Simulation};
+
+fn node_id(s: &Scenario, name: &str) -> NodeId {
+    s.nodes.iter().position(|n| n == name).expect("validated") as NodeId
+}
+
+fn queue(d: &DirectionConfig) -> Box<dyn Queue> {
+    let limit = match (d.queue_packets, d.queue_bytes) {
+        (Some(p), _) => QueueLimit::Packets(p as usize),
+        (None, Some(b)) => QueueLimit::Bytes(b),
+        (None, None) => QueueLimit::Unlimited,
+    };
+    match d.queue.as_deref() {
+        Some("priority") => Box::new(StrictPriority::new(
+            limit,
+            d.priority_push_out.unwrap_or(true),
+        )),
+        _ => Box::new(DropTail::new(limit)),
+    }
+}
+
+fn errors(d: &DirectionConfig) -> ErrorModel {
+    let mean = Duration::from_secs_f64(d.reorder_delay_mean_s.unwrap_or(0.0));
+    let reorder_delay = match d.reorder_delay.as_deref() {
+        Some("uniform") => Some(DelayDist::Uniform {
+            lo: Duration::ZERO,
+            hi: Duration(2 * mean.0),
+        }),
+        Some("normal") => Some(DelayDist::TruncNormal {
+            mean,
+            sd: Duration::from_secs_f64(d.reorder_delay_sd_s.unwrap_or(0.0)),
+        }),
+        _ => Some(DelayDist::Fixed(mean)),
+    };
+    ErrorModel {
+        ber: d.ber.unwrap_or(0.0),
+        loss_prob: d.loss.unwrap_or(0.0),
+        duplicate_prob: d.duplicate.unwrap_or(0.0),
+        reorder_prob: d.reorder.unwrap_or(0.0),
+        reorder_delay,
+        data_only: d.errors_data_only.unwrap_or(false),
+    }
+}
+
+pub fn link_name(s: &Scenario, i: usize) -> String {
+    let l = &s.links[i];
+    l.name.clone().unwrap_or_else(|| format!("{}-{}", l.a, l.b))
+}
+
+pub fn build(s: &Scenario) -> Simulation {
+    let nodes: Vec<Node> = s
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| Node {
+            id: i as NodeId,
+            name: n.clone(),
+        })
+        .collect();
+    let mut links = Vec::new();
+    for (i, l) in s.links.iter().enumerate() {
+        let common = l.common();
+        let base = link_name(s, i);
+        for (dir, d, from, to) in [("ab", &l.ab, &l.a, &l.b), ("ba", &l.ba, &l.b, &l.a)] {
+            let d = d.over(&common);
+            let name = format!("{base}:{from}->{to}");
+            links.push(Link {
+                id: links.len() as u32,
+                rng: RngStream::new(s.seed, &format!("link/{base}/{dir}")),
+                name,
+                from: node_id(s, from),
+                to: node_id(s, to),
+                rate_bps: d.rate_bps.expect("validated").round() as u64,
+                delay: Duration::from_secs_f64(d.delay_s.unwrap_or(0.0)),
+                queue: queue(&d),
+                errors: errors(&d),
+                in_service: None,
+                stats: LinkStats::default(),
+            });
+        }
+    }
+    let apps = s
+        .apps
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            let (c, sv) = a.hosts();
+            AppSlot {
+                app: make_app(a),
+                name: a
+                    .name()
+                    .map_or_else(|| format!("{}{}", a.kind(), i), str::to_string),
+                client: node_id(s, c),
+                server: node_id(s, sv),
+                tcp: a.tcp().clone(),
+            }
+        })
+        .collect();
+    let mut sim = Simulation::new(nodes, links, apps);
+    if s.sample_interval_s > 0.0 {
+        sim.set_sampling(Some(Duration::from_secs_f64(s.sample_interval_s)));
+    }
+    sim
+}
+
+fn make_app(a: &AppConfig) -> Box<dyn Application> {
+    let secs = Duration::from_secs_f64;
+    match a {
+        AppConfig::Ftp {
+            start_s,
+            file_bytes,
+            request_bytes,
+            files,
+            inter_request_s,
+            ..
+        } => Box::new(Ftp::new(FtpParams {
+            file_bytes: *file_bytes,
+            request_bytes: *request_bytes,
+            start: secs(*start_s),
+            files: *files,
+            inter_request: secs(*inter_request_s),
+        })),
+        AppConfig::Http {
+            start_s,
+            main_object_bytes,
+            embedded_objects,
+            embedded_object_bytes,
+            request_bytes,
+            page_interval_s,
+            pages,
+            pipelining,
+            ..
+        } => Box::new(Http::new(HttpParams {
+            main_object_bytes: *main_object_bytes,
+            embedded_objects: *embedded_objects,
+            embedded_object_bytes: *embedded_object_bytes,
+            request_bytes: *request_bytes,
+            page_interval: secs(*page_interval_s),
+            start: secs(*start_s),
+            pages: *pages,
+            pipelining: *pipelining,
+        })),
+        AppConfig::Bulk { start_s, bytes, .. } => Box::new(Bulk::new(BulkParams {
+            bytes: *bytes,
+            start: secs(*start_s),
+        })),
+    }
+}

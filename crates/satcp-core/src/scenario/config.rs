@@ -1,0 +1,267 @@
+//! The scenario file format (TOML on disk, JSON across the Python binding).
+//! Every field has a default; unknown fields are errors. Units are in the
+//! field names: `_bps` bits per second, `_s` seconds, `_bytes` bytes.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    #[serde(default = "default_name")]
+    pub name: String,
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// Longest simulated time, seconds.
+    #[serde(default = "default_duration")]
+    pub duration_s: f64,
+    /// End the run as soon as every application has finished.
+    #[serde(default = "yes")]
+    pub stop_when_done: bool,
+    /// Interval of the time series, seconds (0: none).
+    #[serde(default)]
+    pub sample_interval_s: f64,
+    pub nodes: Vec<String>,
+    pub links: Vec<LinkConfig>,
+    pub apps: Vec<AppConfig>,
+}
+
+fn default_name() -> String {
+    "scenario".into()
+}
+fn default_seed() -> u64 {
+    1
+}
+fn default_duration() -> f64 {
+    18_000.0
+}
+fn yes() -> bool {
+    true
+}
+
+/// Settings of one link direction; any left out are taken from the link.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DirectionConfig {
+    pub rate_bps: Option<f64>,
+    pub delay_s: Option<f64>,
+    /// "drop_tail" or "priority" (two-class strict priority).
+    pub queue: Option<String>,
+    pub queue_packets: Option<u64>,
+    pub queue_bytes: Option<u64>,
+    /// With "priority": a high-priority arrival may push out low-priority packets.
+    pub priority_push_out: Option<bool>,
+    pub ber: Option<f64>,
+    pub loss: Option<f64>,
+    pub duplicate: Option<f64>,
+    pub reorder: Option<f64>,
+    /// "fixed", "uniform" (0 to 2 x mean) or "normal" (truncated to [0, 2 x mean]).
+    pub reorder_delay: Option<String>,
+    pub reorder_delay_mean_s: Option<f64>,
+    pub reorder_delay_sd_s: Option<f64>,
+    /// Errors hit data packets only.
+    pub errors_data_only: Option<bool>,
+}
+
+/// A full-duplex link between nodes `a` and `b`. The fields at link level
+/// apply to both directions; `ab` (a to b) and `ba` override them.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkConfig {
+    #[serde(default)]
+    pub name: Option<String>,
+    pub a: String,
+    pub b: String,
+    pub rate_bps: Option<f64>,
+    pub delay_s: Option<f64>,
+    pub queue: Option<String>,
+    pub queue_packets: Option<u64>,
+    pub queue_bytes: Option<u64>,
+    pub priority_push_out: Option<bool>,
+    pub ber: Option<f64>,
+    pub loss: Option<f64>,
+    pub duplicate: Option<f64>,
+    pub reorder: Option<f64>,
+    pub reorder_delay: Option<String>,
+    pub reorder_delay_mean_s: Option<f64>,
+    pub reorder_delay_sd_s: Option<f64>,
+    pub errors_data_only: Option<bool>,
+    #[serde(default)]
+    pub ab: DirectionConfig,
+    #[serde(default)]
+    pub ba: DirectionConfig,
+}
+
+impl LinkConfig {
+    /// The link-level settings as a direction config.
+    pub fn common(&self) -> DirectionConfig {
+        DirectionConfig {
+            rate_bps: self.rate_bps,
+            delay_s: self.delay_s,
+            queue: self.queue.clone(),
+            queue_packets: self.queue_packets,
+            queue_bytes: self.queue_bytes,
+            priority_push_out: self.priority_push_out,
+            ber: self.ber,
+            loss: self.loss,
+            duplicate: self.duplicate,
+            reorder: self.reorder,
+            reorder_delay: self.reorder_delay.clone(),
+            reorder_delay_mean_s: self.reorder_delay_mean_s,
+            reorder_delay_sd_s: self.reorder_delay_sd_s,
+            errors_data_only: self.errors_data_only,
+        }
+    }
+}
+
+impl DirectionConfig {
+    /// `self` where set, else `base`.
+    pub fn over(&self, base: &DirectionConfig) -> DirectionConfig {
+        DirectionConfig {
+            rate_bps: self.rate_bps.or(base.rate_bps),
+            delay_s: self.delay_s.or(base.delay_s),
+            queue: self.queue.clone().or_else(|| base.queue.clone()),
+            queue_packets: self.queue_packets.or(base.queue_packets),
+            queue_bytes: self.queue_bytes.or(base.queue_bytes),
+            priority_push_out: self.priority_push_out.or(base.priority_push_out),
+            ber: self.ber.or(base.ber),
+            loss: self.loss.or(base.loss),
+            duplicate: self.duplicate.or(base.duplicate),
+            reorder: self.reorder.or(base.reorder),
+            reorder_delay: self
+                .reorder_delay
+                .clone()
+                .or_else(|| base.reorder_delay.clone()),
+            reorder_delay_mean_s: self.reorder_delay_mean_s.or(base.reorder_delay_mean_s),
+            reorder_delay_sd_s: self.reorder_delay_sd_s.or(base.reorder_delay_sd_s),
+            errors_data_only: self.errors_data_only.or(base.errors_data_only),
+        }
+    }
+}
+
+/// An application between a client and a server node. Its `tcp` table is
+/// merged over the scenario's `[tcp]` table (see `scenario::parse`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
+pub enum AppConfig {
+    Ftp {
+        #[serde(default)]
+        name: Option<String>,
+        client: String,
+        server: String,
+        #[serde(default)]
+        start_s: f64,
+        #[serde(default = "ftp_file")]
+        file_bytes: u64,
+        #[serde(default = "ftp_request")]
+        request_bytes: u64,
+        #[serde(default = "one")]
+        files: u32,
+        #[serde(default = "ftp_inter_request")]
+        inter_request_s: f64,
+        #[serde(default)]
+        tcp: crate::tcp::TcpConfig,
+    },
+    Http {
+        #[serde(default)]
+        name: Option<String>,
+        client: String,
+        server: String,
+        #[serde(default)]
+        start_s: f64,
+        #[serde(default = "http_main")]
+        main_object_bytes: u64,
+        #[serde(default = "http_embedded_n")]
+        embedded_objects: u32,
+        #[serde(default = "http_embedded")]
+        embedded_object_bytes: u64,
+        #[serde(default = "http_request")]
+        request_bytes: u64,
+        #[serde(default = "http_interval")]
+        page_interval_s: f64,
+        #[serde(default)]
+        pages: Option<u32>,
+        #[serde(default = "yes")]
+        pipelining: bool,
+        #[serde(default)]
+        tcp: crate::tcp::TcpConfig,
+    },
+    Bulk {
+        #[serde(default)]
+        name: Option<String>,
+        client: String,
+        server: String,
+        #[serde(default)]
+        start_s: f64,
+        #[serde(default)]
+        bytes: Option<u64>,
+        #[serde(default)]
+        tcp: crate::tcp::TcpConfig,
+    },
+}
+
+/// 50 MB, counted in SI units like the link rates (docs/model.md).
+fn ftp_file() -> u64 {
+    50_000_000
+}
+fn ftp_request() -> u64 {
+    100
+}
+fn one() -> u32 {
+    1
+}
+fn ftp_inter_request() -> f64 {
+    18_000.0
+}
+fn http_main() -> u64 {
+    10_710
+}
+fn http_embedded_n() -> u32 {
+    15
+}
+fn http_embedded() -> u64 {
+    7_758
+}
+fn http_request() -> u64 {
+    350
+}
+fn http_interval() -> f64 {
+    30.0
+}
+
+impl AppConfig {
+    pub fn name(&self) -> Option<&str> {
+        match self {
+            AppConfig::Ftp { name, .. }
+            | AppConfig::Http { name, .. }
+            | AppConfig::Bulk { name, .. } => name.as_deref(),
+        }
+    }
+    pub fn kind(&self) -> &'static str {
+        match self {
+            AppConfig::Ftp { .. } => "ftp",
+            AppConfig::Http { .. } => "http",
+            AppConfig::Bulk { .. } => "bulk",
+        }
+    }
+    pub fn hosts(&self) -> (&str, &str) {
+        match self {
+            AppConfig::Ftp { client, server, .. }
+            | AppConfig::Http { client, server, .. }
+            | AppConfig::Bulk { client, server, .. } => (client, server),
+        }
+    }
+    pub fn tcp(&self) -> &crate::tcp::TcpConfig {
+        match self {
+            AppConfig::Ftp { tcp, .. }
+            | AppConfig::Http { tcp, .. }
+            | AppConfig::Bulk { tcp, .. } => tcp,
+        }
+    }
+    pub fn start_s(&self) -> f64 {
+        match self {
+            AppConfig::Ftp { start_s, .. }
+            | AppConfig::Http { start_s, .. }
+            | AppConfig::Bulk { start_s, .. } => *start_s,
+        }
+    }
+}

@@ -1,0 +1,167 @@
+//! Results of a run, as plain serializable tables. Wall-clock time is not
+//! part of them, so the same scenario and seed give byte-identical output.
+
+use super::build::link_name;
+use super::config::Scenario;
+use crate::metrics::timeseries::{FlowSeries, LinkSeries};
+use crate::metrics::FlowStats;
+use crate::net::link::LinkStats;
+use crate::sim::Simulation;
+use serde::Serialize;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct TransferRow {
+    pub app: u32,
+    pub app_name: String,
+    pub kind: String,
+    pub index: u32,
+    pub conn: u32,
+    pub start_s: f64,
+    pub end_s: Option<f64>,
+    /// FTP download / HTTP page response time; None if unfinished.
+    pub response_time_s: Option<f64>,
+    pub bytes: u64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct FlowRow {
+    pub conn: u32,
+    pub app: u32,
+    pub app_name: String,
+    pub variant: String,
+    pub opened_s: f64,
+    /// From the SYN to the server's FIN reaching the client (or the end of
+    /// the run).
+    pub duration_s: f64,
+    /// Original bytes delivered in order to the client, per second (bits).
+    pub goodput_bps: f64,
+    /// All payload bytes the client received, per second (bits).
+    pub throughput_bps: f64,
+    pub final_cwnd: u64,
+    pub final_ssthresh: u64,
+    pub srtt_s: Option<f64>,
+    pub state: String,
+    /// Counters of the server endpoint (the data sender).
+    pub server: FlowStats,
+    /// Counters of the client endpoint (the data receiver).
+    pub client: FlowStats,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct LinkRow {
+    pub link: u32,
+    pub name: String,
+    pub from: String,
+    pub to: String,
+    pub rate_bps: u64,
+    pub delay_s: f64,
+    /// Bits correctly received at the far end per second of the run.
+    pub throughput_bps: f64,
+    pub utilization: f64,
+    pub stats: LinkStats,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct RunResult {
+    pub name: String,
+    pub seed: u64,
+    pub end_time_s: f64,
+    pub events: u64,
+    pub apps_done: bool,
+    pub transfers: Vec<TransferRow>,
+    pub flows: Vec<FlowRow>,
+    pub links: Vec<LinkRow>,
+    pub flow_series: FlowSeries,
+    pub link_series: LinkSeries,
+}
+
+pub fn collect(s: &Scenario, sim: &Simulation) -> RunResult {
+    let end = sim.now;
+    let end_s = end.as_secs_f64();
+    let mut transfers = Vec::new();
+    for (a, slot) in sim.apps.iter().enumerate() {
+        for t in slot.app.transfers() {
+            transfers.push(TransferRow {
+                app: a as u32,
+                app_name: slot.name.clone(),
+                kind: slot.app.kind().to_string(),
+                index: t.index,
+                conn: t.conn,
+                start_s: t.start.as_secs_f64(),
+                end_s: t.end.map(|e| e.as_secs_f64()),
+                response_time_s: t.end.map(|e| (e - t.start).as_secs_f64()),
+                bytes: t.bytes,
+            });
+        }
+    }
+    let flows = sim
+        .conns
+        .iter()
+        .enumerate()
+        .map(|(c, info)| {
+            let cli = &sim.endpoints[2 * c];
+            let srv = &sim.endpoints[2 * c + 1];
+            let closed = cli.peer_closed_at.unwrap_or(end);
+            let dur = (closed - info.opened).as_secs_f64();
+            let per_s = |bytes: u64| {
+                if dur > 0.0 {
+                    bytes as f64 * 8.0 / dur
+                } else {
+                    0.0
+                }
+            };
+            let slot = &sim.apps[info.app as usize];
+            FlowRow {
+                conn: c as u32,
+                app: info.app,
+                app_name: slot.name.clone(),
+                variant: slot.tcp.variant.clone(),
+                opened_s: info.opened.as_secs_f64(),
+                duration_s: dur,
+                goodput_bps: per_s(cli.ep.stats.bytes_delivered),
+                throughput_bps: per_s(cli.ep.stats.payload_bytes_received),
+                final_cwnd: srv.ep.tx.cwnd,
+                final_ssthresh: srv.ep.tx.ssthresh,
+                srtt_s: srv.ep.tx.rtt.srtt().map(|d| d.as_secs_f64()),
+                state: format!("{:?}", srv.ep.state),
+                server: srv.ep.stats,
+                client: cli.ep.stats,
+            }
+        })
+        .collect();
+    let links = sim
+        .links
+        .iter()
+        .map(|l| {
+            let base = link_name(s, l.id as usize / 2);
+            let thr = if end_s > 0.0 {
+                l.stats.rx_bytes as f64 * 8.0 / end_s
+            } else {
+                0.0
+            };
+            LinkRow {
+                link: l.id,
+                name: format!("{base}:{}", if l.id % 2 == 0 { "ab" } else { "ba" }),
+                from: sim.nodes[l.from as usize].name.clone(),
+                to: sim.nodes[l.to as usize].name.clone(),
+                rate_bps: l.rate_bps,
+                delay_s: l.delay.as_secs_f64(),
+                throughput_bps: thr,
+                utilization: thr / l.rate_bps as f64,
+                stats: l.stats,
+            }
+        })
+        .collect();
+    RunResult {
+        name: s.name.clone(),
+        seed: s.seed,
+        end_time_s: end_s,
+        events: sim.events_processed(),
+        apps_done: sim.apps_done(),
+        transfers,
+        flows,
+        links,
+        flow_series: sim.flow_series.clone(),
+        link_series: sim.link_series.clone(),
+    }
+}

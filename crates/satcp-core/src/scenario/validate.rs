@@ -1,0 +1,213 @@
+//! Checks that go beyond types: ranges, names that must exist, variants
+//! that must be known. Each error names the field and the bad value.
+
+use super::config::{AppConfig, DirectionConfig, Scenario};
+use super::ScenarioError;
+use crate::protocols::{build_variant, VARIANTS};
+use crate::tcp::TcpConfig;
+
+fn bad(field: impl Into<String>, value: impl std::fmt::Display, why: &str) -> ScenarioError {
+    ScenarioError::new(field, format!("{value} {why}"))
+}
+
+fn positive(field: &str, v: f64) -> Result<(), ScenarioError> {
+    if v.is_finite() && v > 0.0 {
+        Ok(())
+    } else {
+        Err(bad(field, v, "must be a positive number"))
+    }
+}
+
+fn non_negative(field: &str, v: f64) -> Result<(), ScenarioError> {
+    if v.is_finite() && v >= 0.0 {
+        Ok(())
+    } else {
+        Err(bad(field, v, "must be zero or more"))
+    }
+}
+
+fn probability(field: &str, v: f64) -> Result<(), ScenarioError> {
+    if (0.0..=1.0).contains(&v) {
+        Ok(())
+    } else {
+        Err(bad(field, v, "must be between 0 and 1"))
+    }
+}
+
+pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
+    positive("duration_s", s.duration_s)?;
+    non_negative("sample_interval_s", s.sample_interval_s)?;
+    if s.nodes.is_empty() {
+        return Err(ScenarioError::new("nodes", "at least one node is needed"));
+    }
+    for (i, n) in s.nodes.iter().enumerate() {
+        if s.nodes[..i].contains(n) {
+            return Err(bad(format!("nodes[{i}]"), n, "is listed twice"));
+        }
+    }
+    let node = |field: String, name: &str| -> Result<(), ScenarioError> {
+        if s.nodes.iter().any(|n| n == name) {
+            Ok(())
+        } else {
+            Err(bad(field, name, "is not a node"))
+        }
+    };
+    for (i, l) in s.links.iter().enumerate() {
+        node(format!("links[{i}].a"), &l.a)?;
+        node(format!("links[{i}].b"), &l.b)?;
+        if l.a == l.b {
+            return Err(bad(format!("links[{i}].b"), &l.b, "must differ from a"));
+        }
+        let common = l.common();
+        for (dir, d) in [("ab", &l.ab), ("ba", &l.ba)] {
+            direction(&format!("links[{i}]"), dir, &d.over(&common))?;
+        }
+    }
+    for (i, a) in s.apps.iter().enumerate() {
+        let f = format!("apps[{i}]");
+        let (c, sv) = a.hosts();
+        node(format!("{f}.client"), c)?;
+        node(format!("{f}.server"), sv)?;
+        if c == sv {
+            return Err(bad(format!("{f}.server"), sv, "must differ from client"));
+        }
+        non_negative(&format!("{f}.start_s"), a.start_s())?;
+        tcp(&format!("{f}.tcp"), a.tcp())?;
+        match a {
+            AppConfig::Ftp {
+                files,
+                inter_request_s,
+                file_bytes,
+                ..
+            } => {
+                if *files == 0 {
+                    return Err(bad(format!("{f}.files"), files, "must be at least 1"));
+                }
+                if *file_bytes == 0 {
+                    return Err(bad(
+                        format!("{f}.file_bytes"),
+                        file_bytes,
+                        "must be at least 1",
+                    ));
+                }
+                non_negative(&format!("{f}.inter_request_s"), *inter_request_s)?;
+            }
+            AppConfig::Http {
+                page_interval_s,
+                request_bytes,
+                ..
+            } => {
+                positive(&format!("{f}.page_interval_s"), *page_interval_s)?;
+                if *request_bytes == 0 {
+                    return Err(bad(
+                        format!("{f}.request_bytes"),
+                        request_bytes,
+                        "must be at least 1",
+                    ));
+                }
+            }
+            AppConfig::Bulk { .. } => {}
+        }
+    }
+    Ok(())
+}
+
+fn direction(link: &str, dir: &str, d: &DirectionConfig) -> Result<(), ScenarioError> {
+    let f = |name: &str| format!("{link}.{name}");
+    let Some(rate) = d.rate_bps else {
+        return Err(ScenarioError::new(
+            f("rate_bps"),
+            format!("missing (needed for direction {dir})"),
+        ));
+    };
+    positive(&f("rate_bps"), rate)?;
+    non_negative(&f("delay_s"), d.delay_s.unwrap_or(0.0))?;
+    if let Some(q) = &d.queue {
+        if q != "drop_tail" && q != "priority" {
+            return Err(bad(f("queue"), q, "is not a queue (drop_tail, priority)"));
+        }
+    }
+    if d.queue_packets == Some(0) {
+        return Err(bad(f("queue_packets"), 0, "must be at least 1"));
+    }
+    if d.queue_packets.is_some() && d.queue_bytes.is_some() {
+        return Err(ScenarioError::new(
+            f("queue_bytes"),
+            "give queue_packets or queue_bytes, not both",
+        ));
+    }
+    probability(&f("ber"), d.ber.unwrap_or(0.0))?;
+    probability(&f("loss"), d.loss.unwrap_or(0.0))?;
+    probability(&f("duplicate"), d.duplicate.unwrap_or(0.0))?;
+    probability(&f("reorder"), d.reorder.unwrap_or(0.0))?;
+    if let Some(k) = &d.reorder_delay {
+        if !matches!(k.as_str(), "fixed" | "uniform" | "normal") {
+            return Err(bad(
+                f("reorder_delay"),
+                k,
+                "is not a distribution (fixed, uniform, normal)",
+            ));
+        }
+    }
+    non_negative(
+        &f("reorder_delay_mean_s"),
+        d.reorder_delay_mean_s.unwrap_or(0.0),
+    )?;
+    non_negative(
+        &f("reorder_delay_sd_s"),
+        d.reorder_delay_sd_s.unwrap_or(0.0),
+    )?;
+    Ok(())
+}
+
+pub fn tcp(f: &str, t: &TcpConfig) -> Result<(), ScenarioError> {
+    let g = |name: &str| format!("{f}.{name}");
+    if build_variant(&t.variant).is_none() {
+        return Err(bad(
+            g("variant"),
+            format!("{:?}", t.variant),
+            &format!("is not a known variant ({})", VARIANTS.join(", ")),
+        ));
+    }
+    if t.mss == 0 || t.mss > 65_495 {
+        return Err(bad(g("mss"), t.mss, "must be between 1 and 65495"));
+    }
+    if t.initial_window == 0 {
+        return Err(bad(g("initial_window"), 0, "must be at least 1"));
+    }
+    if t.rcv_buffer == 0 || t.rcv_buffer > 65_535 {
+        return Err(bad(
+            g("rcv_buffer"),
+            t.rcv_buffer,
+            "must be between 1 and 65535 (no window scaling)",
+        ));
+    }
+    if t.initial_ssthresh == 0 {
+        return Err(bad(g("initial_ssthresh"), 0, "must be at least 1"));
+    }
+    non_negative(&g("timer_granularity"), t.timer_granularity)?;
+    non_negative(&g("persist_timeout"), t.persist_timeout)?;
+    non_negative(&g("max_ack_delay"), t.max_ack_delay)?;
+    if t.max_ack_segments == 0 {
+        return Err(bad(g("max_ack_segments"), 0, "must be at least 1"));
+    }
+    if t.dupack_threshold == 0 {
+        return Err(bad(g("dupack_threshold"), 0, "must be at least 1"));
+    }
+    positive(&g("initial_rto"), t.initial_rto)?;
+    positive(&g("min_rto"), t.min_rto)?;
+    positive(&g("max_rto"), t.max_rto)?;
+    if t.max_rto < t.min_rto {
+        return Err(bad(g("max_rto"), t.max_rto, "must not be below min_rto"));
+    }
+    for (name, v) in [
+        ("rtt_gain", t.rtt_gain),
+        ("deviation_gain", t.deviation_gain),
+    ] {
+        if !(v > 0.0 && v <= 1.0) {
+            return Err(bad(g(name), v, "must be in (0, 1]"));
+        }
+    }
+    non_negative(&g("rtt_deviation_coefficient"), t.rtt_deviation_coefficient)?;
+    Ok(())
+}

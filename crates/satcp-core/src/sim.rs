@@ -1,0 +1,458 @@
+//! The simulation: the event loop that ties the engine, the network, the TCP
+//! endpoints and the applications together. It dispatches events and moves
+//! packets; all protocol decisions live in the modules it calls.
+
+use crate::apps::{AppAction, AppCtx, AppId, Application, ConnId, Side};
+use crate::engine::{Duration, EventQueue, SimTime};
+use crate::metrics::timeseries::{FlowSeries, LinkSeries};
+use crate::net::error_model::Fate;
+use crate::net::link::Link;
+use crate::net::packet::{EndpointId, LinkId, NodeId, Packet, PacketId, PacketPool, TcpHeader};
+use crate::net::router_hook::{DropCause, RouterHook};
+use crate::net::topology::{Node, RoutingTable};
+use crate::protocols::build_variant;
+use crate::tcp::{TcpConfig, TcpEndpoint, TcpOutput};
+
+#[derive(Clone, Copy, Debug)]
+enum Event {
+    /// The last bit of the packet in service left the link's transmitter.
+    TxDone(LinkId),
+    /// A packet reached the far end of a link.
+    Arrive(LinkId, PacketId),
+    TcpTimer(EndpointId),
+    AppTimer(AppId, u64),
+    Sample,
+}
+
+/// An application with the hosts it runs on and its TCP settings.
+pub struct AppSlot {
+    pub app: Box<dyn Application>,
+    pub name: String,
+    pub client: NodeId,
+    pub server: NodeId,
+    pub tcp: TcpConfig,
+}
+
+pub struct EndpointSlot {
+    pub ep: TcpEndpoint,
+    pub node: NodeId,
+    pub peer_node: NodeId,
+    pub peer: EndpointId,
+    pub conn: ConnId,
+    pub side: Side,
+    /// Time of the earliest timer event queued for this endpoint.
+    timer_at: Option<SimTime>,
+    /// When the peer's FIN arrived in order.
+    pub peer_closed_at: Option<SimTime>,
+}
+
+/// A connection: endpoints 2c (client) and 2c+1 (server).
+pub struct ConnInfo {
+    pub app: AppId,
+    pub opened: SimTime,
+}
+
+pub struct Simulation {
+    pub now: SimTime,
+    events: EventQueue<Event>,
+    pool: PacketPool,
+    pub nodes: Vec<Node>,
+    pub links: Vec<Link>,
+    routes: RoutingTable,
+    hooks: Vec<Option<Box<dyn RouterHook>>>,
+    pub endpoints: Vec<EndpointSlot>,
+    pub conns: Vec<ConnInfo>,
+    pub apps: Vec<AppSlot>,
+    next_conn: ConnId,
+    sample_interval: Option<Duration>,
+    pub flow_series: FlowSeries,
+    pub link_series: LinkSeries,
+    last_link_rx: Vec<u64>,
+    stop_at: SimTime,
+    stop_when_apps_done: bool,
+    apps_done: bool,
+    // Scratch buffers reused across events.
+    out: TcpOutput,
+    actions: Vec<AppAction>,
+    dropped: Vec<PacketId>,
+}
+
+impl Simulation {
+    pub fn new(nodes: Vec<Node>, links: Vec<Link>, apps: Vec<AppSlot>) -> Simulation {
+        let pairs: Vec<(NodeId, NodeId)> = links.iter().map(|l| (l.from, l.to)).collect();
+        let routes = RoutingTable::shortest_paths(nodes.len(), &pairs);
+        let n_nodes = nodes.len();
+        let n_links = links.len();
+        Simulation {
+            now: SimTime::ZERO,
+            events: EventQueue::new(),
+            pool: PacketPool::default(),
+            nodes,
+            links,
+            routes,
+            hooks: (0..n_nodes).map(|_| None).collect(),
+            endpoints: Vec::new(),
+            conns: Vec::new(),
+            apps,
+            next_conn: 0,
+            sample_interval: None,
+            flow_series: FlowSeries::default(),
+            link_series: LinkSeries::default(),
+            last_link_rx: vec![0; n_links],
+            stop_at: SimTime::NEVER,
+            stop_when_apps_done: true,
+            apps_done: false,
+            out: TcpOutput::default(),
+            actions: Vec::new(),
+            dropped: Vec::new(),
+        }
+    }
+
+    pub fn set_router_hook(&mut self, node: NodeId, hook: Box<dyn RouterHook>) {
+        self.hooks[node as usize] = Some(hook);
+    }
+
+    pub fn set_sampling(&mut self, interval: Option<Duration>) {
+        self.sample_interval = interval.filter(|d| d.0 > 0);
+    }
+
+    /// Runs until `stop_at`, or earlier when every application is done and
+    /// `stop_when_apps_done` is set, or when nothing is left to happen.
+    pub fn run(&mut self, stop_at: SimTime, stop_when_apps_done: bool) {
+        self.stop_at = stop_at;
+        self.stop_when_apps_done = stop_when_apps_done;
+        for a in 0..self.apps.len() {
+            self.with_app(a as AppId, |app, ctx| app.start(ctx));
+        }
+        if self.sample_interval.is_some() {
+            self.events.schedule(SimTime::ZERO, Event::Sample);
+        }
+        while let Some(t) = self.events.peek_time() {
+            if t > self.stop_at {
+                break;
+            }
+            let (t, ev) = self.events.pop().unwrap();
+            self.now = t;
+            match ev {
+                Event::TxDone(l) => self.on_tx_done(l),
+                Event::Arrive(l, p) => self.on_arrive(l, p),
+                Event::TcpTimer(e) => self.on_tcp_timer(e),
+                Event::AppTimer(a, tok) => self.with_app(a, |app, ctx| app.on_timer(tok, ctx)),
+                Event::Sample => self.on_sample(),
+            }
+            if self.apps_done && self.stop_when_apps_done {
+                break;
+            }
+        }
+        // A run that was not ended by its applications lasted until stop_at.
+        if !(self.apps_done && self.stop_when_apps_done) && self.stop_at != SimTime::NEVER {
+            self.now = self.stop_at;
+        }
+    }
+
+    /// Whether every application has finished its work.
+    pub fn apps_done(&self) -> bool {
+        self.apps_done
+    }
+
+    pub fn events_processed(&self) -> u64 {
+        self.events.events_popped()
+    }
+
+    // ----- network -----
+
+    fn on_tx_done(&mut self, l: LinkId) {
+        let now = self.now;
+        let link = &mut self.links[l as usize];
+        let p = link.in_service.take().expect("TxDone without a packet");
+        let (size, is_data) = {
+            let pkt = self.pool.get(p);
+            (pkt.size, pkt.is_data())
+        };
+        match link.errors.fate(size, is_data, &mut link.rng) {
+            Fate::Corrupted => {
+                link.stats.corrupted += 1;
+                let to = link.to;
+                self.drop_packet(to, p, DropCause::Corruption);
+            }
+            Fate::Lost => {
+                link.stats.lost += 1;
+                let to = link.to;
+                self.drop_packet(to, p, DropCause::Loss);
+            }
+            Fate::Delivered {
+                extra_delay,
+                duplicate,
+            } => {
+                if extra_delay > Duration::ZERO {
+                    link.stats.reordered += 1;
+                }
+                let at = now + link.delay;
+                if duplicate {
+                    link.stats.duplicated += 1;
+                    let copy = self.pool.get(p).clone();
+                    let c = self.pool.alloc(copy);
+                    self.events.schedule(at, Event::Arrive(l, c));
+                }
+                self.events.schedule(at + extra_delay, Event::Arrive(l, p));
+            }
+        }
+        self.start_link(l);
+    }
+
+    fn start_link(&mut self, l: LinkId) {
+        let now = self.now;
+        if let Some(done) = self.links[l as usize].start_next(&mut self.pool, now) {
+            self.events.schedule(done, Event::TxDone(l));
+        }
+    }
+
+    fn on_arrive(&mut self, l: LinkId, p: PacketId) {
+        let link = &mut self.links[l as usize];
+        let pkt = self.pool.get(p);
+        link.stats.rx_packets += 1;
+        link.stats.rx_bytes += pkt.size as u64;
+        link.stats.rx_payload_bytes += pkt.tcp.len as u64;
+        let node = link.to;
+        self.at_node(node, p);
+    }
+
+    /// A packet is at `node`: deliver it there or forward it.
+    fn at_node(&mut self, node: NodeId, p: PacketId) {
+        let dst = self.pool.get(p).dst;
+        if dst == node {
+            let pkt = self.pool.get(p);
+            let (ep, hdr) = (pkt.endpoint, pkt.tcp);
+            self.pool.release(p);
+            self.deliver(ep, &hdr);
+            return;
+        }
+        let Some(l) = self.routes.next_hop(node, dst) else {
+            self.pool.release(p);
+            return;
+        };
+        if self.pool.get(p).src != node {
+            if let Some(h) = self.hooks[node as usize].as_mut() {
+                h.on_forward(self.pool.get_mut(p));
+            }
+        }
+        let now = self.now;
+        let mut dropped = std::mem::take(&mut self.dropped);
+        self.links[l as usize].offer(p, &mut self.pool, now, &mut dropped);
+        for d in dropped.drain(..) {
+            self.drop_packet(node, d, DropCause::Congestion);
+        }
+        self.dropped = dropped;
+        self.start_link(l);
+    }
+
+    fn drop_packet(&mut self, node: NodeId, p: PacketId, cause: DropCause) {
+        if let Some(h) = self.hooks[node as usize].as_mut() {
+            h.on_drop(self.pool.get(p), cause);
+        }
+        self.pool.release(p);
+    }
+
+    // ----- TCP -----
+
+    fn deliver(&mut self, e: EndpointId, hdr: &TcpHeader) {
+        let mut out = std::mem::take(&mut self.out);
+        self.endpoints[e as usize]
+            .ep
+            .on_segment(hdr, self.now, &mut out);
+        self.after_tcp(e, &mut out);
+        self.out = out;
+    }
+
+    fn on_tcp_timer(&mut self, e: EndpointId) {
+        let slot = &mut self.endpoints[e as usize];
+        if slot.timer_at == Some(self.now) {
+            slot.timer_at = None;
+        }
+        let mut out = std::mem::take(&mut self.out);
+        slot.ep.on_timer(self.now, &mut out);
+        self.after_tcp(e, &mut out);
+        self.out = out;
+    }
+
+    /// Sends what the endpoint emitted, passes its notices to the app and
+    /// makes sure a timer event is queued for its next deadline.
+    fn after_tcp(&mut self, e: EndpointId, out: &mut TcpOutput) {
+        let now = self.now;
+        let (node, peer_node, peer) = {
+            let s = &self.endpoints[e as usize];
+            (s.node, s.peer_node, s.peer)
+        };
+        for (hdr, priority) in out.segments.drain(..) {
+            let pkt = Packet {
+                src: node,
+                dst: peer_node,
+                endpoint: peer,
+                size: hdr.wire_bytes(),
+                priority,
+                ecn: Default::default(),
+                tcp: hdr,
+                created: now,
+            };
+            let p = self.pool.alloc(pkt);
+            self.at_node(node, p);
+        }
+        self.ensure_timer(e);
+        if !out.notices.is_empty() {
+            let (conn, side) = {
+                let s = &self.endpoints[e as usize];
+                (s.conn, s.side)
+            };
+            let app = self.conns[conn as usize].app;
+            let notices: Vec<_> = out.notices.drain(..).collect();
+            if notices.contains(&crate::tcp::Notice::PeerClosed) {
+                self.endpoints[e as usize].peer_closed_at = Some(now);
+            }
+            for n in notices {
+                self.with_app(app, |a, ctx| a.on_notice(conn, side, n, ctx));
+            }
+        }
+    }
+
+    fn ensure_timer(&mut self, e: EndpointId) {
+        let slot = &mut self.endpoints[e as usize];
+        if let Some(d) = slot.ep.next_deadline() {
+            let d = d.max(self.now);
+            if slot.timer_at.is_none_or(|t| d < t) {
+                slot.timer_at = Some(d);
+                self.events.schedule(d, Event::TcpTimer(e));
+            }
+        }
+    }
+
+    // ----- applications -----
+
+    fn with_app<F: FnOnce(&mut dyn Application, &mut AppCtx)>(&mut self, a: AppId, f: F) {
+        let mut actions = std::mem::take(&mut self.actions);
+        {
+            let mut ctx = AppCtx::new(self.now, &mut actions, &mut self.next_conn);
+            f(self.apps[a as usize].app.as_mut(), &mut ctx);
+        }
+        // Actions may trigger nested app callbacks, which use a fresh buffer.
+        for act in actions.drain(..) {
+            self.do_action(a, act);
+        }
+        self.actions = actions;
+        self.apps_done = self.apps.iter().all(|s| s.app.is_done());
+    }
+
+    fn do_action(&mut self, a: AppId, act: AppAction) {
+        let now = self.now;
+        match act {
+            AppAction::Open(conn) => {
+                self.open_connection(a, conn);
+                let e = 2 * conn;
+                let mut out = std::mem::take(&mut self.out);
+                self.endpoints[e as usize].ep.connect(now, &mut out);
+                self.after_tcp(e, &mut out);
+                self.out = out;
+            }
+            AppAction::Write(conn, side, bytes) => {
+                let e = Self::endpoint_of(conn, side);
+                let mut out = std::mem::take(&mut self.out);
+                self.endpoints[e as usize].ep.write(bytes, now, &mut out);
+                self.after_tcp(e, &mut out);
+                self.out = out;
+            }
+            AppAction::Close(conn, side) => {
+                let e = Self::endpoint_of(conn, side);
+                let mut out = std::mem::take(&mut self.out);
+                self.endpoints[e as usize].ep.close(now, &mut out);
+                self.after_tcp(e, &mut out);
+                self.out = out;
+            }
+            AppAction::Timer(at, tok) => self.events.schedule(at, Event::AppTimer(a, tok)),
+        }
+    }
+
+    fn endpoint_of(conn: ConnId, side: Side) -> EndpointId {
+        match side {
+            Side::Client => 2 * conn,
+            Side::Server => 2 * conn + 1,
+        }
+    }
+
+    fn open_connection(&mut self, a: AppId, conn: ConnId) {
+        assert_eq!(conn as usize, self.conns.len());
+        let slot = &self.apps[a as usize];
+        let (client, server) = (slot.client, slot.server);
+        let make = |cfg: &TcpConfig| {
+            let v = build_variant(&cfg.variant).expect("variant validated with the scenario");
+            TcpEndpoint::new(cfg, v.sack, v.cc, v.recovery)
+        };
+        let c_ep = make(&slot.tcp);
+        let mut s_ep = make(&slot.tcp);
+        s_ep.listen();
+        let ce = 2 * conn;
+        self.endpoints.push(EndpointSlot {
+            ep: c_ep,
+            node: client,
+            peer_node: server,
+            peer: ce + 1,
+            conn,
+            side: Side::Client,
+            timer_at: None,
+            peer_closed_at: None,
+        });
+        self.endpoints.push(EndpointSlot {
+            ep: s_ep,
+            node: server,
+            peer_node: client,
+            peer: ce,
+            conn,
+            side: Side::Server,
+            timer_at: None,
+            peer_closed_at: None,
+        });
+        self.conns.push(ConnInfo {
+            app: a,
+            opened: self.now,
+        });
+    }
+
+    // ----- sampling -----
+
+    fn on_sample(&mut self) {
+        let t = self.now.as_secs_f64();
+        for c in 0..self.conns.len() {
+            let srv = &self.endpoints[2 * c + 1].ep;
+            let cli = &self.endpoints[2 * c].ep;
+            let fs = &mut self.flow_series;
+            fs.time_s.push(t);
+            fs.conn.push(c as u32);
+            fs.cwnd.push(srv.tx.cwnd);
+            fs.ssthresh.push(srv.tx.ssthresh);
+            fs.flight_size.push(srv.tx.flight_size());
+            fs.pipe.push(srv.tx.pipe());
+            fs.srtt_s
+                .push(srv.tx.rtt.srtt().map_or(f64::NAN, |d| d.as_secs_f64()));
+            fs.rto_s.push(srv.tx.rtt.rto().as_secs_f64());
+            fs.snd_una.push(srv.tx.snd_una);
+            fs.rcv_nxt.push(cli.rx.rcv_nxt_or_zero());
+            fs.bytes_delivered.push(cli.stats.bytes_delivered);
+            fs.payload_bytes_received
+                .push(cli.stats.payload_bytes_received);
+        }
+        let dt = self.sample_interval.map_or(1.0, |d| d.as_secs_f64());
+        for (i, l) in self.links.iter().enumerate() {
+            let ls = &mut self.link_series;
+            let rx = l.stats.rx_bytes;
+            let bps = (rx - self.last_link_rx[i]) as f64 * 8.0 / dt;
+            self.last_link_rx[i] = rx;
+            ls.time_s.push(t);
+            ls.link.push(i as u32);
+            ls.rx_bytes.push(rx);
+            ls.throughput_bps.push(bps);
+            ls.utilization.push(bps / l.rate_bps as f64);
+            ls.queue_packets.push(l.queue.len_packets() as u64);
+        }
+        if let Some(d) = self.sample_interval {
+            self.events.schedule(self.now + d, Event::Sample);
+        }
+    }
+}

@@ -1,0 +1,59 @@
+//! The congestion-control hook, after Linux's tcp_congestion_ops and ns-3's
+//! TcpCongestionOps: a variant decides how cwnd and ssthresh move; the
+//! connection decides nothing about windows on its own.
+
+use super::send_state::SendState;
+use crate::engine::{Duration, SimTime};
+
+pub trait CongestionControl {
+    fn name(&self) -> &'static str;
+
+    /// New data was acknowledged outside loss recovery.
+    fn on_ack(&mut self, s: &mut SendState, acked: u64, now: SimTime);
+
+    /// ssthresh when loss recovery starts (the module may also record state).
+    fn ssthresh_on_loss(&mut self, s: &SendState) -> u64 {
+        s.half_flight()
+    }
+
+    /// The retransmission timer expired (before the retransmission is sent).
+    fn on_rto(&mut self, s: &mut SendState) {
+        s.ssthresh = s.half_flight();
+        s.cwnd = s.mss as u64;
+    }
+
+    /// A Karn-valid RTT sample was taken (after the estimator was updated).
+    fn on_rtt_sample(&mut self, _s: &mut SendState, _rtt: Duration) {}
+
+    /// The receiver-window limit the sender applies; the hook lets a variant
+    /// use a different view of the peer's window (TCP-ADaLR).
+    fn send_window_limit(&self, s: &SendState) -> u64 {
+        s.rwnd
+    }
+
+    /// Pacing rate in bytes per second, if the variant paces.
+    fn pacing_rate(&self, _s: &SendState) -> Option<f64> {
+        None
+    }
+
+    /// A timer the variant wants (e.g. to space probe segments).
+    fn next_timer(&self) -> Option<SimTime> {
+        None
+    }
+
+    fn on_timer(&mut self, _s: &mut SendState, _now: SimTime) {}
+}
+
+/// How much slow start adds per ACK: the hook for modified slow-start
+/// functions. The standard rule is RFC 5681 Eq. 2: min(acked, SMSS).
+pub trait SlowStart {
+    fn increase(&mut self, s: &SendState, acked: u64) -> u64;
+}
+
+pub struct StandardSlowStart;
+
+impl SlowStart for StandardSlowStart {
+    fn increase(&mut self, s: &SendState, acked: u64) -> u64 {
+        acked.min(s.mss as u64)
+    }
+}

@@ -1,0 +1,577 @@
+//! One TCP endpoint: the connection machinery shared by every variant.
+//!
+//! It owns the handshake and teardown, sequence space, the scoreboard, the
+//! retransmission timer, the receive side and ACK generation. It asks its
+//! `CongestionControl` how cwnd/ssthresh move, its `LossRecovery` when loss
+//! recovery starts and what is presumed lost, and its `AckPolicy` when to
+//! acknowledge. It never asks which variant it is.
+//!
+//! Our initial sequence number is 0: the SYN occupies sequence number 0, data
+//! starts at 1, and the FIN follows the last data byte.
+
+use super::config::TcpConfig;
+use super::congestion::CongestionControl;
+use super::delayed_ack::{AckPolicy, DelayedAck};
+use super::receiver::ReceiveHalf;
+use super::recovery::LossRecovery;
+use super::rtt_estimator::RttEstimator;
+use super::send_state::SendState;
+use super::sent_queue::SentQueue;
+use crate::engine::{Duration, SimTime};
+use crate::metrics::FlowStats;
+use crate::net::packet::{flags, Priority, SeqRange, TcpHeader};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConnState {
+    Closed,
+    Listen,
+    SynSent,
+    SynReceived,
+    Established,
+    /// Both FINs sent and acknowledged.
+    Finished,
+    Aborted,
+}
+
+/// What the endpoint tells its application.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Notice {
+    Connected,
+    /// Bytes newly delivered in order.
+    Delivered(u64),
+    /// The peer's FIN arrived in order: no more data will come.
+    PeerClosed,
+    /// Both directions are closed and acknowledged.
+    Finished,
+    /// The retransmission limit was exceeded.
+    Aborted,
+}
+
+/// Segments to put on the wire and notices for the application, collected
+/// during one call into the endpoint.
+#[derive(Default)]
+pub struct TcpOutput {
+    pub segments: Vec<(TcpHeader, Priority)>,
+    pub notices: Vec<Notice>,
+}
+
+pub struct TcpEndpoint {
+    pub state: ConnState,
+    pub tx: SendState,
+    pub rx: ReceiveHalf,
+    cc: Box<dyn CongestionControl>,
+    recovery: Box<dyn LossRecovery>,
+    ack_policy: Box<dyn AckPolicy>,
+    rto_deadline: Option<SimTime>,
+    ack_now: bool,
+    sack_offered: bool,
+    rcv_buffer: u32,
+    nagle: bool,
+    max_retransmissions: u32,
+    consecutive_rtos: u32,
+    /// try_send stopped because the pacing gate was closed.
+    pacing_blocked: bool,
+    /// Most recent data segment sent (seq, len), copied by extra segments.
+    last_data: Option<(u64, u32)>,
+    pub stats: FlowStats,
+}
+
+impl TcpEndpoint {
+    pub fn new(
+        cfg: &TcpConfig,
+        sack: bool,
+        cc: Box<dyn CongestionControl>,
+        recovery: Box<dyn LossRecovery>,
+    ) -> TcpEndpoint {
+        let ack_policy: Box<dyn AckPolicy> = if cfg.delayed_ack {
+            Box::new(DelayedAck::new(
+                Duration::from_secs_f64(cfg.max_ack_delay),
+                cfg.max_ack_segments,
+            ))
+        } else {
+            Box::new(DelayedAck::disabled())
+        };
+        let mss = cfg.mss;
+        TcpEndpoint {
+            state: ConnState::Closed,
+            tx: SendState {
+                mss,
+                snd_una: 0,
+                snd_max: 0,
+                stream_end: 1,
+                fin_seq: None,
+                cwnd: cfg.initial_window as u64 * mss as u64,
+                ssthresh: cfg.initial_ssthresh,
+                rwnd: cfg.rcv_buffer as u64,
+                dupacks: 0,
+                dupthresh: cfg.dupack_threshold,
+                in_recovery: false,
+                recover: 0,
+                retransmit_now: false,
+                sack: false,
+                rtt: RttEstimator::new(cfg),
+                sent: SentQueue::default(),
+                extra: Vec::new(),
+                next_send_time: SimTime::ZERO,
+            },
+            rx: ReceiveHalf::new(cfg.rcv_buffer, false, cfg.dsack),
+            cc,
+            recovery,
+            ack_policy,
+            rto_deadline: None,
+            ack_now: false,
+            sack_offered: sack,
+            rcv_buffer: cfg.rcv_buffer,
+            nagle: cfg.nagle,
+            max_retransmissions: cfg.max_retransmissions,
+            consecutive_rtos: 0,
+            pacing_blocked: false,
+            last_data: None,
+            stats: FlowStats::default(),
+        }
+    }
+
+    pub fn cc_name(&self) -> &'static str {
+        self.cc.name()
+    }
+    pub fn recovery_name(&self) -> &'static str {
+        self.recovery.name()
+    }
+
+    // ----- application interface -----
+
+    /// Active open: sends the SYN.
+    pub fn connect(&mut self, now: SimTime, out: &mut TcpOutput) {
+        debug_assert_eq!(self.state, ConnState::Closed);
+        self.state = ConnState::SynSent;
+        self.send_syn(now, out);
+    }
+
+    /// Passive open.
+    pub fn listen(&mut self) {
+        self.state = ConnState::Listen;
+    }
+
+    /// The application hands `bytes` more bytes to send.
+    pub fn write(&mut self, bytes: u64, now: SimTime, out: &mut TcpOutput) {
+        assert!(self.tx.fin_seq.is_none(), "write after close");
+        self.tx.stream_end += bytes;
+        self.try_send(now, out);
+    }
+
+    /// The application will send nothing more: a FIN follows the data.
+    pub fn close(&mut self, now: SimTime, out: &mut TcpOutput) {
+        if self.tx.fin_seq.is_none() {
+            self.tx.fin_seq = Some(self.tx.stream_end);
+            self.try_send(now, out);
+        }
+    }
+
+    /// Application bytes written and not yet acknowledged.
+    pub fn unacked_app_bytes(&self) -> u64 {
+        self.tx.stream_end - self.tx.snd_una.clamp(1, self.tx.stream_end)
+    }
+
+    // ----- events -----
+
+    /// A segment addressed to this endpoint arrived.
+    pub fn on_segment(&mut self, h: &TcpHeader, now: SimTime, out: &mut TcpOutput) {
+        self.stats.segments_received += 1;
+        if matches!(self.state, ConnState::Aborted | ConnState::Closed) {
+            return;
+        }
+        if h.has(flags::SYN) {
+            self.on_syn(h, now, out);
+            return;
+        }
+        if matches!(self.state, ConnState::Listen | ConnState::SynSent) {
+            return;
+        }
+        if h.has(flags::ACK) {
+            self.on_ack(h, now, out);
+        }
+        if h.len > 0 || h.has(flags::FIN) {
+            self.on_data(h, now, out);
+        }
+        self.try_send(now, out);
+        self.flush_ack(now, out);
+        self.check_finished(out);
+    }
+
+    /// The earliest time `on_timer` has work to do.
+    pub fn next_deadline(&self) -> Option<SimTime> {
+        let mut d = self.rto_deadline;
+        for t in [
+            self.ack_policy.deadline(),
+            self.cc.next_timer(),
+            self.pacing_deadline(),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            d = Some(d.map_or(t, |x| x.min(t)));
+        }
+        d
+    }
+
+    pub fn on_timer(&mut self, now: SimTime, out: &mut TcpOutput) {
+        if matches!(self.state, ConnState::Aborted | ConnState::Closed) {
+            return;
+        }
+        if self.rto_deadline.is_some_and(|t| t <= now) {
+            self.on_rto(now, out);
+            if self.state == ConnState::Aborted {
+                return;
+            }
+        }
+        if self.ack_policy.deadline().is_some_and(|t| t <= now) {
+            self.ack_now = true;
+        }
+        if self.cc.next_timer().is_some_and(|t| t <= now) {
+            self.cc.on_timer(&mut self.tx, now);
+        }
+        self.try_send(now, out);
+        self.flush_ack(now, out);
+    }
+
+    // ----- handshake -----
+
+    fn send_syn(&mut self, now: SimTime, out: &mut TcpOutput) {
+        self.tx.sent.push_new(SeqRange::new(0, 1), true, false, now);
+        self.tx.snd_max = 1;
+        self.emit(0, 0, true, false, now, out);
+        self.arm_rto(now);
+    }
+
+    fn on_syn(&mut self, h: &TcpHeader, now: SimTime, out: &mut TcpOutput) {
+        match self.state {
+            ConnState::Listen => {
+                self.rx.on_syn(h.seq);
+                self.negotiate_sack(h.sack_permitted);
+                self.tx.rwnd = h.window as u64;
+                self.state = ConnState::SynReceived;
+                self.send_syn(now, out);
+            }
+            ConnState::SynSent if h.has(flags::ACK) && h.ack == 1 => {
+                self.rx.on_syn(h.seq);
+                self.negotiate_sack(h.sack_permitted);
+                self.on_ack(h, now, out);
+                self.state = ConnState::Established;
+                out.notices.push(Notice::Connected);
+                self.ack_now = true;
+                self.try_send(now, out);
+                self.flush_ack(now, out);
+            }
+            ConnState::SynReceived if !h.has(flags::ACK) => {
+                // The peer did not get our SYN-ACK: send it again.
+                if self.tx.sent.first().is_some_and(|f| f.syn) {
+                    self.retransmit(0, now, out);
+                }
+            }
+            _ => {
+                // A duplicate SYN-ACK: our handshake ACK was lost.
+                if self.rx.rcv_nxt.is_some() {
+                    self.ack_now = true;
+                    self.flush_ack(now, out);
+                }
+            }
+        }
+    }
+
+    fn negotiate_sack(&mut self, peer_permits: bool) {
+        let sack = self.sack_offered && peer_permits;
+        self.tx.sack = sack;
+        self.rx.set_sack(sack);
+    }
+
+    // ----- the sending side -----
+
+    fn on_ack(&mut self, h: &TcpHeader, now: SimTime, out: &mut TcpOutput) {
+        let ack = h.ack;
+        if ack > self.tx.snd_max {
+            return; // acknowledges something never sent
+        }
+        if self.tx.sack && !h.sack.is_empty() {
+            self.tx.sent.apply_sack(h.sack.as_slice());
+        }
+        if ack > self.tx.snd_una {
+            self.on_new_ack(h, now, out);
+        } else if ack == self.tx.snd_una
+            && h.len == 0
+            && !h.has(flags::FIN)
+            && self.tx.snd_max > self.tx.snd_una
+            && h.window as u64 == self.tx.rwnd
+        {
+            self.on_dupack();
+        } else if ack == self.tx.snd_una {
+            self.tx.rwnd = h.window as u64;
+        }
+    }
+
+    fn on_new_ack(&mut self, h: &TcpHeader, now: SimTime, out: &mut TcpOutput) {
+        let acked = self.tx.sent.ack_to(h.ack, now);
+        self.tx.snd_una = h.ack;
+        self.tx.rwnd = h.window as u64;
+        self.tx.dupacks = 0;
+        self.consecutive_rtos = 0;
+        if let Some(rtt) = acked.rtt {
+            self.tx.rtt.sample(rtt);
+            self.stats.rtt_samples += 1;
+            self.cc.on_rtt_sample(&mut self.tx, rtt);
+        }
+        if self.state == ConnState::SynReceived {
+            self.state = ConnState::Established;
+            out.notices.push(Notice::Connected);
+        }
+        // Windows grow with data acknowledged, not with SYN or FIN octets.
+        let bytes = acked.payload;
+        if self.tx.in_recovery {
+            if h.ack >= self.tx.recover {
+                self.tx.in_recovery = false;
+                self.recovery.exit(&mut self.tx);
+            } else {
+                self.recovery.on_partial_ack(&mut self.tx, bytes);
+            }
+        } else if bytes > 0 {
+            self.cc.on_ack(&mut self.tx, bytes, now);
+        }
+        if self.tx.snd_una >= self.tx.snd_max {
+            self.rto_deadline = None;
+        } else {
+            self.rto_deadline = Some(now + self.tx.rtt.rto());
+        }
+    }
+
+    fn on_dupack(&mut self) {
+        self.tx.dupacks += 1;
+        self.stats.dupacks_received += 1;
+        if self.tx.in_recovery {
+            self.recovery.on_dupack(&mut self.tx);
+        } else if self.tx.snd_una >= self.tx.recover && self.recovery.loss_detected(&self.tx) {
+            // RFC 6582 Sec. 3.2: no new episode for losses of a window that
+            // an earlier episode or timeout already answered.
+            self.stats.fast_retransmits += 1;
+            self.tx.ssthresh = self.cc.ssthresh_on_loss(&self.tx);
+            self.tx.recover = self.tx.snd_max;
+            self.tx.in_recovery = true;
+            self.recovery.enter(&mut self.tx);
+        }
+    }
+
+    fn on_rto(&mut self, now: SimTime, out: &mut TcpOutput) {
+        if self.tx.snd_una >= self.tx.snd_max {
+            self.rto_deadline = None;
+            return;
+        }
+        self.consecutive_rtos += 1;
+        self.stats.timeouts += 1;
+        if self.consecutive_rtos > self.max_retransmissions {
+            self.state = ConnState::Aborted;
+            self.rto_deadline = None;
+            out.notices.push(Notice::Aborted);
+            return;
+        }
+        self.cc.on_rto(&mut self.tx);
+        self.tx.recover = self.tx.snd_max;
+        self.tx.in_recovery = false;
+        self.tx.dupacks = 0;
+        self.tx.sent.mark_all_lost();
+        self.tx.rtt.back_off();
+        self.tx.retransmit_now = true;
+        self.rto_deadline = Some(now + self.tx.rtt.rto());
+    }
+
+    fn arm_rto(&mut self, now: SimTime) {
+        if self.rto_deadline.is_none() {
+            self.rto_deadline = Some(now + self.tx.rtt.rto());
+        }
+    }
+
+    fn pacing_deadline(&self) -> Option<SimTime> {
+        self.pacing_blocked.then_some(self.tx.next_send_time)
+    }
+
+    /// Sends what the windows allow: the forced fast retransmission, then
+    /// segments presumed lost, then new data, then a bare FIN; then any
+    /// extra segments the variant asked for.
+    fn try_send(&mut self, now: SimTime, out: &mut TcpOutput) {
+        self.pacing_blocked = false;
+        if self.tx.snd_una == 0 {
+            return; // our SYN is not acknowledged yet
+        }
+        loop {
+            if self.tx.retransmit_now {
+                self.tx.retransmit_now = false;
+                if let Some(i) = self.tx.sent.next_lost() {
+                    self.retransmit(i, now, out);
+                    continue;
+                }
+            }
+            if self.cc.pacing_rate(&self.tx).is_some() && now < self.tx.next_send_time {
+                self.pacing_blocked = true;
+                break;
+            }
+            if let Some(i) = self.tx.sent.next_lost() {
+                let len = self.tx.sent.get(i).len();
+                if self.tx.pipe() + len <= self.tx.cwnd {
+                    self.retransmit(i, now, out);
+                    continue;
+                }
+                break;
+            }
+            if self.tx.snd_max < self.tx.stream_end {
+                let len = (self.tx.stream_end - self.tx.snd_max).min(self.tx.mss as u64);
+                if len < self.tx.mss as u64 && self.nagle && self.tx.flight_size() > 0 {
+                    break;
+                }
+                let wnd_end = self.tx.snd_una + self.cc.send_window_limit(&self.tx);
+                if self.tx.snd_max + len > wnd_end || self.tx.pipe() + len > self.tx.cwnd {
+                    break;
+                }
+                self.send_new(len as u32, now, out);
+                continue;
+            }
+            if self.tx.fin_seq == Some(self.tx.snd_max) {
+                self.send_new(0, now, out);
+                continue;
+            }
+            break;
+        }
+        if !self.tx.extra.is_empty() {
+            self.send_extra(out);
+        }
+    }
+
+    fn send_new(&mut self, len: u32, now: SimTime, out: &mut TcpOutput) {
+        let seq = self.tx.snd_max;
+        let fin = self.tx.fin_seq == Some(seq + len as u64);
+        let end = seq + len as u64 + fin as u64;
+        self.tx
+            .sent
+            .push_new(SeqRange::new(seq, end), false, fin, now);
+        self.tx.snd_max = end;
+        self.emit(seq, len, false, fin, now, out);
+        self.arm_rto(now);
+    }
+
+    fn retransmit(&mut self, i: usize, now: SimTime, out: &mut TcpOutput) {
+        let s = *self.tx.sent.get(i);
+        self.tx.sent.on_retransmit(i, now);
+        self.stats.retransmitted_segments += 1;
+        self.stats.retransmitted_bytes += s.payload() as u64;
+        let seq = s.range.start;
+        self.emit(seq, s.payload(), s.syn, s.fin, now, out);
+        self.arm_rto(now);
+    }
+
+    fn send_extra(&mut self, out: &mut TcpOutput) {
+        let Some((seq, len)) = self.last_data else {
+            self.tx.extra.clear();
+            return;
+        };
+        for e in std::mem::take(&mut self.tx.extra) {
+            let mut h = self.header(seq, len, false, false);
+            h.marks = e.marks;
+            self.stats.extra_segments_sent += 1;
+            self.stats.segments_sent += 1;
+            out.segments.push((h, e.priority));
+        }
+    }
+
+    fn header(&mut self, seq: u64, len: u32, syn: bool, fin: bool) -> TcpHeader {
+        let mut f = 0;
+        if syn {
+            f |= flags::SYN;
+        }
+        if fin {
+            f |= flags::FIN;
+        }
+        let mut h = TcpHeader {
+            seq,
+            len,
+            flags: f,
+            window: self.rcv_buffer,
+            ..Default::default()
+        };
+        if let Some(n) = self.rx.rcv_nxt {
+            h.flags |= flags::ACK;
+            h.ack = n;
+            h.sack = self.rx.sack_blocks();
+        }
+        if syn {
+            h.syn_mss = self.tx.mss;
+            h.sack_permitted = self.sack_offered;
+        }
+        h
+    }
+
+    fn emit(
+        &mut self,
+        seq: u64,
+        len: u32,
+        syn: bool,
+        fin: bool,
+        now: SimTime,
+        out: &mut TcpOutput,
+    ) {
+        let h = self.header(seq, len, syn, fin);
+        if h.has(flags::ACK) {
+            self.ack_policy.on_ack_sent();
+            self.ack_now = false;
+        }
+        self.stats.segments_sent += 1;
+        if len > 0 {
+            self.stats.data_segments_sent += 1;
+            self.stats.payload_bytes_sent += len as u64;
+            self.last_data = Some((seq, len));
+        }
+        if let Some(rate) = self.cc.pacing_rate(&self.tx) {
+            let gap = Duration::from_secs_f64(h.wire_bytes() as f64 / rate);
+            self.tx.next_send_time = now.max(self.tx.next_send_time) + gap;
+        }
+        out.segments.push((h, Priority::High));
+    }
+
+    // ----- the receiving side -----
+
+    fn on_data(&mut self, h: &TcpHeader, now: SimTime, out: &mut TcpOutput) {
+        let a = self.rx.on_segment(h);
+        self.stats.payload_bytes_received += a.payload as u64;
+        self.stats.bytes_delivered += a.delivered;
+        if a.duplicate {
+            self.stats.duplicate_segments_received += 1;
+        }
+        if a.out_of_order {
+            self.stats.out_of_order_segments += 1;
+        }
+        if a.delivered > 0 {
+            out.notices.push(Notice::Delivered(a.delivered));
+        }
+        if a.fin_now {
+            out.notices.push(Notice::PeerClosed);
+        }
+        if self.ack_policy.on_arrival(&a, h.len >= self.tx.mss, now) {
+            self.ack_now = true;
+        }
+    }
+
+    fn flush_ack(&mut self, now: SimTime, out: &mut TcpOutput) {
+        if !self.ack_now || self.rx.rcv_nxt.is_none() {
+            return;
+        }
+        // A pure ACK carries the next sequence number we would send.
+        let seq = self.tx.snd_max;
+        self.stats.pure_acks_sent += 1;
+        self.emit(seq, 0, false, false, now, out);
+    }
+
+    fn check_finished(&mut self, out: &mut TcpOutput) {
+        if self.state == ConnState::Established
+            && self.rx.fin_received
+            && self.tx.fin_seq.is_some_and(|f| self.tx.snd_una > f)
+        {
+            self.state = ConnState::Finished;
+            out.notices.push(Notice::Finished);
+        }
+    }
+}

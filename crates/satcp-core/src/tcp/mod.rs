@@ -1,0 +1,14 @@
+//! Byte-accurate TCP: the connection machinery and the hooks variants use.
+
+pub mod config;
+pub mod congestion;
+pub mod delayed_ack;
+pub mod endpoint;
+pub mod receiver;
+pub mod recovery;
+pub mod rtt_estimator;
+pub mod send_state;
+pub mod sent_queue;
+
+pub use config::TcpConfig;
+pub use endpoint::{ConnState, Notice, TcpEndpoint, TcpOutput};

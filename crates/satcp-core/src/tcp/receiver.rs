@@ -1,0 +1,307 @@
+//! The receiving half of a TCP endpoint: RFC 793 segment acceptability,
+//! reassembly of out-of-order data, in-order delivery to the application,
+//! and the SACK blocks (RFC 2018, with RFC 2883 DSACK when enabled) that the
+//! next outgoing segment will carry.
+//!
+//! The application reads instantly, so the advertised window is always the
+//! whole receive buffer and out-of-order data sits inside it (docs/model.md).
+
+use crate::net::packet::{flags, SackBlocks, SeqRange, TcpHeader, MAX_SACK_BLOCKS};
+
+/// What one arriving segment did to the receive state.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Arrival {
+    /// Payload bytes that arrived (before trimming), all copies counted.
+    pub payload: u32,
+    /// Bytes newly delivered in order to the application.
+    pub delivered: u64,
+    /// The segment carried nothing new (entirely old or outside the window).
+    pub duplicate: bool,
+    /// New data landed above rcv_nxt (a hole remains below it).
+    pub out_of_order: bool,
+    /// Data was queued out of order before this arrival and rcv_nxt moved:
+    /// the segment filled (part of) a hole.
+    pub filled_hole: bool,
+    /// The peer's FIN became in-order with this arrival.
+    pub fin_now: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct ReceiveHalf {
+    /// Next expected sequence number; None until the peer's SYN is seen.
+    pub rcv_nxt: Option<u64>,
+    pub rcv_wnd: u32,
+    /// Out-of-order data above rcv_nxt, sorted and disjoint.
+    ooo: Vec<SeqRange>,
+    /// Out-of-order blocks, most recently changed first (for SACK order).
+    recent: Vec<SeqRange>,
+    /// Sequence number of the peer's FIN, once any copy of it arrived.
+    fin_seq: Option<u64>,
+    pub fin_received: bool,
+    sack: bool,
+    dsack: bool,
+    /// A duplicate range to report in the next ACK's first SACK block.
+    pending_dsack: Option<SeqRange>,
+}
+
+impl ReceiveHalf {
+    pub fn new(rcv_wnd: u32, sack: bool, dsack: bool) -> ReceiveHalf {
+        ReceiveHalf {
+            rcv_nxt: None,
+            rcv_wnd,
+            ooo: Vec::new(),
+            recent: Vec::new(),
+            fin_seq: None,
+            fin_received: false,
+            sack,
+            dsack: sack && dsack,
+            pending_dsack: None,
+        }
+    }
+
+    pub fn set_sack(&mut self, sack: bool) {
+        self.sack = sack;
+        self.dsack &= sack;
+    }
+
+    /// The peer's SYN: its sequence number is the peer's ISN.
+    pub fn on_syn(&mut self, isn: u64) {
+        if self.rcv_nxt.is_none() {
+            self.rcv_nxt = Some(isn + 1);
+        }
+    }
+
+    pub fn has_holes(&self) -> bool {
+        !self.ooo.is_empty()
+    }
+
+    /// Processes the data and FIN of a segment (SYN already handled).
+    pub fn on_segment(&mut self, h: &TcpHeader) -> Arrival {
+        let mut a = Arrival {
+            payload: h.len,
+            ..Default::default()
+        };
+        let Some(rcv_nxt) = self.rcv_nxt else {
+            a.duplicate = true;
+            return a;
+        };
+        // Data occupies [start, end); a SYN in front occupies one octet.
+        let start = h.seq + h.has(flags::SYN) as u64;
+        let end = start + h.len as u64;
+        if h.has(flags::FIN) {
+            self.fin_seq.get_or_insert(end);
+        }
+        let wnd_end = rcv_nxt + self.rcv_wnd as u64;
+        // RFC 793 acceptability: keep only the part inside the window.
+        let s = start.max(rcv_nxt);
+        let e = end.min(wnd_end);
+        if h.len > 0 && s >= e {
+            a.duplicate = true;
+            if end <= rcv_nxt && self.dsack {
+                self.pending_dsack = Some(SeqRange::new(start, end));
+            }
+        } else if h.len > 0 {
+            if start < rcv_nxt && self.dsack {
+                self.pending_dsack = Some(SeqRange::new(start, rcv_nxt));
+            }
+            let had_holes = !self.ooo.is_empty();
+            let covered_before = self.covered(s, e);
+            if covered_before == e - s {
+                a.duplicate = true;
+                if self.dsack {
+                    self.pending_dsack = Some(SeqRange::new(s, e));
+                }
+            }
+            if s == rcv_nxt {
+                let new_nxt = self.advance(e);
+                a.delivered = new_nxt - rcv_nxt;
+                a.filled_hole = had_holes;
+            } else if covered_before < e - s {
+                self.insert_ooo(SeqRange::new(s, e));
+                a.out_of_order = true;
+            } else {
+                a.out_of_order = true;
+            }
+        }
+        // A FIN is in order once everything before it arrived.
+        if !self.fin_received && self.fin_seq == self.rcv_nxt {
+            self.fin_received = true;
+            self.rcv_nxt = self.rcv_nxt.map(|n| n + 1);
+            a.fin_now = true;
+        } else if h.has(flags::FIN) && self.fin_received && h.len == 0 {
+            a.duplicate = true;
+        }
+        a
+    }
+
+    /// Bytes of [s, e) already held out of order.
+    fn covered(&self, s: u64, e: u64) -> u64 {
+        self.ooo
+            .iter()
+            .map(|r| r.end.min(e).saturating_sub(r.start.max(s)))
+            .sum()
+    }
+
+    /// rcv_nxt moves to `e` and on through any queued blocks that now touch it.
+    fn advance(&mut self, e: u64) -> u64 {
+        let mut nxt = e;
+        while let Some(first) = self.ooo.first() {
+            if first.start <= nxt {
+                nxt = nxt.max(first.end);
+                self.ooo.remove(0);
+            } else {
+                break;
+            }
+        }
+        self.rcv_nxt = Some(nxt);
+        self.recent.retain(|r| r.end > nxt);
+        nxt
+    }
+
+    fn insert_ooo(&mut self, r: SeqRange) {
+        // Merge with every block it touches.
+        let mut merged = r;
+        self.ooo.retain(|b| {
+            if b.end >= merged.start && b.start <= merged.end {
+                merged.start = merged.start.min(b.start);
+                merged.end = merged.end.max(b.end);
+                false
+            } else {
+                true
+            }
+        });
+        let pos = self.ooo.partition_point(|b| b.start < merged.start);
+        self.ooo.insert(pos, merged);
+        // Recency list: the merged block first, then others it did not absorb.
+        self.recent
+            .retain(|b| !(b.end >= merged.start && b.start <= merged.end));
+        self.recent.insert(0, merged);
+    }
+
+    /// SACK blocks for an outgoing ACK: a pending DSACK range first (with
+    /// the block containing it second when it lies above rcv_nxt), then the
+    /// most recently changed out-of-order blocks (RFC 2018 Sec. 4).
+    pub fn sack_blocks(&mut self) -> SackBlocks {
+        let mut out = SackBlocks::default();
+        if !self.sack {
+            return out;
+        }
+        if let Some(d) = self.pending_dsack.take() {
+            out.push(d);
+            if let Some(c) = self
+                .ooo
+                .iter()
+                .find(|b| b.start <= d.start && d.end <= b.end)
+            {
+                out.push(*c);
+            }
+        }
+        for b in &self.recent {
+            if out.len() >= MAX_SACK_BLOCKS {
+                break;
+            }
+            if !out.as_slice().iter().skip(1).any(|x| x == b) {
+                out.push(*b);
+            }
+        }
+        out
+    }
+
+    pub fn rcv_nxt_or_zero(&self) -> u64 {
+        self.rcv_nxt.unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seg(seq: u64, len: u32) -> TcpHeader {
+        TcpHeader {
+            seq,
+            len,
+            flags: flags::ACK,
+            ..Default::default()
+        }
+    }
+
+    fn rx() -> ReceiveHalf {
+        let mut r = ReceiveHalf::new(65_535, true, true);
+        r.on_syn(0);
+        r
+    }
+
+    #[test]
+    fn in_order_delivery() {
+        let mut r = rx();
+        let a = r.on_segment(&seg(1, 100));
+        assert_eq!(a.delivered, 100);
+        assert_eq!(r.rcv_nxt, Some(101));
+        assert!(!a.out_of_order && !a.duplicate);
+    }
+
+    #[test]
+    fn hole_then_fill() {
+        let mut r = rx();
+        let a = r.on_segment(&seg(101, 100));
+        assert!(a.out_of_order);
+        assert_eq!(r.sack_blocks().as_slice(), &[SeqRange::new(101, 201)]);
+        let a = r.on_segment(&seg(301, 100));
+        assert!(a.out_of_order);
+        // newest block first
+        assert_eq!(
+            r.sack_blocks().as_slice(),
+            &[SeqRange::new(301, 401), SeqRange::new(101, 201)]
+        );
+        let a = r.on_segment(&seg(1, 100));
+        assert!(a.filled_hole);
+        assert_eq!(a.delivered, 200);
+        assert_eq!(r.rcv_nxt, Some(201));
+        assert_eq!(r.sack_blocks().as_slice(), &[SeqRange::new(301, 401)]);
+    }
+
+    #[test]
+    fn duplicate_below_rcv_nxt_is_dsacked() {
+        let mut r = rx();
+        r.on_segment(&seg(1, 100));
+        let a = r.on_segment(&seg(1, 100));
+        assert!(a.duplicate);
+        assert_eq!(r.sack_blocks().as_slice(), &[SeqRange::new(1, 101)]);
+        assert!(r.sack_blocks().is_empty());
+    }
+
+    #[test]
+    fn duplicate_above_rcv_nxt_reports_containing_block() {
+        let mut r = rx();
+        r.on_segment(&seg(201, 100));
+        r.on_segment(&seg(301, 100));
+        let a = r.on_segment(&seg(201, 100));
+        assert!(a.duplicate);
+        assert_eq!(
+            r.sack_blocks().as_slice(),
+            &[SeqRange::new(201, 301), SeqRange::new(201, 401)]
+        );
+    }
+
+    #[test]
+    fn data_beyond_window_is_trimmed() {
+        let mut r = ReceiveHalf::new(1000, false, false);
+        r.on_syn(0);
+        let a = r.on_segment(&seg(1, 1500));
+        assert_eq!(a.delivered, 1000);
+        let a = r.on_segment(&seg(5000, 100));
+        assert!(a.duplicate);
+    }
+
+    #[test]
+    fn fin_after_hole_waits() {
+        let mut r = rx();
+        let mut f = seg(101, 0);
+        f.flags |= flags::FIN;
+        let a = r.on_segment(&f);
+        assert!(!a.fin_now);
+        let a = r.on_segment(&seg(1, 100));
+        assert!(a.fin_now);
+        assert_eq!(r.rcv_nxt, Some(102));
+    }
+}

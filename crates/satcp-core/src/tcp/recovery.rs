@@ -1,0 +1,29 @@
+//! The loss-recovery hook, after ns-3's TcpRecoveryOps. The connection
+//! counts duplicate ACKs, keeps the scoreboard and sends whatever is presumed
+//! lost before new data; a recovery module decides when recovery starts,
+//! what is presumed lost, and how cwnd moves while it lasts.
+
+use super::send_state::SendState;
+
+pub trait LossRecovery {
+    fn name(&self) -> &'static str;
+
+    /// Whether the ACK just processed (a duplicate ACK, or one with new SACK
+    /// information) shows a loss that should start recovery.
+    fn loss_detected(&self, s: &SendState) -> bool {
+        s.dupacks >= s.dupthresh
+    }
+
+    /// Recovery starts: ssthresh and `recover` are already set. Sets cwnd,
+    /// presumes segments lost and asks for the fast retransmission.
+    fn enter(&mut self, s: &mut SendState);
+
+    /// A duplicate ACK during recovery.
+    fn on_dupack(&mut self, s: &mut SendState);
+
+    /// An ACK of new data that does not end recovery.
+    fn on_partial_ack(&mut self, s: &mut SendState, acked: u64);
+
+    /// The ACK that covers `recover`.
+    fn exit(&mut self, s: &mut SendState);
+}

@@ -1,0 +1,68 @@
+//! The sender's state that congestion control and loss recovery modules may
+//! read and change. The connection machinery owns it and keeps the sequence
+//! variables, scoreboard and timers consistent; variants only decide.
+
+use super::rtt_estimator::RttEstimator;
+use super::sent_queue::SentQueue;
+use crate::engine::SimTime;
+use crate::net::packet::Priority;
+
+/// A segment a variant asks for outside the normal window logic, e.g. a
+/// TCP-Peach dummy segment. The machinery sends a copy of the most recently
+/// sent data segment with the given priority and header marks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExtraSegment {
+    pub priority: Priority,
+    pub marks: u8,
+}
+
+pub struct SendState {
+    pub mss: u32,
+    /// Oldest unacknowledged sequence number.
+    pub snd_una: u64,
+    /// Highest sequence number sent plus one (snd_max of BSD).
+    pub snd_max: u64,
+    /// Sequence number after the last byte the application has written.
+    pub stream_end: u64,
+    /// Sequence number of our FIN once the application closed.
+    pub fin_seq: Option<u64>,
+    pub cwnd: u64,
+    pub ssthresh: u64,
+    /// Window the peer last advertised.
+    pub rwnd: u64,
+    pub dupacks: u32,
+    pub dupthresh: u32,
+    pub in_recovery: bool,
+    /// End of the current or last loss-recovery episode (snd_recover of
+    /// RFC 6582, RecoveryPoint of RFC 6675); 0 until the first loss.
+    pub recover: u64,
+    /// Set by a recovery module: send the first presumed-lost segment now,
+    /// regardless of cwnd (fast retransmit, NewReno partial ACK).
+    pub retransmit_now: bool,
+    pub sack: bool,
+    pub rtt: RttEstimator,
+    pub sent: SentQueue,
+    /// Extra segments requested by the variant, sent at the next chance.
+    pub extra: Vec<ExtraSegment>,
+    /// Earliest time the next segment may leave, when pacing.
+    pub next_send_time: SimTime,
+}
+
+impl SendState {
+    /// FlightSize of RFC 5681: data sent and not cumulatively acknowledged.
+    pub fn flight_size(&self) -> u64 {
+        self.snd_max - self.snd_una
+    }
+    /// Bytes counted against cwnd (RFC 6675 pipe; flight size without SACK
+    /// information, minus segments presumed lost and not yet resent).
+    pub fn pipe(&self) -> u64 {
+        self.sent.pipe()
+    }
+    pub fn in_slow_start(&self) -> bool {
+        self.cwnd < self.ssthresh
+    }
+    /// Standard reduction after a loss (RFC 5681 Eq. 4).
+    pub fn half_flight(&self) -> u64 {
+        (self.flight_size() / 2).max(2 * self.mss as u64)
+    }
+}

@@ -1,0 +1,41 @@
+//! The thin Python binding: scenarios in as JSON text, results out as JSON
+//! text. Everything else (TOML, overrides, data frames, files) is Python's.
+
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+create_exception!(_core, ScenarioError, PyValueError);
+
+/// Runs a scenario given as JSON; returns the results as JSON. The GIL is
+/// released while the simulation runs, so Python threads can run several.
+#[pyfunction]
+fn run_json(py: Python<'_>, scenario: &str) -> PyResult<String> {
+    let owned = scenario.to_string();
+    py.allow_threads(move || satcp_core::run_json(&owned))
+        .map_err(|e| ScenarioError::new_err(e.to_string()))
+}
+
+/// Validates a scenario given as JSON without running it.
+#[pyfunction]
+fn validate_json(scenario: &str) -> PyResult<()> {
+    satcp_core::parse(scenario)
+        .map(|_| ())
+        .map_err(|e| ScenarioError::new_err(e.to_string()))
+}
+
+/// Names of the TCP variants the core knows.
+#[pyfunction]
+fn variants() -> Vec<&'static str> {
+    satcp_core::protocols::VARIANTS.to_vec()
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(run_json, m)?)?;
+    m.add_function(wrap_pyfunction!(validate_json, m)?)?;
+    m.add_function(wrap_pyfunction!(variants, m)?)?;
+    m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
