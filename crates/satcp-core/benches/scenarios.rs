@@ -1,1 +1,79 @@
-fn main() {}
+//! Fixed benchmark scenarios (`make bench`):
+//! (a) the thesis's 50 MB GEO FTP download with SACK and delayed ACK;
+//! (b) 20 long-lived flows sharing a 10 Mb/s GEO bottleneck for 550 s.
+//! Criterion reports wall time per run and, as throughput, simulated events
+//! per second. A plain summary line per scenario is printed first.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use serde_json::{json, Value};
+use std::time::Instant;
+
+fn thesis_ftp() -> Value {
+    json!({
+        "name": "bench-a-thesis-ftp",
+        "duration_s": 18000.0,
+        "nodes": ["server", "gateway", "client"],
+        "tcp": {"variant": "sack", "delayed_ack": true},
+        "links": [
+            {"a": "server", "b": "gateway", "rate_bps": 10e6, "delay_s": 0.010},
+            {"a": "gateway", "b": "client", "delay_s": 0.250,
+             "ab": {"rate_bps": 2.048e6}, "ba": {"rate_bps": 256e3}}
+        ],
+        "apps": [{"kind": "ftp", "client": "client", "server": "server",
+                  "file_bytes": 50_000_000}]
+    })
+}
+
+fn twenty_flows() -> Value {
+    let n = 20;
+    let mut nodes = vec![json!("gateway"), json!("terminal")];
+    let mut links = vec![json!({
+        "name": "geo", "a": "gateway", "b": "terminal", "delay_s": 0.250,
+        "rate_bps": 10e6, "queue_packets": 50
+    })];
+    let mut apps = vec![];
+    for i in 0..n {
+        let (s, c) = (format!("s{i}"), format!("c{i}"));
+        nodes.push(json!(s));
+        nodes.push(json!(c));
+        links.push(json!({"a": s, "b": "gateway", "rate_bps": 100e6, "delay_s": 0.001}));
+        links.push(json!({"a": "terminal", "b": c, "rate_bps": 100e6, "delay_s": 0.001}));
+        apps.push(json!({"kind": "bulk", "client": c, "server": s,
+                         "start_s": 0.1 * i as f64}));
+    }
+    json!({
+        "name": "bench-b-20-flows",
+        "duration_s": 550.0,
+        "nodes": nodes,
+        "tcp": {"variant": "sack", "delayed_ack": true},
+        "links": links,
+        "apps": apps
+    })
+}
+
+fn bench(c: &mut Criterion) {
+    let mut g = c.benchmark_group("scenarios");
+    g.sample_size(10);
+    for (name, v) in [
+        ("a_thesis_ftp_50MB", thesis_ftp()),
+        ("b_20_flows_550s", twenty_flows()),
+    ] {
+        let s = satcp_core::parse(&v.to_string()).expect("valid bench scenario");
+        let t0 = Instant::now();
+        let r = satcp_core::run(&s);
+        let wall = t0.elapsed().as_secs_f64();
+        println!(
+            "{name}: {:.1} ms wall, {} events, {:.1} M events/s, simulated {:.1} s",
+            wall * 1e3,
+            r.events,
+            r.events as f64 / wall / 1e6,
+            r.end_time_s
+        );
+        g.throughput(Throughput::Elements(r.events));
+        g.bench_function(name, |b| b.iter(|| satcp_core::run(&s)));
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -12,3 +12,6 @@ pub mod sent_queue;
 
 pub use config::TcpConfig;
 pub use endpoint::{ConnState, Notice, TcpEndpoint, TcpOutput};
+
+#[cfg(test)]
+mod hook_tests;
