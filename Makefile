@@ -1,0 +1,69 @@
+# satcp: build, test and reproduce.
+#
+#   make setup   .venv with the dev tools; the package (Rust extension
+#                included) installed in editable mode via `maturin develop`
+#   make run     setup + `satcp reproduce baseline` (thesis Tables 7.5, 7.8)
+#   make test    setup + Rust format/lint/tests + Python lint/tests
+#   make bench   the core's criterion benchmarks
+#
+# setup is incremental: the venv is re-provisioned when requirements-dev.txt
+# changes and the extension is rebuilt when Rust sources, Cargo files or
+# pyproject.toml change (stamp files in .venv/). Python sources need no
+# rebuild: the editable install points at python/.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+VENV_ABS := $(abspath $(VENV))
+DEPS_STAMP := $(VENV)/.satcp-deps.stamp
+BUILD_STAMP := $(VENV)/.satcp-build.stamp
+RUST_SOURCES := $(shell find crates -type f \( -name '*.rs' -o -name Cargo.toml \) 2>/dev/null) \
+	Cargo.toml Cargo.lock
+
+# Build the pyo3 crate against the venv's interpreter everywhere (maturin,
+# clippy), so that cargo does not rebuild pyo3 when switching between them.
+export PYO3_PYTHON := $(VENV_ABS)/bin/python
+
+.PHONY: setup run test test-rust test-python lint-rust lint-python bench clean
+
+setup: $(BUILD_STAMP)
+
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+		|| { echo "satcp needs Python >= 3.11 (PYTHON=$(PYTHON))" >&2; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+
+$(DEPS_STAMP): requirements-dev.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	@touch $@
+
+$(BUILD_STAMP): $(DEPS_STAMP) $(RUST_SOURCES) pyproject.toml
+	VIRTUAL_ENV=$(VENV_ABS) $(BIN)/maturin develop --release --quiet
+	@touch $@
+
+run: setup
+	$(BIN)/satcp reproduce baseline
+
+test: setup lint-rust test-rust lint-python test-python
+
+lint-rust: setup
+	cargo fmt --all -- --check
+	cargo clippy -p satcp-core --all-targets -- -D warnings
+	cargo clippy -p satcp-py -- -D warnings
+
+# Only the core: `cargo test --workspace` cannot link the pyo3 extension crate.
+test-rust:
+	cargo test -p satcp-core --release
+
+lint-python: setup
+	$(BIN)/ruff check python tests
+	$(BIN)/ruff format --check python tests
+
+test-python: setup
+	$(BIN)/pytest -q tests/python
+
+bench:
+	cargo bench -p satcp-core --bench scenarios
+
+clean:
+	rm -rf $(VENV) python/satcp/_core*.so

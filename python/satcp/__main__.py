@@ -1,0 +1,7 @@
+"""``python -m satcp`` is the ``satcp`` command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,48 @@
+"""Writing a set of output files all-or-nothing."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Mapping
+
+# name -> function that writes the file at the path it is given
+Writers = Mapping[str, Callable[[str], None]]
+
+
+def write_files_atomically(out_dir: str | os.PathLike[str], writers: Writers) -> list[str]:
+    """Writes every file into a temporary sibling directory of ``out_dir``
+    first, then moves them into place with ``os.replace``. If any writer
+    fails, nothing in ``out_dir`` changes (and a missing ``out_dir`` is not
+    created). Files of ``out_dir`` with other names are left alone.
+    Returns the final paths."""
+    out = os.path.abspath(os.fspath(out_dir))
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise NotADirectoryError(20, "exists and is not a directory", out)
+    parent = os.path.dirname(out)
+    os.makedirs(parent, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix=f".{os.path.basename(out)}.tmp-", dir=parent)
+    try:
+        for name, write in writers.items():
+            write(os.path.join(tmp, name))
+        if not os.path.exists(out):
+            try:
+                # One rename: the whole directory appears at once.
+                os.chmod(tmp, 0o777 & ~_umask())
+                os.rename(tmp, out)
+                return [os.path.join(out, n) for n in writers]
+            except OSError:
+                # Someone created it meanwhile: fall back to file by file.
+                os.makedirs(out, exist_ok=True)
+        for name in writers:
+            os.replace(os.path.join(tmp, name), os.path.join(out, name))
+        return [os.path.join(out, n) for n in writers]
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

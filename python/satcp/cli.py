@@ -1,0 +1,208 @@
+"""The ``satcp`` command.
+
+    satcp run FILE [--set K=V]... [--seed N] [--sample-interval S]
+                   [--out DIR] [--format csv|parquet] [--quiet]
+    satcp validate FILE [--set K=V]...
+    satcp variants
+    satcp reproduce baseline [--out DIR]
+
+Bad input (a missing file, a TOML error, an invalid scenario, a bad --set or
+command line) prints one line ``satcp: error: <message>`` on stderr and
+exits with status 2, having written nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+PROG = "satcp"
+EXIT_BAD_INPUT = 2
+
+
+class UsageError(Exception):
+    """Bad input; the message is shown as one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but its errors are one line and exit through UsageError."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog=PROG,
+        description="Packet-level simulator of TCP over satellite links.",
+    )
+    p.add_argument("--version", action="store_true", help="print the version and exit")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    def scenario_args(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("file", metavar="FILE", help="scenario TOML file")
+        sp.add_argument(
+            "--set",
+            dest="overrides",
+            metavar="K=V",
+            action="append",
+            default=[],
+            help="override a field, e.g. tcp.variant=newreno or links[1].ab.ber=1e-6 "
+            "(repeatable; the value is read as TOML, else as a string)",
+        )
+        sp.add_argument("--seed", type=int, help="random seed (overrides the file's)")
+
+    r = sub.add_parser("run", help="run a scenario and print a summary")
+    scenario_args(r)
+    r.add_argument(
+        "--sample-interval",
+        type=float,
+        metavar="S",
+        help="time-series interval in seconds (0: none)",
+    )
+    r.add_argument("--out", metavar="DIR", help="write tables, results.json, scenario.json here")
+    r.add_argument("--format", choices=("csv", "parquet"), default="csv", help="table format")
+    r.add_argument("--quiet", "-q", action="store_true", help="print nothing on success")
+
+    v = sub.add_parser("validate", help="check a scenario without running it")
+    scenario_args(v)
+
+    sub.add_parser("variants", help="list the TCP variants")
+
+    rp = sub.add_parser("reproduce", help="reproduce published results")
+    rp.add_argument("what", choices=("baseline",), help="baseline: thesis Tables 7.5 and 7.8")
+    rp.add_argument("--out", metavar="DIR", default=None, help="default: reports/baseline")
+    rp.add_argument("--workers", type=int, default=None, help="parallel runs (default: cores)")
+    return p
+
+
+def _one_line(msg: object) -> str:
+    return " ".join(str(msg).split()) or "unknown error"
+
+
+def _os_error(e: OSError) -> str:
+    what = e.strerror or str(e)
+    if e.filename is not None:
+        return f"{e.filename}: {what}"
+    return what
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except UsageError as e:
+        print(f"{PROG}: error: {_one_line(e)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader went away (e.g. `satcp run ... | head`): not an error.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    args = _build_parser().parse_args(argv)
+    if args.version:
+        from . import __version__
+
+        print(f"{PROG} {__version__}")
+        return 0
+    if args.command is None:
+        raise UsageError("a command is needed: run, validate, variants or reproduce")
+
+    # Imported here so that `--help` and usage errors stay fast.
+    from . import ScenarioError
+
+    try:
+        if args.command == "run":
+            return _cmd_run(args)
+        if args.command == "validate":
+            return _cmd_validate(args)
+        if args.command == "variants":
+            from . import variants
+
+            print("\n".join(variants()))
+            return 0
+        if args.command == "reproduce":
+            return _cmd_reproduce(args)
+    except ScenarioError as e:
+        raise UsageError(e) from None
+    raise AssertionError(args.command)
+
+
+def _load(args: argparse.Namespace, sample_interval_s: float | None = None) -> dict:
+    from . import resolve
+
+    try:
+        return resolve(
+            args.file,
+            seed=args.seed,
+            overrides=args.overrides,
+            sample_interval_s=sample_interval_s,
+        )
+    except OSError as e:
+        raise UsageError(_os_error(e)) from None
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    from . import _core
+    from .scenario import to_json
+
+    sc = _load(args)
+    _core.validate_json(to_json(sc))
+    print(
+        f"{args.file}: ok ({len(sc.get('nodes', []))} nodes, {len(sc.get('links', []))} links, "
+        f"{len(sc.get('apps', []))} apps)"
+    )
+    return 0
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from . import _core, _run_resolved
+    from .scenario import to_json
+
+    sc = _load(args, args.sample_interval)
+    text = to_json(sc)
+    _core.validate_json(text)
+    if args.out is not None:
+        _check_out_dir(args.out)
+    res = _run_resolved(sc, text)
+    if args.out is not None:
+        try:
+            res.write(args.out, args.format)
+        except OSError as e:
+            raise UsageError(f"cannot write {args.out}: {_os_error(e)}") from None
+    if not args.quiet:
+        print(res.summary())
+        if args.out is not None:
+            print(f"wrote {args.out} ({args.format})")
+    return 0
+
+
+def _check_out_dir(out: str) -> None:
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise UsageError(f"--out {out}: exists and is not a directory")
+
+
+def _cmd_reproduce(args: argparse.Namespace) -> int:
+    from .reproduce import baseline
+
+    out = args.out if args.out is not None else baseline.DEFAULT_OUT
+    _check_out_dir(out)
+    try:
+        report = baseline.reproduce(out_dir=out, workers=args.workers)
+    except OSError as e:
+        raise UsageError(_os_error(e)) from None
+    print(report.markdown, end="")
+    print(f"\nwrote {os.path.join(out, 'baseline.md')} and baseline.csv")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

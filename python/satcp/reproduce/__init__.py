@@ -1,0 +1,1 @@
+"""Reproductions of published results (``satcp reproduce ...``)."""

@@ -1,0 +1,200 @@
+"""Scenario loading: TOML files, ``--set`` overrides, JSON for the core.
+
+The scenario format itself (fields, defaults, validation) belongs to the Rust
+core, see ``crates/satcp-core/src/scenario/config.rs``. This module only
+
+- reads a TOML file (or copies a dict),
+- applies overrides such as ``links[1].ab.ber=1e-6`` or ``tcp.variant=newreno``,
+- serializes the result to the JSON text that ``satcp._core`` accepts.
+
+Every problem with the input is raised as :class:`satcp.ScenarioError` (a
+``ValueError``) with a one-line message; a missing or unreadable file raises
+the usual ``OSError``.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime
+import json
+import math
+import os
+import re
+import tomllib
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ._core import ScenarioError
+
+__all__ = ["apply_override", "load", "parse_override", "parse_value", "to_json"]
+
+# One step of an override path: a key, or a list index.
+PathStep = str | int
+
+_KEY_RE = re.compile(r"[A-Za-z0-9_-]+")
+_INDEX_RE = re.compile(r"\[(\d+)\]")
+_TOML_POS_RE = re.compile(r"\s*\(at (?:line (\d+), column (\d+)|end of document)\)\s*$")
+
+
+def load(
+    source: str | os.PathLike[str] | Mapping[str, Any],
+    overrides: Iterable[str] = (),
+    seed: int | None = None,
+) -> dict[str, Any]:
+    """Returns a scenario as a dict: read from a TOML file (a path) or copied
+    from a mapping, with ``overrides`` (``"dotted.path[index].field=value"``)
+    applied in order and, if given, ``seed`` set last."""
+    if isinstance(source, Mapping):
+        scenario = copy.deepcopy(dict(source))
+    elif isinstance(source, str | os.PathLike):
+        scenario = _read_toml(os.fspath(source))
+    else:
+        raise TypeError(f"a scenario is a path or a dict, not {type(source).__name__}")
+    if isinstance(overrides, str):
+        overrides = [overrides]
+    for text in overrides:
+        path, value = parse_override(text)
+        apply_override(scenario, path, value)
+    if seed is not None:
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise ScenarioError(f"invalid scenario: seed: {seed!r} must be a whole number >= 0")
+        scenario["seed"] = seed
+    return scenario
+
+
+def _read_toml(path: str) -> dict[str, Any]:
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ScenarioError(f"{path}: not UTF-8 text (byte {e.start})") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        msg = str(e)
+        m = _TOML_POS_RE.search(msg)
+        if m and m.group(1):
+            msg = msg[: m.start()]
+            where = f"line {m.group(1)}, column {m.group(2)}"
+        elif m:
+            msg = msg[: m.start()]
+            where = f"line {text.count(chr(10)) + 1} (end of file)"
+        else:
+            where = "line ?"
+        raise ScenarioError(f"{path}: {where}: invalid TOML: {msg}") from None
+
+
+def parse_override(text: str) -> tuple[list[PathStep], Any]:
+    """Splits ``"a.b[2].c=value"`` into ``(["a", "b", 2, "c"], parsed value)``."""
+    key, sep, raw = text.partition("=")
+    key = key.strip()
+    if not sep or not key:
+        raise ScenarioError(f"bad --set {text!r}: expected KEY=VALUE, e.g. tcp.variant=newreno")
+    return parse_path(key), parse_value(raw.strip())
+
+
+def parse_path(key: str) -> list[PathStep]:
+    """``"links[1].ab.ber"`` -> ``["links", 1, "ab", "ber"]``."""
+    steps: list[PathStep] = []
+    for part in key.split("."):
+        m = _KEY_RE.match(part)
+        if not m:
+            raise ScenarioError(f"bad --set key {key!r}: {part!r} is not a field name")
+        steps.append(m.group(0))
+        rest = part[m.end() :]
+        while rest:
+            m = _INDEX_RE.match(rest)
+            if not m:
+                raise ScenarioError(f"bad --set key {key!r}: cannot read {rest!r}")
+            steps.append(int(m.group(1)))
+            rest = rest[m.end() :]
+    return steps
+
+
+def parse_value(raw: str) -> Any:
+    """A TOML value (integer, float, boolean, string, array, inline table); any
+    text that is not one is taken as a plain string (so ``newreno`` works
+    without quotes). TOML dates and times are kept as their text."""
+    if raw == "":
+        return ""
+    try:
+        value = tomllib.loads(f"v = {raw}")["v"]
+    except tomllib.TOMLDecodeError:
+        return raw
+    if isinstance(value, datetime.date | datetime.time):
+        return raw
+    return value
+
+
+def format_path(path: list[PathStep]) -> str:
+    out = ""
+    for step in path:
+        if isinstance(step, int):
+            out += f"[{step}]"
+        else:
+            out += f".{step}" if out else step
+    return out
+
+
+def apply_override(scenario: dict[str, Any], path: list[PathStep], value: Any) -> None:
+    """Sets ``value`` at ``path``, creating missing tables on the way (so
+    ``tcp.variant`` works without a ``[tcp]`` table). A list index must exist."""
+    node: Any = scenario
+    for i, step in enumerate(path):
+        last = i == len(path) - 1
+        here = format_path(path[: i + 1])
+        if isinstance(step, int):
+            if not isinstance(node, list):
+                parent = format_path(path[:i])
+                raise ScenarioError(f"bad --set {format_path(path)}: {parent} is not a list")
+            if step >= len(node):
+                raise ScenarioError(
+                    f"bad --set {format_path(path)}: {here} does not exist "
+                    f"(the list has {len(node)} item{'s' if len(node) != 1 else ''})"
+                )
+            if last:
+                node[step] = value
+            else:
+                node = node[step]
+        else:
+            if not isinstance(node, dict):
+                parent = format_path(path[:i]) or "the scenario"
+                raise ScenarioError(f"bad --set {format_path(path)}: {parent} is not a table")
+            if last:
+                node[step] = value
+            elif step in node:
+                node = node[step]
+            elif isinstance(path[i + 1], int):
+                raise ScenarioError(f"bad --set {format_path(path)}: {here} does not exist")
+            else:
+                node[step] = {}
+                node = node[step]
+
+
+def to_json(scenario: Mapping[str, Any], *, indent: int | None = None) -> str:
+    """The scenario as JSON text for ``satcp._core``. Values JSON cannot carry
+    (inf, nan, other objects) raise ScenarioError naming the field."""
+    _check_json(scenario, [])
+    return json.dumps(scenario, indent=indent, allow_nan=False)
+
+
+def _check_json(value: Any, path: list[PathStep]) -> None:
+    if isinstance(value, Mapping):
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise ScenarioError(
+                    f"invalid scenario: {format_path(path) or 'the scenario'}: key {k!r} "
+                    "is not a string"
+                )
+            _check_json(v, [*path, k])
+    elif isinstance(value, list | tuple):
+        for i, v in enumerate(value):
+            _check_json(v, [*path, i])
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise ScenarioError(
+                f"invalid scenario: {format_path(path)}: {value} is not a finite number"
+            )
+    elif value is not None and not isinstance(value, str | int | bool):
+        raise ScenarioError(f"invalid scenario: {format_path(path)}: {value!r} is not a JSON value")

@@ -1,0 +1,201 @@
+"""The Python API: run, run_many, Results."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pandas as pd
+import pytest
+from conftest import FTP, SMALL_FTP
+
+import satcp
+from satcp import ScenarioError
+from satcp.results import Results
+
+
+@pytest.fixture(scope="module")
+def small_run() -> Results:
+    return satcp.run(FTP, overrides=SMALL_FTP, sample_interval_s=0.5)
+
+
+def test_variants():
+    assert {"sack", "newreno"} <= set(satcp.variants())
+
+
+def test_run_completes_the_download(small_run):
+    r = small_run
+    assert r.apps_done
+    t = r.transfers
+    assert list(t.columns) == [
+        "app",
+        "app_name",
+        "kind",
+        "index",
+        "conn",
+        "start_s",
+        "end_s",
+        "response_time_s",
+        "bytes",
+    ]
+    assert len(t) == 1
+    assert t.loc[0, "kind"] == "ftp"
+    assert t.loc[0, "bytes"] == 200_000
+    # at most one 64 KB window per ~0.53 s round trip: 200 kB takes > 2 s
+    assert 2.0 < t.loc[0, "response_time_s"] < 10.0
+    assert r.flows.loc[0, "client_bytes_delivered"] == 200_000
+    assert r.wall_time_s is not None and r.wall_time_s > 0
+
+
+def test_flow_and_link_columns_are_flattened(small_run):
+    flows = small_run.flows
+    for col in [
+        "conn",
+        "variant",
+        "goodput_bps",
+        "server_retransmitted_segments",
+        "server_fast_retransmits",
+        "server_timeouts",
+        "client_bytes_delivered",
+    ]:
+        assert col in flows.columns
+    assert "server" not in flows.columns and "client" not in flows.columns
+    assert flows.loc[0, "variant"] == "sack"
+
+    links = small_run.links
+    for col in ["link", "name", "from", "to", "rate_bps", "throughput_bps", "utilization"]:
+        assert col in links.columns
+    for col in ["rx_bytes", "tx_packets", "queue_drops", "corrupted", "busy_ns"]:
+        assert col in links.columns
+    assert "stats" not in links.columns
+    assert len(links) == 4  # two links, two directions each
+    assert links["name"].tolist() == ["ethernet:ab", "ethernet:ba", "satellite:ab", "satellite:ba"]
+
+
+def test_series_frames(small_run):
+    fs, ls = small_run.flow_series, small_run.link_series
+    assert {"time_s", "conn", "cwnd", "ssthresh", "srtt_s", "rcv_nxt"} <= set(fs.columns)
+    assert {"time_s", "link", "rx_bytes", "throughput_bps", "utilization"} <= set(ls.columns)
+    assert len(fs) > 5
+    assert fs["time_s"].is_monotonic_increasing
+
+
+def test_summary(small_run):
+    text = small_run.summary()
+    assert "Transfers" in text and "Flows" in text and "Links" in text
+    assert "response s" in text and "goodput kb/s" in text and "util %" in text
+    assert "satellite:ab" in text
+    assert "events/s" in text
+
+
+def test_same_seed_same_results():
+    a = satcp.run(FTP, overrides=[*SMALL_FTP, "links[1].ab.ber=1e-5"], seed=3)
+    b = satcp.run(FTP, overrides=[*SMALL_FTP, "links[1].ab.ber=1e-5"], seed=3)
+    assert a.raw_json == b.raw_json
+
+
+def test_other_seed_changes_results_with_ber():
+    runs = [satcp.run(FTP, overrides=[*SMALL_FTP, "links[1].ab.ber=1e-5"], seed=s) for s in (1, 2)]
+    corrupted = [r.links["corrupted"].sum() for r in runs]
+    assert all(c > 0 for c in corrupted)
+    payload = [{k: v for k, v in r.raw.items() if k != "seed"} for r in runs]
+    assert payload[0] != payload[1]
+
+
+def test_run_accepts_a_dict(small_ftp):
+    r = satcp.run(small_ftp, overrides=["tcp.variant=newreno"])
+    assert r.flows.loc[0, "variant"] == "newreno"
+    assert r.scenario["tcp"]["variant"] == "newreno"
+    assert small_ftp["tcp"]["variant"] == "sack"  # the caller's dict is not changed
+
+
+def test_run_bad_scenario_raises_scenario_error(small_ftp):
+    with pytest.raises(ScenarioError, match=r"links\[1\]\.ber: 1\.5 must be between 0 and 1"):
+        satcp.run(small_ftp, overrides=["links[1].ab.ber=1.5"])
+    with pytest.raises(ValueError):  # ScenarioError is a ValueError
+        satcp.run(small_ftp, overrides=["tcp.variant=foo"])
+
+
+def test_validate(small_ftp):
+    assert satcp.validate(small_ftp)["apps"][0]["file_bytes"] == 200_000
+    with pytest.raises(ScenarioError, match="is not a known variant"):
+        satcp.validate(small_ftp, overrides=["tcp.variant=foo"])
+
+
+def test_run_many_keeps_order_and_matches_run(small_ftp):
+    scenarios = [
+        satcp.load(small_ftp, [f"tcp.variant={v}", f"apps[0].file_bytes={n}"])
+        for v, n in [("sack", 100_000), ("newreno", 150_000), ("sack", 50_000)]
+    ]
+    many = satcp.run_many(scenarios, workers=2)
+    assert [r.transfers.loc[0, "bytes"] for r in many] == [100_000, 150_000, 50_000]
+    assert [r.flows.loc[0, "variant"] for r in many] == ["sack", "newreno", "sack"]
+    assert many[1].raw_json == satcp.run(scenarios[1]).raw_json
+    assert satcp.run_many([]) == []
+
+
+def test_run_many_validates_before_running(small_ftp):
+    bad = satcp.load(small_ftp, ["links[0].rate_bps=-5"])
+    with pytest.raises(ScenarioError, match=r"scenario 1: .*links\[0\]\.rate_bps"):
+        satcp.run_many([small_ftp, bad])
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_write(small_run, tmp_path, fmt):
+    out = tmp_path / "out"
+    small_run.write(out, fmt)
+    names = sorted(os.listdir(out))
+    tables = ["flow_series", "flows", "link_series", "links", "transfers"]
+    assert names == sorted([f"{t}.{fmt}" for t in tables] + ["results.json", "scenario.json"])
+    read = pd.read_csv if fmt == "csv" else pd.read_parquet
+    flows = read(out / f"flows.{fmt}")
+    assert flows.loc[0, "server_retransmitted_segments"] == 0
+    assert len(read(out / f"flow_series.{fmt}")) == len(small_run.flow_series)
+    assert (out / "results.json").read_text() == small_run.raw_json
+    scenario = json.loads((out / "scenario.json").read_text())
+    assert scenario["apps"][0]["file_bytes"] == 200_000
+    assert scenario["sample_interval_s"] == 0.5
+    # no temporary directory is left behind
+    assert sorted(os.listdir(tmp_path)) == ["out"]
+
+
+def test_write_replaces_files_of_an_existing_dir(small_run, tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "flows.csv").write_text("old")
+    (out / "notes.txt").write_text("mine")
+    small_run.write(out)
+    assert (out / "flows.csv").read_text().startswith("conn,")
+    assert (out / "notes.txt").read_text() == "mine"
+
+
+def test_write_failure_leaves_nothing(small_run, tmp_path, monkeypatch):
+    def boom(self, *args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(pd.DataFrame, "to_parquet", boom)
+    out = tmp_path / "new"
+    with pytest.raises(OSError):
+        small_run.write(out, "parquet")
+    assert sorted(os.listdir(tmp_path)) == []
+
+    out.mkdir()
+    (out / "flows.parquet").write_text("old")
+    with pytest.raises(OSError):
+        small_run.write(out, "parquet")
+    assert sorted(os.listdir(out)) == ["flows.parquet"]
+    assert (out / "flows.parquet").read_text() == "old"
+    assert sorted(os.listdir(tmp_path)) == ["new"]
+
+
+def test_write_rejects_unknown_format(small_run, tmp_path):
+    with pytest.raises(ValueError, match="unknown format"):
+        small_run.write(tmp_path / "x", "xlsx")
+    assert not (tmp_path / "x").exists()
+
+
+def test_results_from_dict_and_empty_tables():
+    r = Results({"name": "empty", "seed": 1, "transfers": [], "flows": [], "links": []})
+    assert r.transfers.empty and r.flows.empty and r.links.empty
+    assert r.response_times().empty
+    assert "empty" in r.summary()
