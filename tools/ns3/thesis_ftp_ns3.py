@@ -1,0 +1,496 @@
+#!/usr/bin/env python3
+"""Cross-check of satcp against ns-3: the TCP-ADaLR thesis FTP download (Fig. 7.2).
+
+Builds in ns-3 (PyPI package ``ns3``, 3.44, cppyy bindings) the network
+
+    server --10 Mb/s, 10 ms-- gateway --250 ms, 2.048 Mb/s down / 256 kb/s up-- client
+
+and measures the response time of one FTP-like download: the client opens a
+TCP connection (SYN at t = 0), sends a 100-byte request, the server answers
+with the file (50,000,000 bytes by default) and closes; the response time is
+from the client's SYN to the in-order arrival of the server's FIN at the
+client (satcp's definition, docs/model.md "Applications").  The time of the
+last file byte at the client is printed as well.
+
+The applications are a few lines of C++ compiled at run time by cppyy
+(ns-3's Python bindings cannot easily bind Python functions to ns-3 socket
+callbacks); everything else is plain ns-3 (TcpNewReno, TcpClassicRecovery,
+PointToPointNetDevice, DropTailQueue).
+
+Run it with the Python of a virtual environment that has ns-3:
+
+    python3 -m venv /tmp/ns3venv
+    /tmp/ns3venv/bin/pip install ns3==3.44.post0
+    /tmp/ns3venv/bin/python tools/ns3/thesis_ftp_ns3.py --variant newreno --delack on
+
+Options: --bytes N (file size), --delack on|off, --variant newreno|sack,
+--request-bytes N (0: the server sends as soon as the connection is up, like
+BulkSendApplication), --ppp-compensation on|off (see docs/validation-ns3.md),
+--json (one JSON line instead of the text report).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+CPP_APPS = r"""
+#include "ns3/core-module.h"
+#include "ns3/network-module.h"
+#include "ns3/internet-module.h"
+#include <algorithm>
+#include <cstdint>
+
+namespace satcpval
+{
+using namespace ns3;
+
+struct Result
+{
+    double synTime = -1;       // client calls Connect (its SYN leaves)
+    double connTime = -1;      // client sees the SYN-ACK (connection up)
+    double reqRxTime = -1;     // server has the whole request
+    double lastByteTime = -1;  // client has the last file byte, in order
+    double finTime = -1;       // in-order FIN from the server reaches the client
+    uint64_t rxBytes = 0;      // file bytes read by the client
+    uint64_t srvSent = 0;      // file bytes handed to the server socket
+    uint32_t maxCwnd = 0;      // largest cwnd of the server's socket (bytes)
+    double cwndPeakTime = -1;  // when it was first reached
+    uint64_t srvTxPkts = 0;    // packets sent by the server's device
+    uint64_t cliTxPkts = 0;    // packets sent by the client's device
+    uint64_t srvRetx = 0;      // server TCP retransmission events (Retransmission trace)
+    uint64_t drops = 0;        // packets dropped anywhere (queues, devices)
+};
+
+Result g_res;
+
+void ResetResult() { g_res = Result(); }
+
+static void CwndTrace(uint32_t oldv, uint32_t newv)
+{
+    if (newv > g_res.maxCwnd)
+    {
+        g_res.maxCwnd = newv;
+        g_res.cwndPeakTime = Simulator::Now().GetSeconds();
+    }
+}
+
+static void SrvTx(Ptr<const Packet>) { g_res.srvTxPkts++; }
+static void CliTx(Ptr<const Packet>) { g_res.cliTxPkts++; }
+static void Drop(Ptr<const Packet>) { g_res.drops++; }
+static void Retx(Ptr<const Packet>, const TcpHeader&, const Address&, const Address&,
+                 Ptr<const TcpSocketBase>)
+{
+    g_res.srvRetx++;
+}
+
+void ConnectDeviceTraces(Ptr<NetDevice> srvDev, Ptr<NetDevice> cliDev)
+{
+    srvDev->TraceConnectWithoutContext("MacTx", MakeCallback(&SrvTx));
+    cliDev->TraceConnectWithoutContext("MacTx", MakeCallback(&CliTx));
+}
+
+void ConnectDropTraces(Ptr<NetDevice> dev)
+{
+    dev->TraceConnectWithoutContext("MacTxDrop", MakeCallback(&Drop));
+    dev->TraceConnectWithoutContext("PhyTxDrop", MakeCallback(&Drop));
+    dev->TraceConnectWithoutContext("PhyRxDrop", MakeCallback(&Drop));
+}
+
+// FTP-like server: waits for `reqBytes` of request, then writes `fileBytes`
+// into the socket as fast as the send buffer accepts them, then Close()
+// (ns-3 puts the FIN on the last data segment once the buffer drains).
+class FileServer : public SimpleRefCount<FileServer>
+{
+  public:
+    FileServer(Ptr<Node> node, uint16_t port, uint64_t fileBytes, uint32_t reqBytes)
+        : m_fileBytes(fileBytes),
+          m_reqBytes(reqBytes)
+    {
+        m_listen = Socket::CreateSocket(node, TcpSocketFactory::GetTypeId());
+        m_listen->Bind(InetSocketAddress(Ipv4Address::GetAny(), port));
+        m_listen->Listen();
+        m_listen->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
+                                    MakeCallback(&FileServer::Accept, this));
+    }
+
+  private:
+    void Accept(Ptr<Socket> s, const Address&)
+    {
+        m_conn = s;
+        s->TraceConnectWithoutContext("CongestionWindow", MakeCallback(&CwndTrace));
+        s->TraceConnectWithoutContext("Retransmission", MakeCallback(&Retx));
+        s->SetRecvCallback(MakeCallback(&FileServer::Recv, this));
+        s->SetSendCallback(MakeCallback(&FileServer::Fill, this));
+        if (m_reqBytes == 0)
+        {
+            Start(s);
+        }
+    }
+
+    void Recv(Ptr<Socket> s)
+    {
+        Ptr<Packet> p;
+        Address from;
+        while ((p = s->RecvFrom(from)))
+        {
+            if (p->GetSize() == 0)
+            {
+                break;
+            }
+            m_reqRx += p->GetSize();
+        }
+        if (!m_started && m_reqRx >= m_reqBytes)
+        {
+            Start(s);
+        }
+    }
+
+    void Start(Ptr<Socket> s)
+    {
+        m_started = true;
+        g_res.reqRxTime = Simulator::Now().GetSeconds();
+        Fill(s, s->GetTxAvailable());
+    }
+
+    void Fill(Ptr<Socket> s, uint32_t)
+    {
+        if (!m_started || m_closed)
+        {
+            return;
+        }
+        while (m_sent < m_fileBytes)
+        {
+            uint32_t avail = s->GetTxAvailable();
+            if (avail == 0)
+            {
+                break;
+            }
+            uint64_t left = m_fileBytes - m_sent;
+            uint32_t n = static_cast<uint32_t>(std::min<uint64_t>({left, avail, 1u << 20}));
+            int r = s->Send(Create<Packet>(n));
+            if (r <= 0)
+            {
+                break;
+            }
+            m_sent += static_cast<uint64_t>(r);
+        }
+        g_res.srvSent = m_sent;
+        if (m_sent >= m_fileBytes)
+        {
+            m_closed = true;
+            s->Close();
+        }
+    }
+
+    Ptr<Socket> m_listen;
+    Ptr<Socket> m_conn;
+    uint64_t m_fileBytes;
+    uint32_t m_reqBytes;
+    uint64_t m_reqRx = 0;
+    uint64_t m_sent = 0;
+    bool m_started = false;
+    bool m_closed = false;
+};
+
+// FTP-like client: connects, sends the request, reads everything, notes the
+// last file byte and the server's FIN, then closes its side.
+class FileClient : public SimpleRefCount<FileClient>
+{
+  public:
+    FileClient(Ptr<Node> node, Ipv4Address server, uint16_t port, uint64_t fileBytes,
+               uint32_t reqBytes)
+        : m_node(node),
+          m_server(server),
+          m_port(port),
+          m_fileBytes(fileBytes),
+          m_reqBytes(reqBytes)
+    {
+    }
+
+    void Start()
+    {
+        m_sock = Socket::CreateSocket(m_node, TcpSocketFactory::GetTypeId());
+        m_sock->Bind();
+        m_sock->SetConnectCallback(MakeCallback(&FileClient::Connected, this),
+                                   MakeCallback(&FileClient::Failed, this));
+        m_sock->SetRecvCallback(MakeCallback(&FileClient::Recv, this));
+        m_sock->SetCloseCallbacks(MakeCallback(&FileClient::PeerClosed, this),
+                                  MakeCallback(&FileClient::ErrorClosed, this));
+        g_res.synTime = Simulator::Now().GetSeconds();
+        m_sock->Connect(InetSocketAddress(m_server, m_port));
+    }
+
+  private:
+    void Connected(Ptr<Socket> s)
+    {
+        g_res.connTime = Simulator::Now().GetSeconds();
+        if (m_reqBytes > 0)
+        {
+            s->Send(Create<Packet>(m_reqBytes));
+        }
+    }
+
+    void Failed(Ptr<Socket>)
+    {
+        std::cerr << "connection failed at " << Simulator::Now().GetSeconds() << std::endl;
+    }
+
+    void Recv(Ptr<Socket> s)
+    {
+        Ptr<Packet> p;
+        Address from;
+        while ((p = s->RecvFrom(from)))
+        {
+            if (p->GetSize() == 0)
+            {
+                break;
+            }
+            g_res.rxBytes += p->GetSize();
+        }
+        if (g_res.lastByteTime < 0 && g_res.rxBytes >= m_fileBytes)
+        {
+            g_res.lastByteTime = Simulator::Now().GetSeconds();
+        }
+    }
+
+    void PeerClosed(Ptr<Socket> s)
+    {
+        if (g_res.finTime < 0)
+        {
+            g_res.finTime = Simulator::Now().GetSeconds();
+        }
+        s->Close();
+    }
+
+    void ErrorClosed(Ptr<Socket>)
+    {
+        std::cerr << "connection error at " << Simulator::Now().GetSeconds() << std::endl;
+    }
+
+    Ptr<Node> m_node;
+    Ipv4Address m_server;
+    uint16_t m_port;
+    uint64_t m_fileBytes;
+    uint32_t m_reqBytes;
+    Ptr<Socket> m_sock;
+};
+
+// Keeps the applications alive for the whole run.
+std::vector<Ptr<FileServer>> g_servers;
+std::vector<Ptr<FileClient>> g_clients;
+
+void InstallFtp(Ptr<Node> server, Ptr<Node> client, Ipv4Address serverAddr, uint16_t port,
+                uint64_t fileBytes, uint32_t reqBytes, double startS)
+{
+    g_servers.push_back(Create<FileServer>(server, port, fileBytes, reqBytes));
+    Ptr<FileClient> c = Create<FileClient>(client, serverAddr, port, fileBytes, reqBytes);
+    g_clients.push_back(c);
+    Simulator::Schedule(Seconds(startS), &FileClient::Start, c);
+}
+
+void StopWhenDone(double pollS)
+{
+    if (g_res.finTime >= 0)
+    {
+        // Let the client's FIN/ACK exchange finish, then stop.
+        Simulator::Stop(Seconds(2.0));
+        return;
+    }
+    Simulator::Schedule(Seconds(pollS), &StopWhenDone, pollS);
+}
+} // namespace satcpval
+"""
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument(
+        "--bytes", type=int, default=50_000_000, help="file size in bytes (default 50,000,000)"
+    )
+    p.add_argument(
+        "--delack",
+        choices=["on", "off"],
+        default="on",
+        help="on: DelAckCount 2, DelAckTimeout 0.2 s; off: DelAckCount 1",
+    )
+    p.add_argument(
+        "--variant",
+        choices=["newreno", "sack"],
+        default="newreno",
+        help="TcpNewReno + TcpClassicRecovery with Sack false (newreno) or true (sack)",
+    )
+    p.add_argument(
+        "--request-bytes",
+        type=int,
+        default=100,
+        help="client request size; 0 = server sends on accept (BulkSend-like)",
+    )
+    p.add_argument(
+        "--ppp-compensation",
+        choices=["on", "off"],
+        default="on",
+        help="scale link rates so the 2-byte PPP header costs no time for full data "
+        "segments (downstream) and 40-byte ACKs (upstream)",
+    )
+    p.add_argument("--queue-packets", type=int, default=1000, help="device queue size (packets)")
+    p.add_argument("--max-sim-s", type=float, default=20000.0, help="simulated-time limit")
+    p.add_argument("--json", action="store_true", help="print one JSON line")
+    return p.parse_args(argv)
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    t_import = time.perf_counter()
+    # Slow (about 10 s): loads the ns-3 libraries through cppyy.
+    import cppyy
+    from ns import ns
+
+    cppyy.cppdef(CPP_APPS)
+    sv = cppyy.gbl.satcpval
+    t_ready = time.perf_counter()
+
+    # ---------------- TCP defaults (Table 7.4 of the thesis) ----------------
+    SD = ns.Config.SetDefault
+    SD("ns3::TcpL4Protocol::SocketType", ns.TypeIdValue(ns.TypeId.LookupByName("ns3::TcpNewReno")))
+    SD(
+        "ns3::TcpL4Protocol::RecoveryType",
+        ns.TypeIdValue(ns.TypeId.LookupByName("ns3::TcpClassicRecovery")),
+    )
+    SD("ns3::TcpSocket::SegmentSize", ns.UintegerValue(1460))
+    SD("ns3::TcpSocket::InitialCwnd", ns.UintegerValue(2))
+    SD("ns3::TcpSocket::InitialSlowStartThreshold", ns.UintegerValue(65535))
+    SD("ns3::TcpSocket::RcvBufSize", ns.UintegerValue(65535))
+    SD("ns3::TcpSocket::SndBufSize", ns.UintegerValue(16 * 1024 * 1024))
+    SD("ns3::TcpSocket::TcpNoDelay", ns.BooleanValue(True))  # Nagle off (satcp default)
+    SD("ns3::TcpSocket::ConnTimeout", ns.TimeValue(ns.Seconds(3.0)))  # SYN RTO = initial RTO
+    SD("ns3::TcpSocket::DataRetries", ns.UintegerValue(6))
+    if args.delack == "on":
+        SD("ns3::TcpSocket::DelAckCount", ns.UintegerValue(2))
+        SD("ns3::TcpSocket::DelAckTimeout", ns.TimeValue(ns.Seconds(0.2)))
+    else:
+        SD("ns3::TcpSocket::DelAckCount", ns.UintegerValue(1))
+        SD("ns3::TcpSocket::DelAckTimeout", ns.TimeValue(ns.Seconds(0.2)))  # unused with count 1
+    SD("ns3::TcpSocketBase::WindowScaling", ns.BooleanValue(False))
+    SD("ns3::TcpSocketBase::Timestamp", ns.BooleanValue(False))
+    SD("ns3::TcpSocketBase::Sack", ns.BooleanValue(args.variant == "sack"))
+    SD("ns3::TcpSocketBase::MinRto", ns.TimeValue(ns.Seconds(1.0)))
+    SD("ns3::TcpSocketBase::ClockGranularity", ns.TimeValue(ns.Seconds(0.5)))
+    SD("ns3::TcpSocketBase::MaxWindowSize", ns.UintegerValue(65535))
+    # ns-3 has no "initial RTO" attribute: before the first RTT sample the data
+    # RTO is InitialEstimation + max(ClockGranularity, 4 * 0) = 2.5 + 0.5 = 3 s.
+    SD("ns3::RttEstimator::InitialEstimation", ns.TimeValue(ns.Seconds(2.5)))
+
+    # ---------------- topology ----------------
+    nodes = ns.NodeContainer()
+    nodes.Create(3)
+    server, gateway, client = nodes.Get(0), nodes.Get(1), nodes.Get(2)
+
+    ppp_on = args.ppp_compensation == "on"
+    data_scale = (1500 + 2) / 1500 if ppp_on else 1.0  # full data segment: 1,500-byte datagram
+    ack_scale = (40 + 2) / 40 if ppp_on else 1.0  # pure ACK: 40-byte datagram
+
+    def rate(bps):
+        return ns.DataRateValue(ns.DataRate(round(bps)))
+
+    q = ns.StringValue(f"{args.queue_packets}p")
+
+    eth = ns.PointToPointHelper()
+    eth.SetChannelAttribute("Delay", ns.TimeValue(ns.MilliSeconds(10)))
+    eth.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", q)
+    d_eth = eth.Install(server, gateway)  # Get(0) server side, Get(1) gateway side
+    d_eth.Get(0).SetAttribute("DataRate", rate(10e6 * data_scale))  # server -> gateway: data
+    d_eth.Get(1).SetAttribute("DataRate", rate(10e6 * ack_scale))  # gateway -> server: ACKs
+
+    sat = ns.PointToPointHelper()
+    sat.SetChannelAttribute("Delay", ns.TimeValue(ns.MilliSeconds(250)))
+    sat.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", q)
+    d_sat = sat.Install(gateway, client)  # Get(0) gateway side, Get(1) client side
+    d_sat.Get(0).SetAttribute("DataRate", rate(2.048e6 * data_scale))  # downlink to client
+    d_sat.Get(1).SetAttribute("DataRate", rate(256e3 * ack_scale))  # uplink from client
+
+    stack = ns.InternetStackHelper()
+    stack.Install(nodes)
+    addr = ns.Ipv4AddressHelper()
+    addr.SetBase(ns.Ipv4Address("10.1.1.0"), ns.Ipv4Mask("255.255.255.0"))
+    i_eth = addr.Assign(d_eth)
+    addr.SetBase(ns.Ipv4Address("10.1.2.0"), ns.Ipv4Mask("255.255.255.0"))
+    addr.Assign(d_sat)
+    # Ipv4AddressHelper::Assign installs a default FqCoDel queue disc on every
+    # device; remove it so the only queue is the 1000-packet drop-tail device queue.
+    tch = ns.TrafficControlHelper()
+    tch.Uninstall(d_eth)
+    tch.Uninstall(d_sat)
+    ns.Ipv4GlobalRoutingHelper.PopulateRoutingTables()
+
+    sv.ResetResult()
+    sv.ConnectDeviceTraces(d_eth.Get(0), d_sat.Get(1))
+    for c in (d_eth, d_sat):
+        for i in range(2):
+            sv.ConnectDropTraces(c.Get(i))
+    sv.InstallFtp(server, client, i_eth.GetAddress(0), 21, args.bytes, args.request_bytes, 0.0)
+    cppyy.cppexec("ns3::Simulator::Schedule(ns3::Seconds(1.0), &satcpval::StopWhenDone, 1.0);")
+    ns.Simulator.Stop(ns.Seconds(args.max_sim_s))
+
+    t0 = time.perf_counter()
+    ns.Simulator.Run()
+    t1 = time.perf_counter()
+    events = int(ns.Simulator.GetEventCount())
+    r = sv.g_res
+    out = {
+        "variant": args.variant,
+        "delack": args.delack,
+        "bytes": args.bytes,
+        "request_bytes": args.request_bytes,
+        "ppp_compensation": args.ppp_compensation,
+        "response_time_s": (r.finTime - r.synTime) if r.finTime >= 0 else None,
+        "last_byte_s": (r.lastByteTime - r.synTime) if r.lastByteTime >= 0 else None,
+        "connected_s": r.connTime - r.synTime if r.connTime >= 0 else None,
+        "request_at_server_s": r.reqRxTime - r.synTime if r.reqRxTime >= 0 else None,
+        "rx_bytes": int(r.rxBytes),
+        "max_cwnd_bytes": int(r.maxCwnd),
+        "cwnd_peak_at_s": r.cwndPeakTime,
+        "server_tx_packets": int(r.srvTxPkts),
+        "client_tx_packets": int(r.cliTxPkts),
+        "retransmissions": int(r.srvRetx),
+        "drops": int(r.drops),
+        "sim_end_s": ns.Simulator.Now().GetSeconds(),
+        "events": events,
+        "wall_run_s": t1 - t0,
+        "wall_setup_s": t0 - t_import,
+        "wall_ns3_load_s": t_ready - t_import,
+        "events_per_s": events / (t1 - t0) if t1 > t0 else None,
+    }
+    ns.Simulator.Destroy()
+    if args.json:
+        print(json.dumps(out))
+    else:
+        f = lambda v, d=3: "n/a" if v is None else f"{v:.{d}f}"  # noqa: E731
+        print(
+            f"ns-3 thesis FTP: variant={args.variant} delack={args.delack} bytes={args.bytes:,} "
+            f"request={args.request_bytes} B ppp-compensation={args.ppp_compensation}"
+        )
+        print(f"  response time (SYN -> server FIN at client): {f(out['response_time_s'])} s")
+        print(f"  last file byte at client:                    {f(out['last_byte_s'])} s")
+        print(
+            f"  connection up / request at server:           {f(out['connected_s'], 4)} s / "
+            f"{f(out['request_at_server_s'], 4)} s"
+        )
+        print(
+            f"  received {out['rx_bytes']:,} B; max cwnd {out['max_cwnd_bytes']:,} B; "
+            f"packets server {out['server_tx_packets']:,} client {out['client_tx_packets']:,}; "
+            f"retransmissions {out['retransmissions']}; drops {out['drops']}"
+        )
+        print(
+            f"  events {events:,}; Simulator::Run wall {out['wall_run_s']:.3f} s "
+            f"({f(out['events_per_s'], 0)} events/s); setup incl. ns-3 load "
+            f"{out['wall_setup_s']:.2f} s (load+JIT {out['wall_ns3_load_s']:.2f} s)"
+        )
+    ok = out["response_time_s"] is not None and out["rx_bytes"] >= args.bytes
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
