@@ -110,7 +110,7 @@ def test_run_accepts_a_dict(small_ftp):
 
 
 def test_run_bad_scenario_raises_scenario_error(small_ftp):
-    with pytest.raises(ScenarioError, match=r"links\[1\]\.ber: 1\.5 must be between 0 and 1"):
+    with pytest.raises(ScenarioError, match=r"links\[1\]\.ab\.ber: 1\.5 must be between 0 and 1"):
         satcp.run(small_ftp, overrides=["links[1].ab.ber=1.5"])
     with pytest.raises(ValueError):  # ScenarioError is a ValueError
         satcp.run(small_ftp, overrides=["tcp.variant=foo"])

@@ -25,10 +25,10 @@ def assert_bad_input(proc, *fragments: str) -> None:
 @pytest.mark.parametrize(
     ("overrides", "fragments"),
     [
-        (["tcp.variant=foo"], ["apps[0].tcp.variant", '"foo" is not a known variant']),
+        (["tcp.variant=foo"], ["tcp.variant", '"foo" is not a known variant']),
         (["links[0].rate_bps=-5"], ["links[0].rate_bps", "-5 must be a positive number"]),
         (["links[1].ber=2"], ["links[1].ber", "2 must be between 0 and 1"]),
-        (["links[1].ab.ber=1.5"], ["ber", "1.5 must be between 0 and 1"]),
+        (["links[1].ab.ber=1.5"], ["links[1].ab.ber", "1.5 must be between 0 and 1"]),
         (["links[0].colour=red"], ["links[0]", "unknown field `colour`"]),
         (["apps[0].colour=red"], ["apps[0]", "unknown field `colour`"]),
         (["colour=red"], ["unknown field `colour`"]),

@@ -382,7 +382,7 @@ impl Simulation {
         let slot = &self.apps[a as usize];
         let (client, server) = (slot.client, slot.server);
         let make = |cfg: &TcpConfig| {
-            let v = build_variant(&cfg.variant).expect("variant validated with the scenario");
+            let v = build_variant(cfg).expect("variant validated with the scenario");
             TcpEndpoint::new(cfg, v.sack, v.cc, v.recovery)
         };
         let c_ep = make(&slot.tcp);
@@ -426,6 +426,7 @@ impl Simulation {
             fs.time_s.push(t);
             fs.conn.push(c as u32);
             fs.cwnd.push(srv.tx.cwnd);
+            fs.cc_phase.push(srv.cc_phase());
             fs.ssthresh.push(srv.tx.ssthresh);
             fs.flight_size.push(srv.tx.flight_size());
             fs.pipe.push(srv.tx.pipe());

@@ -12,6 +12,8 @@ pub struct FlowSeries {
     pub time_s: Vec<f64>,
     pub conn: Vec<u32>,
     pub cwnd: Vec<u64>,
+    /// The variant's phase label (`CongestionControl::trace_phase`).
+    pub cc_phase: Vec<i32>,
     pub ssthresh: Vec<u64>,
     pub flight_size: Vec<u64>,
     pub pipe: Vec<u64>,

@@ -2,12 +2,14 @@
 //! loss-recovery module (plus, later, receiver and router parts); the
 //! registry below is the only place that maps names to modules.
 
+pub mod adalr;
 pub mod newreno;
 pub mod reno;
 pub mod sack;
 
 use crate::tcp::congestion::CongestionControl;
 use crate::tcp::recovery::LossRecovery;
+use crate::tcp::TcpConfig;
 
 /// The modules one endpoint of a variant runs.
 pub struct VariantParts {
@@ -18,10 +20,12 @@ pub struct VariantParts {
 }
 
 /// Every variant name satcp knows, for help texts and error messages.
-pub const VARIANTS: &[&str] = &["newreno", "sack"];
+pub const VARIANTS: &[&str] = &["newreno", "sack", "adalr-newreno", "adalr-sack"];
 
-pub fn build_variant(name: &str) -> Option<VariantParts> {
-    let parts = match name {
+/// The modules of the variant `cfg.variant`, or None if it is unknown.
+pub fn build_variant(cfg: &TcpConfig) -> Option<VariantParts> {
+    let adalr = || Box::new(adalr::Adalr::new(cfg.adalr.clone(), cfg.deviation_gain));
+    let parts = match cfg.variant.as_str() {
         "newreno" => VariantParts {
             cc: Box::new(reno::Reno::new()),
             recovery: Box::new(newreno::NewRenoRecovery),
@@ -30,6 +34,22 @@ pub fn build_variant(name: &str) -> Option<VariantParts> {
         "sack" => VariantParts {
             cc: Box::new(reno::Reno::new()),
             recovery: Box::new(sack::SackRecovery),
+            sack: true,
+        },
+        "adalr-newreno" => VariantParts {
+            cc: adalr(),
+            recovery: Box::new(adalr::AdalrRecovery::new(
+                newreno::NewRenoRecovery,
+                cfg.adalr.clone(),
+            )),
+            sack: false,
+        },
+        "adalr-sack" => VariantParts {
+            cc: adalr(),
+            recovery: Box::new(adalr::AdalrRecovery::new(
+                sack::SackRecovery,
+                cfg.adalr.clone(),
+            )),
             sack: true,
         },
         _ => return None,

@@ -9,6 +9,14 @@ use crate::tcp::send_state::SendState;
 #[derive(Default)]
 pub struct NewRenoRecovery;
 
+impl NewRenoRecovery {
+    /// A partial ACK shows the segment at snd_una lost too: resend it now.
+    pub fn retransmit_first_hole(s: &mut SendState) {
+        s.sent.mark_first_lost();
+        s.retransmit_now = true;
+    }
+}
+
 impl LossRecovery for NewRenoRecovery {
     fn name(&self) -> &'static str {
         "newreno"
@@ -32,8 +40,7 @@ impl LossRecovery for NewRenoRecovery {
         if acked >= mss {
             s.cwnd += mss;
         }
-        s.sent.mark_first_lost();
-        s.retransmit_now = true;
+        Self::retransmit_first_hole(s);
     }
 
     fn exit(&mut self, s: &mut SendState) {

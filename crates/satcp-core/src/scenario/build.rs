@@ -119,43 +119,26 @@ pub fn build(s: &Scenario) -> Simulation {
 fn make_app(a: &AppConfig) -> Box<dyn Application> {
     let secs = Duration::from_secs_f64;
     match a {
-        AppConfig::Ftp {
-            start_s,
-            file_bytes,
-            request_bytes,
-            files,
-            inter_request_s,
-            ..
-        } => Box::new(Ftp::new(FtpParams {
-            file_bytes: *file_bytes,
-            request_bytes: *request_bytes,
-            start: secs(*start_s),
-            files: *files,
-            inter_request: secs(*inter_request_s),
+        AppConfig::Ftp(f) => Box::new(Ftp::new(FtpParams {
+            file_bytes: f.file_bytes,
+            request_bytes: f.request_bytes,
+            start: secs(f.start_s),
+            files: f.files,
+            inter_request: secs(f.inter_request_s),
         })),
-        AppConfig::Http {
-            start_s,
-            main_object_bytes,
-            embedded_objects,
-            embedded_object_bytes,
-            request_bytes,
-            page_interval_s,
-            pages,
-            pipelining,
-            ..
-        } => Box::new(Http::new(HttpParams {
-            main_object_bytes: *main_object_bytes,
-            embedded_objects: *embedded_objects,
-            embedded_object_bytes: *embedded_object_bytes,
-            request_bytes: *request_bytes,
-            page_interval: secs(*page_interval_s),
-            start: secs(*start_s),
-            pages: *pages,
-            pipelining: *pipelining,
+        AppConfig::Http(h) => Box::new(Http::new(HttpParams {
+            main_object_bytes: h.main_object_bytes,
+            embedded_objects: h.embedded_objects,
+            embedded_object_bytes: h.embedded_object_bytes,
+            request_bytes: h.request_bytes,
+            page_interval: secs(h.page_interval_s),
+            start: secs(h.start_s),
+            pages: h.pages,
+            pipelining: h.pipelining,
         })),
-        AppConfig::Bulk { start_s, bytes, .. } => Box::new(Bulk::new(BulkParams {
-            bytes: *bytes,
-            start: secs(*start_s),
+        AppConfig::Bulk(b) => Box::new(Bulk::new(BulkParams {
+            bytes: b.bytes,
+            start: secs(b.start_s),
         })),
     }
 }

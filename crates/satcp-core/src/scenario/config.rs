@@ -22,6 +22,8 @@ pub struct Scenario {
     pub sample_interval_s: f64,
     pub nodes: Vec<String>,
     pub links: Vec<LinkConfig>,
+    /// Parsed one by one in `scenario::parse`, so that errors keep their path.
+    #[serde(skip_deserializing)]
     pub apps: Vec<AppConfig>,
 }
 
@@ -138,65 +140,78 @@ impl DirectionConfig {
     }
 }
 
-/// An application between a client and a server node. Its `tcp` table is
-/// merged over the scenario's `[tcp]` table (see `scenario::parse`).
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
+/// An application between a client and a server node, chosen by `kind`.
+/// Its `tcp` table is merged over the scenario's `[tcp]` table (see
+/// `scenario::parse`).
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
 pub enum AppConfig {
-    Ftp {
-        #[serde(default)]
-        name: Option<String>,
-        client: String,
-        server: String,
-        #[serde(default)]
-        start_s: f64,
-        #[serde(default = "ftp_file")]
-        file_bytes: u64,
-        #[serde(default = "ftp_request")]
-        request_bytes: u64,
-        #[serde(default = "one")]
-        files: u32,
-        #[serde(default = "ftp_inter_request")]
-        inter_request_s: f64,
-        #[serde(default)]
-        tcp: crate::tcp::TcpConfig,
-    },
-    Http {
-        #[serde(default)]
-        name: Option<String>,
-        client: String,
-        server: String,
-        #[serde(default)]
-        start_s: f64,
-        #[serde(default = "http_main")]
-        main_object_bytes: u64,
-        #[serde(default = "http_embedded_n")]
-        embedded_objects: u32,
-        #[serde(default = "http_embedded")]
-        embedded_object_bytes: u64,
-        #[serde(default = "http_request")]
-        request_bytes: u64,
-        #[serde(default = "http_interval")]
-        page_interval_s: f64,
-        #[serde(default)]
-        pages: Option<u32>,
-        #[serde(default = "yes")]
-        pipelining: bool,
-        #[serde(default)]
-        tcp: crate::tcp::TcpConfig,
-    },
-    Bulk {
-        #[serde(default)]
-        name: Option<String>,
-        client: String,
-        server: String,
-        #[serde(default)]
-        start_s: f64,
-        #[serde(default)]
-        bytes: Option<u64>,
-        #[serde(default)]
-        tcp: crate::tcp::TcpConfig,
-    },
+    Ftp(FtpConfig),
+    Http(HttpConfig),
+    Bulk(BulkConfig),
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FtpConfig {
+    #[serde(default)]
+    pub name: Option<String>,
+    pub client: String,
+    pub server: String,
+    #[serde(default)]
+    pub start_s: f64,
+    #[serde(default = "ftp_file")]
+    pub file_bytes: u64,
+    #[serde(default = "ftp_request")]
+    pub request_bytes: u64,
+    #[serde(default = "one")]
+    pub files: u32,
+    #[serde(default = "ftp_inter_request")]
+    pub inter_request_s: f64,
+    #[serde(default)]
+    pub tcp: crate::tcp::TcpConfig,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HttpConfig {
+    #[serde(default)]
+    pub name: Option<String>,
+    pub client: String,
+    pub server: String,
+    #[serde(default)]
+    pub start_s: f64,
+    #[serde(default = "http_main")]
+    pub main_object_bytes: u64,
+    #[serde(default = "http_embedded_n")]
+    pub embedded_objects: u32,
+    #[serde(default = "http_embedded")]
+    pub embedded_object_bytes: u64,
+    #[serde(default = "http_request")]
+    pub request_bytes: u64,
+    #[serde(default = "http_interval")]
+    pub page_interval_s: f64,
+    #[serde(default)]
+    pub pages: Option<u32>,
+    #[serde(default = "yes")]
+    pub pipelining: bool,
+    #[serde(default)]
+    pub tcp: crate::tcp::TcpConfig,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BulkConfig {
+    #[serde(default)]
+    pub name: Option<String>,
+    pub client: String,
+    pub server: String,
+    #[serde(default)]
+    pub start_s: f64,
+    #[serde(default)]
+    pub bytes: Option<u64>,
+    #[serde(default)]
+    pub tcp: crate::tcp::TcpConfig,
 }
 
 /// 50 MB, counted in SI units like the link rates (docs/model.md).
@@ -228,40 +243,35 @@ fn http_interval() -> f64 {
     30.0
 }
 
+/// The fields every application has.
+macro_rules! common {
+    ($self:ident, $field:ident) => {
+        match $self {
+            AppConfig::Ftp(a) => &a.$field,
+            AppConfig::Http(a) => &a.$field,
+            AppConfig::Bulk(a) => &a.$field,
+        }
+    };
+}
+
 impl AppConfig {
     pub fn name(&self) -> Option<&str> {
-        match self {
-            AppConfig::Ftp { name, .. }
-            | AppConfig::Http { name, .. }
-            | AppConfig::Bulk { name, .. } => name.as_deref(),
-        }
+        common!(self, name).as_deref()
     }
     pub fn kind(&self) -> &'static str {
         match self {
-            AppConfig::Ftp { .. } => "ftp",
-            AppConfig::Http { .. } => "http",
-            AppConfig::Bulk { .. } => "bulk",
+            AppConfig::Ftp(_) => "ftp",
+            AppConfig::Http(_) => "http",
+            AppConfig::Bulk(_) => "bulk",
         }
     }
     pub fn hosts(&self) -> (&str, &str) {
-        match self {
-            AppConfig::Ftp { client, server, .. }
-            | AppConfig::Http { client, server, .. }
-            | AppConfig::Bulk { client, server, .. } => (client, server),
-        }
+        (common!(self, client), common!(self, server))
     }
     pub fn tcp(&self) -> &crate::tcp::TcpConfig {
-        match self {
-            AppConfig::Ftp { tcp, .. }
-            | AppConfig::Http { tcp, .. }
-            | AppConfig::Bulk { tcp, .. } => tcp,
-        }
+        common!(self, tcp)
     }
     pub fn start_s(&self) -> f64 {
-        match self {
-            AppConfig::Ftp { start_s, .. }
-            | AppConfig::Http { start_s, .. }
-            | AppConfig::Bulk { start_s, .. } => *start_s,
-        }
+        *common!(self, start_s)
     }
 }

@@ -55,32 +55,77 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
         Some(Value::Object(m)) => m,
         Some(_) => return Err(ScenarioError::new("tcp", "must be a table")),
     };
-    if let Some(Value::Array(apps)) = obj.get_mut("apps") {
-        for (i, app) in apps.iter_mut().enumerate() {
-            let Some(a) = app.as_object_mut() else {
-                return Err(ScenarioError::new(format!("apps[{i}]"), "must be a table"));
-            };
-            let mut merged = global_tcp.clone();
-            match a.remove("tcp") {
-                None => {}
-                Some(Value::Object(own)) => merged.extend(own),
-                Some(_) => {
-                    return Err(ScenarioError::new(
-                        format!("apps[{i}].tcp"),
-                        "must be a table",
-                    ))
-                }
-            }
-            a.insert("tcp".into(), Value::Object(merged));
-        }
+    // The shared table is checked on its own, so its errors say `tcp.x`.
+    let shared: crate::tcp::TcpConfig = typed("tcp", Value::Object(global_tcp.clone()))?;
+    validate::tcp("tcp", &shared)?;
+    let apps = match obj.remove("apps") {
+        None => return Err(ScenarioError::new("apps", "missing")),
+        Some(Value::Array(a)) => a,
+        Some(_) => return Err(ScenarioError::new("apps", "must be a list of tables")),
+    };
+    let mut s: Scenario = typed("", v)?;
+    for (i, app) in apps.into_iter().enumerate() {
+        s.apps
+            .push(parse_app(&format!("apps[{i}]"), app, &global_tcp)?);
     }
-    let s: Scenario = serde_path_to_error::deserialize(v).map_err(|e| {
-        let path = e.path().to_string();
-        let field = if path == "." { String::new() } else { path };
-        ScenarioError::new(field, e.into_inner().to_string())
-    })?;
     validate::validate(&s)?;
     Ok(s)
+}
+
+/// Deserializes `v`, naming the failing field with `prefix` and its path.
+fn typed<T: serde::de::DeserializeOwned>(prefix: &str, v: Value) -> Result<T, ScenarioError> {
+    serde_path_to_error::deserialize(v).map_err(|e| {
+        let path = e.path().to_string();
+        let field = match (prefix, path.as_str()) {
+            (p, ".") => p.to_string(),
+            ("", p) => p.to_string(),
+            (p, q) if q.starts_with('[') => format!("{p}{q}"),
+            (p, q) => format!("{p}.{q}"),
+        };
+        ScenarioError::new(field, e.into_inner().to_string())
+    })
+}
+
+/// One application table: `kind` picks the type; its `tcp` table goes over
+/// the shared one.
+fn parse_app(
+    f: &str,
+    app: Value,
+    global_tcp: &serde_json::Map<String, Value>,
+) -> Result<config::AppConfig, ScenarioError> {
+    use config::AppConfig;
+    let Value::Object(mut a) = app else {
+        return Err(ScenarioError::new(f, "must be a table"));
+    };
+    let mut tcp = global_tcp.clone();
+    match a.remove("tcp") {
+        None => {}
+        Some(Value::Object(own)) => tcp.extend(own),
+        Some(_) => return Err(ScenarioError::new(format!("{f}.tcp"), "must be a table")),
+    }
+    a.insert("tcp".into(), Value::Object(tcp));
+    let kind = match a.remove("kind") {
+        Some(Value::String(k)) => k,
+        Some(other) => other.to_string(),
+        None => {
+            return Err(ScenarioError::new(
+                format!("{f}.kind"),
+                "missing (ftp, http, bulk)",
+            ))
+        }
+    };
+    let v = Value::Object(a);
+    Ok(match kind.as_str() {
+        "ftp" => AppConfig::Ftp(typed(f, v)?),
+        "http" => AppConfig::Http(typed(f, v)?),
+        "bulk" => AppConfig::Bulk(typed(f, v)?),
+        other => {
+            return Err(ScenarioError::new(
+                format!("{f}.kind"),
+                format!("{other:?} is not an application kind (ftp, http, bulk)"),
+            ))
+        }
+    })
 }
 
 /// Runs a validated scenario.

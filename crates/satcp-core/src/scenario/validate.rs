@@ -58,9 +58,18 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
         if l.a == l.b {
             return Err(bad(format!("links[{i}].b"), &l.b, "must differ from a"));
         }
+        // Each table is checked where it was written, so the error names
+        // `links[i].ab.ber` or `links[i].ber` as the user wrote it.
         let common = l.common();
+        direction_fields(&format!("links[{i}]"), &common)?;
         for (dir, d) in [("ab", &l.ab), ("ba", &l.ba)] {
-            direction(&format!("links[{i}]"), dir, &d.over(&common))?;
+            direction_fields(&format!("links[{i}].{dir}"), d)?;
+            if d.over(&common).rate_bps.is_none() {
+                return Err(ScenarioError::new(
+                    format!("links[{i}].rate_bps"),
+                    format!("missing (needed for direction {dir}: set it on the link or in {dir})"),
+                ));
+            }
         }
     }
     for (i, a) in s.apps.iter().enumerate() {
@@ -74,53 +83,33 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
         non_negative(&format!("{f}.start_s"), a.start_s())?;
         tcp(&format!("{f}.tcp"), a.tcp())?;
         match a {
-            AppConfig::Ftp {
-                files,
-                inter_request_s,
-                file_bytes,
-                ..
-            } => {
-                if *files == 0 {
-                    return Err(bad(format!("{f}.files"), files, "must be at least 1"));
+            AppConfig::Ftp(ftp) => {
+                if ftp.files == 0 {
+                    return Err(bad(format!("{f}.files"), 0, "must be at least 1"));
                 }
-                if *file_bytes == 0 {
-                    return Err(bad(
-                        format!("{f}.file_bytes"),
-                        file_bytes,
-                        "must be at least 1",
-                    ));
+                if ftp.file_bytes == 0 {
+                    return Err(bad(format!("{f}.file_bytes"), 0, "must be at least 1"));
                 }
-                non_negative(&format!("{f}.inter_request_s"), *inter_request_s)?;
+                non_negative(&format!("{f}.inter_request_s"), ftp.inter_request_s)?;
             }
-            AppConfig::Http {
-                page_interval_s,
-                request_bytes,
-                ..
-            } => {
-                positive(&format!("{f}.page_interval_s"), *page_interval_s)?;
-                if *request_bytes == 0 {
-                    return Err(bad(
-                        format!("{f}.request_bytes"),
-                        request_bytes,
-                        "must be at least 1",
-                    ));
+            AppConfig::Http(h) => {
+                positive(&format!("{f}.page_interval_s"), h.page_interval_s)?;
+                if h.request_bytes == 0 {
+                    return Err(bad(format!("{f}.request_bytes"), 0, "must be at least 1"));
                 }
             }
-            AppConfig::Bulk { .. } => {}
+            AppConfig::Bulk(_) => {}
         }
     }
     Ok(())
 }
 
-fn direction(link: &str, dir: &str, d: &DirectionConfig) -> Result<(), ScenarioError> {
-    let f = |name: &str| format!("{link}.{name}");
-    let Some(rate) = d.rate_bps else {
-        return Err(ScenarioError::new(
-            f("rate_bps"),
-            format!("missing (needed for direction {dir})"),
-        ));
-    };
-    positive(&f("rate_bps"), rate)?;
+/// Checks the fields set in one table (a link's, or one direction's).
+fn direction_fields(table: &str, d: &DirectionConfig) -> Result<(), ScenarioError> {
+    let f = |name: &str| format!("{table}.{name}");
+    if let Some(rate) = d.rate_bps {
+        positive(&f("rate_bps"), rate)?;
+    }
     non_negative(&f("delay_s"), d.delay_s.unwrap_or(0.0))?;
     if let Some(q) = &d.queue {
         if q != "drop_tail" && q != "priority" {
@@ -162,7 +151,7 @@ fn direction(link: &str, dir: &str, d: &DirectionConfig) -> Result<(), ScenarioE
 
 pub fn tcp(f: &str, t: &TcpConfig) -> Result<(), ScenarioError> {
     let g = |name: &str| format!("{f}.{name}");
-    if build_variant(&t.variant).is_none() {
+    if build_variant(t).is_none() {
         return Err(bad(
             g("variant"),
             format!("{:?}", t.variant),
@@ -209,5 +198,23 @@ pub fn tcp(f: &str, t: &TcpConfig) -> Result<(), ScenarioError> {
         }
     }
     non_negative(&g("rtt_deviation_coefficient"), t.rtt_deviation_coefficient)?;
+    let a = &t.adalr;
+    positive(&g("adalr.breakpoint"), a.breakpoint)?;
+    positive(&g("adalr.rho_max"), a.rho_max)?;
+    non_negative(&g("adalr.rto_margin"), a.rto_margin)?;
+    if !matches!(a.rwnd_mode.as_str(), "per_ack" | "cumulative") {
+        return Err(bad(
+            g("adalr.rwnd_mode"),
+            format!("{:?}", a.rwnd_mode),
+            "is not a mode (per_ack, cumulative)",
+        ));
+    }
+    if a.rto_retransmit_limit == 0 {
+        return Err(bad(
+            g("adalr.rto_retransmit_limit"),
+            0,
+            "must be at least 1",
+        ));
+    }
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! Per-connection TCP settings. Defaults are thesis Table 7.4 (TCP-ADaLR
 //! thesis, Sec. 7.3) with the delayed ACK option enabled (0.2 s, 2 segments).
 
+use crate::protocols::adalr::AdalrConfig;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -43,6 +44,8 @@ pub struct TcpConfig {
     pub dsack: bool,
     /// Nagle's algorithm (RFC 896) on the sender.
     pub nagle: bool,
+    /// Parameters read only by the TCP-ADaLR variants.
+    pub adalr: AdalrConfig,
 }
 
 impl Default for TcpConfig {
@@ -68,6 +71,7 @@ impl Default for TcpConfig {
             rtt_deviation_coefficient: 4.0,
             dsack: false,
             nagle: false,
+            adalr: AdalrConfig::default(),
         }
     }
 }

@@ -42,6 +42,12 @@ pub trait CongestionControl {
     }
 
     fn on_timer(&mut self, _s: &mut SendState, _now: SimTime) {}
+
+    /// A number naming the variant's current phase for time series (e.g.
+    /// TCP-ADaLR's slow-start sub-phase); 0 when it has none.
+    fn trace_phase(&self) -> i32 {
+        0
+    }
 }
 
 /// How much slow start adds per ACK: the hook for modified slow-start

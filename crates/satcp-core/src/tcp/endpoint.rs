@@ -106,6 +106,7 @@ impl TcpEndpoint {
                 dupacks: 0,
                 dupthresh: cfg.dupack_threshold,
                 in_recovery: false,
+                in_timeout_recovery: false,
                 recover: 0,
                 retransmit_now: false,
                 sack: false,
@@ -133,6 +134,9 @@ impl TcpEndpoint {
 
     pub fn cc_name(&self) -> &'static str {
         self.cc.name()
+    }
+    pub fn cc_phase(&self) -> i32 {
+        self.cc.trace_phase()
     }
     pub fn recovery_name(&self) -> &'static str {
         self.recovery.name()
@@ -335,6 +339,9 @@ impl TcpEndpoint {
         } else if bytes > 0 {
             self.cc.on_ack(&mut self.tx, bytes, now);
         }
+        if self.tx.snd_una >= self.tx.recover {
+            self.tx.in_timeout_recovery = false;
+        }
         if self.tx.snd_una >= self.tx.snd_max {
             self.rto_deadline = None;
         } else {
@@ -371,14 +378,22 @@ impl TcpEndpoint {
             out.notices.push(Notice::Aborted);
             return;
         }
-        self.cc.on_rto(&mut self.tx);
-        self.tx.recover = self.tx.snd_max;
+        if self.tx.snd_una == 0 {
+            // A lost SYN or SYN-ACK (RFC 5681 Sec. 3.1): start with one
+            // segment; ssthresh and the loss-recovery state concern data.
+            self.tx.cwnd = self.tx.mss as u64;
+        } else {
+            self.cc.on_rto(&mut self.tx);
+            self.tx.recover = self.tx.snd_max;
+            self.tx.in_timeout_recovery = true;
+        }
         self.tx.in_recovery = false;
         self.tx.dupacks = 0;
         self.tx.sent.mark_all_lost();
         self.tx.rtt.back_off();
         self.tx.retransmit_now = true;
-        self.rto_deadline = Some(now + self.tx.rtt.rto());
+        let margin = self.recovery.rto_restart_margin();
+        self.rto_deadline = Some(now + self.tx.rtt.rto() + margin);
     }
 
     fn arm_rto(&mut self, now: SimTime) {
@@ -397,13 +412,27 @@ impl TcpEndpoint {
     fn try_send(&mut self, now: SimTime, out: &mut TcpOutput) {
         self.pacing_blocked = false;
         if self.tx.snd_una == 0 {
-            return; // our SYN is not acknowledged yet
+            // Our SYN is not acknowledged yet: only its retransmission after
+            // a timeout may go (on_rto presumed it lost). Without this a lost
+            // SYN, or a SYN-ACK whose ACK was lost, is never sent again.
+            if std::mem::take(&mut self.tx.retransmit_now) {
+                if let Some(i) = self.tx.sent.next_lost() {
+                    self.retransmit(i, now, out);
+                }
+            }
+            return;
         }
+        let limit = self
+            .recovery
+            .timeout_retransmit_limit()
+            .filter(|_| self.tx.in_timeout_recovery);
+        let mut retransmitted = 0;
         loop {
             if self.tx.retransmit_now {
                 self.tx.retransmit_now = false;
                 if let Some(i) = self.tx.sent.next_lost() {
                     self.retransmit(i, now, out);
+                    retransmitted += 1;
                     continue;
                 }
             }
@@ -413,8 +442,10 @@ impl TcpEndpoint {
             }
             if let Some(i) = self.tx.sent.next_lost() {
                 let len = self.tx.sent.get(i).len();
-                if self.tx.pipe() + len <= self.tx.cwnd {
+                let capped = limit.is_some_and(|l| retransmitted >= l);
+                if !capped && self.tx.pipe() + len <= self.tx.cwnd {
                     self.retransmit(i, now, out);
+                    retransmitted += 1;
                     continue;
                 }
                 break;

@@ -4,6 +4,7 @@
 //! what is presumed lost, and how cwnd moves while it lasts.
 
 use super::send_state::SendState;
+use crate::engine::Duration;
 
 pub trait LossRecovery {
     fn name(&self) -> &'static str;
@@ -26,4 +27,16 @@ pub trait LossRecovery {
 
     /// The ACK that covers `recover`.
     fn exit(&mut self, s: &mut SendState);
+
+    /// Extra time added to the retransmission timer restarted after a
+    /// timeout (on top of the backed-off RTO).
+    fn rto_restart_margin(&self) -> Duration {
+        Duration::ZERO
+    }
+
+    /// While recovering from a timeout, at most this many segments are
+    /// retransmitted per transmission round (None: as the window allows).
+    fn timeout_retransmit_limit(&self) -> Option<u32> {
+        None
+    }
 }

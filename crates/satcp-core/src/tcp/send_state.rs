@@ -33,6 +33,8 @@ pub struct SendState {
     pub dupacks: u32,
     pub dupthresh: u32,
     pub in_recovery: bool,
+    /// A timeout's go-back-N resend is under way (until `recover` is acked).
+    pub in_timeout_recovery: bool,
     /// End of the current or last loss-recovery episode (snd_recover of
     /// RFC 6582, RecoveryPoint of RFC 6675); 0 until the first loss.
     pub recover: u64,

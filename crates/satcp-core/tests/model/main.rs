@@ -1,0 +1,14 @@
+//! Integration tests of the model, in one test binary (each binary is a
+//! separate optimized link, which dominates `cargo test --release` time):
+//!
+//! - `theory`: window-limited throughput, bottleneck saturation, set-up
+//!   latency, delayed-ACK ratio, the square-root law under random loss
+//! - `robustness`: property tests under loss, duplication and reordering
+//! - `determinism`: reproducibility and independent random streams
+//! - `thesis`: the thesis scenario against the window-limited prediction
+
+mod common;
+mod determinism;
+mod robustness;
+mod theory;
+mod thesis;
