@@ -427,6 +427,11 @@ impl TcpEndpoint {
             .timeout_retransmit_limit()
             .filter(|_| self.tx.in_timeout_recovery);
         let mut retransmitted = 0;
+        // The peer's window, as the variant sees it, is evaluated once per
+        // transmission round (one ACK or timer event), like the send-size
+        // computation of BSD-derived stacks; sending within the round does
+        // not re-evaluate it.
+        let wnd_limit = self.cc.send_window_limit(&self.tx);
         loop {
             if self.tx.retransmit_now {
                 self.tx.retransmit_now = false;
@@ -455,7 +460,7 @@ impl TcpEndpoint {
                 if len < self.tx.mss as u64 && self.nagle && self.tx.flight_size() > 0 {
                     break;
                 }
-                let wnd_end = self.tx.snd_una + self.cc.send_window_limit(&self.tx);
+                let wnd_end = self.tx.snd_una + wnd_limit;
                 if self.tx.snd_max + len > wnd_end || self.tx.pipe() + len > self.tx.cwnd {
                     break;
                 }
