@@ -135,9 +135,12 @@ impl Adalr {
     }
 
     /// Algorithm 5.3: how far beyond the advertised window this ACK lets
-    /// the sender go, in bytes.
+    /// the sender go, in bytes. Reading (as in `on_ack`): cwnd == ssthresh
+    /// is congestion avoidance; the literal "else do nothing" would take the
+    /// increase away for the round in which NewReno's recovery ends at
+    /// cwnd = ssthresh, while cwnd itself grows as in congestion avoidance.
     fn rwnd_increment(&self, s: &SendState) -> u64 {
-        if !self.adaptive() || s.flight_size() > s.rwnd || s.cwnd == s.ssthresh {
+        if !self.adaptive() || s.flight_size() > s.rwnd {
             return 0;
         }
         let mss = s.mss as u64;
@@ -189,6 +192,8 @@ impl CongestionControl for Adalr {
 
     fn on_ack(&mut self, s: &mut SendState, acked: u64, _now: SimTime) {
         if self.cfg.rwnd_mode == "cumulative" {
+            // Partial ACKs of fast recovery go to the recovery module and
+            // add nothing here (docs/adalr.md, reading 4).
             self.rwnd_extra += self.rwnd_increment(s);
         }
         // Reading: cwnd == ssthresh counts as congestion avoidance; taken
@@ -214,9 +219,12 @@ impl CongestionControl for Adalr {
 
     fn send_window_limit(&self, s: &SendState) -> u64 {
         if self.cfg.rwnd_mode == "cumulative" {
-            if s.recover != 0 && s.snd_una > s.recover {
-                return s.rwnd;
-            }
+            // Algorithm 5.3 applied to a window that keeps its increases:
+            // after a recovery window "do nothing" leaves it as it is, and
+            // only a timeout resets it (docs/adalr.md, reading 4). Dropping
+            // to the advertised window after a recovery without clearing
+            // the sum would bring the old sum back in the next recovery
+            // window.
             s.rwnd + self.rwnd_extra
         } else {
             s.rwnd + self.rwnd_increment(s)
@@ -308,5 +316,516 @@ impl LossRecovery for AdalrRecovery<SackRecovery> {
         // What the partial ACKs added is given back: recovery ends at ssthresh.
         self.base.exit(s);
         s.cwnd = s.cwnd.min(s.ssthresh);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Each rule of docs/adalr.md pinned on a hand-built sender state: state
+    //! in, cwnd or window limit out. SMSS is 1460 bytes, ssthresh and rwnd
+    //! 65,535 unless a test says otherwise, so ssthresh/4 = rwnd/4 = 16,383
+    //! and ssthresh/2 = rwnd/2 = 32,767.
+
+    use super::*;
+    use crate::net::packet::SeqRange;
+    use crate::protocols::reno::Reno;
+    use crate::tcp::{TcpConfig, TcpEndpoint};
+
+    const MSS: u64 = 1460;
+    const RWND: u64 = 65_535;
+
+    /// A sender state with `flight` bytes outstanding (the sent queue stays
+    /// empty: the congestion module reads only the
+    /// sequence variables).
+    fn state(cwnd: u64, ssthresh: u64, flight: u64) -> SendState {
+        let cfg = TcpConfig::default();
+        let ep = TcpEndpoint::new(
+            &cfg,
+            false,
+            Box::new(Reno::new()),
+            Box::new(NewRenoRecovery),
+        );
+        let mut s = ep.tx;
+        assert_eq!((s.mss as u64, s.rwnd), (MSS, RWND));
+        // Far from 0, so that snd_recover = snd_una - 1 is a real loss.
+        s.snd_una = 100_001;
+        s.snd_max = s.snd_una + flight;
+        s.cwnd = cwnd;
+        s.ssthresh = ssthresh;
+        s
+    }
+
+    /// The same, with `segs` full segments really in the sent queue (for
+    /// what reads pipe or the scoreboard).
+    fn state_with_segments(cwnd: u64, ssthresh: u64, segs: u64) -> SendState {
+        let mut s = state(cwnd, ssthresh, 0);
+        s.snd_una = 1;
+        for i in 0..segs {
+            let start = 1 + i * MSS;
+            s.sent
+                .push_new(SeqRange::new(start, start + MSS), false, false, SimTime(i));
+        }
+        s.snd_max = 1 + segs * MSS;
+        s
+    }
+
+    fn adalr_with_rtt(rtt_s: f64) -> Adalr {
+        adalr_cfg_with_rtt(AdalrConfig::default(), rtt_s)
+    }
+
+    fn adalr_cfg_with_rtt(cfg: AdalrConfig, rtt_s: f64) -> Adalr {
+        let mut cc = Adalr::new(cfg, 0.25);
+        let mut s = state(2 * MSS, RWND, 0);
+        cc.on_rtt_sample(&mut s, Duration::from_secs_f64(rtt_s));
+        cc
+    }
+
+    /// cwnd added by one ACK of `acked` bytes.
+    fn grow(cc: &mut Adalr, s: &mut SendState, acked: u64) -> u64 {
+        let before = s.cwnd;
+        cc.on_ack(s, acked, SimTime::ZERO);
+        s.cwnd - before
+    }
+
+    // ----- Eq. 5.1 -----
+
+    #[test]
+    fn rho_is_sample_rtt_times_60_bounded_to_1_and_60() {
+        let cc = Adalr::new(AdalrConfig::default(), 0.25);
+        assert_eq!(cc.rho(), 1.0, "before the first sample");
+        for (rtt, rho) in [
+            (0.52, 31.2),
+            (0.25, 15.0),
+            (1.0, 60.0),
+            (2.0, 60.0),
+            (0.005, 1.0),
+            (0.01, 1.0),
+            (0.1, 6.0),
+        ] {
+            let got = adalr_with_rtt(rtt).rho();
+            assert!(
+                (got - rho).abs() < 1e-9,
+                "rtt {rtt} s: rho {got}, want {rho}"
+            );
+        }
+        // Every sample replaces the last one (no smoothing).
+        let mut cc = adalr_with_rtt(0.52);
+        let mut s = state(2 * MSS, RWND, 0);
+        cc.on_rtt_sample(&mut s, Duration::from_millis(300));
+        assert!((cc.rho() - 18.0).abs() < 1e-9);
+    }
+
+    // ----- Algorithms 5.1-5.2, slow start -----
+
+    #[test]
+    fn sub_phases_of_algorithm_5_1() {
+        let ss = RWND;
+        // (cwnd, flight) -> sub-phase
+        for (cwnd, flight, want) in [
+            (5840, 2920, Some(SubPhase::One)),
+            (16_383, 16_382, Some(SubPhase::One)),
+            (16_384, 16_382, Some(SubPhase::Two)),
+            (32_767, 8000, Some(SubPhase::Two)),
+            (20_000, 16_383, Some(SubPhase::Three)),
+            (32_767, 32_766, Some(SubPhase::Three)),
+            // cwnd > ssthresh/2: sub-phase 4, which also meets 3's test.
+            (32_768, 20_000, Some(SubPhase::Four)),
+            (60_000, 32_766, Some(SubPhase::Four)),
+            // No sub-phase: flight at least rwnd/2 ...
+            (20_000, 32_767, None),
+            (60_000, 40_000, None),
+            // ... a small cwnd with a flight of at least rwnd/4 ...
+            (10_000, 20_000, None),
+            // ... or a large cwnd with a small flight.
+            (40_000, 8000, None),
+        ] {
+            assert_eq!(
+                sub_phase(cwnd, ss, flight, RWND),
+                want,
+                "cwnd {cwnd}, flight {flight}"
+            );
+        }
+    }
+
+    /// rho = 31.2 (sample RTT 0.52 s): sqrt(31.2)/4 = 1.3964, so every ACK in
+    /// a sub-phase adds 2038 bytes, whatever it acknowledged.
+    #[test]
+    fn slow_start_sub_phases_add_sqrt_rho_over_4_smss() {
+        for (cwnd, flight, phase) in [
+            (5840, 2920, 1),
+            (20_000, 8000, 2),
+            (20_000, 20_000, 3),
+            (40_000, 20_000, 4),
+        ] {
+            for acked in [500, MSS, 2 * MSS] {
+                let mut cc = adalr_with_rtt(0.52);
+                let mut s = state(cwnd, RWND, flight);
+                assert_eq!(grow(&mut cc, &mut s, acked), 2038, "sub-phase {phase}");
+                assert_eq!(cc.trace_phase(), phase);
+                assert_eq!(cc.last_sub_phase().map(|p| p as i32), Some(phase));
+            }
+        }
+        // rho at its bound 60: sqrt(60)/4 = 1.9365 -> 2827 bytes.
+        let mut cc = adalr_with_rtt(2.0);
+        let mut s = state(5840, RWND, 2920);
+        assert_eq!(grow(&mut cc, &mut s, MSS), 2827);
+    }
+
+    /// Outside the sub-phases slow start is RFC 5681's min(acked, SMSS).
+    #[test]
+    fn slow_start_outside_sub_phases_is_standard() {
+        for (cwnd, flight) in [(20_000, 40_000), (10_000, 20_000), (40_000, 8000)] {
+            for (acked, want) in [(500, 500), (MSS, MSS), (2 * MSS, MSS)] {
+                let mut cc = adalr_with_rtt(0.52);
+                let mut s = state(cwnd, RWND, flight);
+                assert_eq!(grow(&mut cc, &mut s, acked), want);
+                assert_eq!(cc.trace_phase(), 0);
+            }
+        }
+    }
+
+    /// Once a loss has occurred (snd_recover != 0) every sub-phase falls
+    /// back to the standard increase, in or after the recovery window.
+    #[test]
+    fn slow_start_after_a_loss_is_standard() {
+        for (cwnd, flight, phase) in [
+            (5840, 2920, 1),
+            (20_000, 8000, 2),
+            (20_000, 20_000, 3),
+            (40_000, 20_000, 4),
+        ] {
+            for recover in [100_001 + flight, 100_000] {
+                for (acked, want) in [(500, 500), (2 * MSS, MSS)] {
+                    let mut cc = adalr_with_rtt(0.52);
+                    let mut s = state(cwnd, RWND, flight);
+                    s.recover = recover;
+                    assert_eq!(grow(&mut cc, &mut s, acked), want, "sub-phase {phase}");
+                    // The label still says where slow start is.
+                    assert_eq!(cc.trace_phase(), phase);
+                }
+            }
+        }
+    }
+
+    /// Below the breakpoint (rho < 15) slow start is standard; before the
+    /// first sample rho = 1.
+    #[test]
+    fn slow_start_below_the_breakpoint_is_standard() {
+        for cc in [
+            adalr_with_rtt(0.2),
+            adalr_with_rtt(0.2499),
+            Adalr::new(AdalrConfig::default(), 0.25),
+        ] {
+            let mut cc = cc;
+            let mut s = state(5840, RWND, 2920);
+            assert_eq!(grow(&mut cc, &mut s, 2 * MSS), MSS);
+            assert_eq!(grow(&mut cc, &mut s, 500), 500);
+        }
+    }
+
+    /// At the breakpoint rho = 15, sqrt(15)/4 = 0.968 is rounded up to one:
+    /// one SMSS per ACK even when the ACK covers less than one SMSS.
+    #[test]
+    fn slow_start_factor_below_one_rounds_up_to_one_smss() {
+        let mut cc = adalr_with_rtt(0.25);
+        assert_eq!(cc.rho(), 15.0);
+        let mut s = state(5840, RWND, 2920);
+        assert_eq!(grow(&mut cc, &mut s, 500), MSS);
+        assert_eq!(grow(&mut cc, &mut s, 2 * MSS), MSS);
+    }
+
+    // ----- Algorithm 5.2, congestion avoidance -----
+
+    /// Runs `acks` ACKs on ADaLR and on standard Reno from the same state;
+    /// returns the bytes each added.
+    fn ca_vs_reno(cc: &mut Adalr, s: &SendState, acks: u32) -> (u64, u64) {
+        let mut a = state(s.cwnd, s.ssthresh, s.flight_size());
+        a.recover = s.recover;
+        a.snd_una = s.snd_una;
+        a.snd_max = s.snd_max;
+        let mut r = state(s.cwnd, s.ssthresh, s.flight_size());
+        let mut reno = Reno::new();
+        for _ in 0..acks {
+            cc.on_ack(&mut a, MSS, SimTime::ZERO);
+            reno.on_ack(&mut r, MSS, SimTime::ZERO);
+            assert_eq!(cc.trace_phase(), 0, "congestion avoidance has no sub-phase");
+        }
+        (a.cwnd - s.cwnd, r.cwnd - s.cwnd)
+    }
+
+    /// Flight at least rwnd/2: the standard SMSS^2/cwnd, byte for byte.
+    #[test]
+    fn congestion_avoidance_with_large_flight_is_standard() {
+        let mut cc = adalr_with_rtt(0.52);
+        let s = state(40_000, 30_000, 40_000);
+        let (a, r) = ca_vs_reno(&mut cc, &s, 30);
+        assert_eq!(a, r);
+        // 30 ACKs of 53.29 bytes each (cwnd grows along the way).
+        // 30 ACKs of 53.29 bytes at first, 51.3 at the end (cwnd grows).
+        assert!((1550..=1599).contains(&a), "{a}");
+    }
+
+    /// Inside a recovery window (losses seen, snd_una <= snd_recover, rho
+    /// >= 15): standard, even with a small flight.
+    #[test]
+    fn congestion_avoidance_in_a_recovery_window_is_standard() {
+        let mut cc = adalr_with_rtt(0.52);
+        let mut s = state(40_000, 30_000, 10_000);
+        s.recover = s.snd_max;
+        let (a, r) = ca_vs_reno(&mut cc, &s, 30);
+        assert_eq!(a, r);
+    }
+
+    /// Otherwise sqrt(rho)/2 x SMSS^2/cwnd, the fractions of a byte carried
+    /// from ACK to ACK: with cwnd held at 40,000 and rho = 31.2 every ACK is
+    /// worth 2.7928 x 53.29 = 148.83 bytes, so ten ACKs add 1488, not
+    /// 10 x 148.
+    #[test]
+    fn congestion_avoidance_scaled_increase_carries_fractions() {
+        let mut cc = adalr_with_rtt(0.52);
+        let mut s = state(40_000, 30_000, 10_000);
+        let mut steps = Vec::new();
+        for _ in 0..10 {
+            s.cwnd = 40_000;
+            steps.push(grow(&mut cc, &mut s, MSS));
+        }
+        assert_eq!(steps.iter().sum::<u64>(), 1488, "{steps:?}");
+        assert!(steps.iter().all(|&x| x == 148 || x == 149), "{steps:?}");
+        // The same after a loss, once the recovery window is over.
+        let mut cc = adalr_with_rtt(0.52);
+        let mut s = state(40_000, 30_000, 10_000);
+        s.recover = s.snd_una - 1;
+        let mut total = 0;
+        for _ in 0..10 {
+            s.cwnd = 40_000;
+            total += grow(&mut cc, &mut s, MSS);
+        }
+        assert_eq!(total, 1488);
+    }
+
+    /// Reading 7: below the breakpoint branch 2 still runs: rho = 12 gives
+    /// sqrt(12)/2 = 1.732 times the standard step; rho = 1 rounds up to the
+    /// standard step.
+    #[test]
+    fn congestion_avoidance_below_the_breakpoint() {
+        let mut cc = adalr_with_rtt(0.2);
+        let mut s = state(40_000, 30_000, 10_000);
+        let mut total = 0;
+        for _ in 0..10 {
+            s.cwnd = 40_000;
+            total += grow(&mut cc, &mut s, MSS);
+        }
+        assert_eq!(total, 923); // 10 x 1.7321 x 53.29 = 923.01
+        let mut cc = Adalr::new(AdalrConfig::default(), 0.25);
+        let mut s = state(40_000, 30_000, 10_000);
+        let mut total = 0;
+        for _ in 0..10 {
+            s.cwnd = 40_000;
+            total += grow(&mut cc, &mut s, MSS);
+        }
+        assert_eq!(total, 532); // 10 x 53.29
+    }
+
+    /// Reading 6: cwnd == ssthresh is congestion avoidance (cwnd does not
+    /// freeze there).
+    #[test]
+    fn cwnd_equal_to_ssthresh_is_congestion_avoidance() {
+        let mut cc = adalr_with_rtt(0.52);
+        let mut s = state(40_000, 40_000, 10_000);
+        assert_eq!(grow(&mut cc, &mut s, MSS), 148);
+        assert_eq!(cc.trace_phase(), 0);
+        let mut cc = adalr_with_rtt(0.52);
+        let mut s = state(40_000, 40_000, 40_000);
+        assert_eq!(grow(&mut cc, &mut s, MSS), 53);
+    }
+
+    // ----- Algorithm 5.3 -----
+
+    /// 0.25 x 31.2 x 1460 = 11,388 bytes.
+    const EXTRA: u64 = 11_388;
+
+    #[test]
+    fn adaptive_rwnd_per_ack() {
+        let cc = adalr_with_rtt(0.52);
+        // No loss: slow start, congestion avoidance, cwnd == ssthresh.
+        for (cwnd, ssthresh) in [(20_000, RWND), (70_000, 40_000), (40_000, 40_000)] {
+            let s = state(cwnd, ssthresh, 30_000);
+            assert_eq!(cc.send_window_limit(&s), RWND + EXTRA, "cwnd {cwnd}");
+        }
+        // The flight may reach rwnd, not exceed it.
+        let s = state(70_000, 40_000, RWND);
+        assert_eq!(cc.send_window_limit(&s), RWND + EXTRA);
+        let s = state(70_000, 40_000, RWND + 1);
+        assert_eq!(cc.send_window_limit(&s), RWND);
+        // Losses seen: one SMSS inside the recovery window (snd_una <=
+        // snd_recover), nothing after it.
+        for (cwnd, ssthresh) in [(20_000, RWND), (70_000, 40_000)] {
+            let mut s = state(cwnd, ssthresh, 30_000);
+            s.recover = s.snd_max;
+            assert_eq!(cc.send_window_limit(&s), RWND + MSS);
+            s.recover = s.snd_una;
+            assert_eq!(cc.send_window_limit(&s), RWND + MSS);
+            s.recover = s.snd_una - 1;
+            assert_eq!(cc.send_window_limit(&s), RWND);
+        }
+        // Below the breakpoint: the advertised window.
+        for cc in [
+            adalr_with_rtt(0.2),
+            Adalr::new(AdalrConfig::default(), 0.25),
+        ] {
+            let mut s = state(20_000, RWND, 30_000);
+            assert_eq!(cc.send_window_limit(&s), RWND);
+            s.recover = s.snd_max;
+            assert_eq!(cc.send_window_limit(&s), RWND);
+        }
+        // rho = 60: 0.25 x 60 x 1460 = 21,900.
+        let s = state(20_000, RWND, 30_000);
+        assert_eq!(adalr_with_rtt(2.0).send_window_limit(&s), RWND + 21_900);
+        // Per ACK, nothing accumulates.
+        let mut cc = adalr_with_rtt(0.52);
+        let mut s = state(20_000, RWND, 30_000);
+        for _ in 0..5 {
+            cc.on_ack(&mut s, MSS, SimTime::ZERO);
+        }
+        assert_eq!(cc.send_window_limit(&s), RWND + EXTRA);
+    }
+
+    #[test]
+    fn adaptive_rwnd_cumulative() {
+        let cfg = AdalrConfig {
+            rwnd_mode: "cumulative".into(),
+            ..AdalrConfig::default()
+        };
+        let mut cc = adalr_cfg_with_rtt(cfg, 0.52);
+        let mut s = state(20_000, RWND, 30_000);
+        assert_eq!(cc.send_window_limit(&s), RWND, "nothing acknowledged yet");
+        for n in 1..=3 {
+            cc.on_ack(&mut s, MSS, SimTime::ZERO);
+            assert_eq!(cc.send_window_limit(&s), RWND + n * EXTRA);
+        }
+        // An ACK whose flight exceeds rwnd adds nothing, and takes nothing.
+        let mut big = state(s.cwnd, RWND, RWND + 1);
+        cc.on_ack(&mut big, MSS, SimTime::ZERO);
+        assert_eq!(cc.send_window_limit(&s), RWND + 3 * EXTRA);
+        // After a loss, ACKs in the recovery window add one SMSS each and
+        // ACKs after it nothing; what was added stays.
+        s.recover = s.snd_max;
+        cc.on_ack(&mut s, MSS, SimTime::ZERO);
+        assert_eq!(cc.send_window_limit(&s), RWND + 3 * EXTRA + MSS);
+        s.recover = s.snd_una - 1;
+        cc.on_ack(&mut s, MSS, SimTime::ZERO);
+        assert_eq!(cc.send_window_limit(&s), RWND + 3 * EXTRA + MSS);
+        // A timeout resets it.
+        cc.on_rto(&mut s);
+        assert_eq!(cc.send_window_limit(&s), RWND);
+    }
+
+    #[test]
+    fn timeout_halves_the_flight_and_restarts_from_one_segment() {
+        let mut cc = adalr_with_rtt(0.52);
+        let mut s = state(50_000, RWND, 40_000);
+        cc.on_rto(&mut s);
+        assert_eq!((s.cwnd, s.ssthresh), (MSS, 20_000));
+    }
+
+    // ----- Algorithm 5.4 and Sec. 5.2.3 -----
+
+    #[test]
+    fn two_segment_deflation_of_algorithm_5_4() {
+        for (cwnd, acked, want) in [
+            (5840, 8000, 2 * MSS),
+            (5840, 5840, 2 * MSS),
+            (5840, 5839, 1 + 2 * MSS),
+            (20_000, 4380, 20_000 - 4380 + 2 * MSS),
+            (20_000, 500, 20_000 - 500 + 2 * MSS),
+        ] {
+            let mut s = state(cwnd, 10_000, 30_000);
+            two_segment_deflation(&mut s, acked);
+            assert_eq!(s.cwnd, want, "cwnd {cwnd}, acked {acked}");
+        }
+    }
+
+    #[test]
+    fn newreno_partial_ack_deflates_to_two_segments_and_resends_the_hole() {
+        for (cwnd, acked, adalr, newreno) in [
+            (20_000, 4380, 18_540, 17_080),
+            (5840, 8760, 2 * MSS, 2 * MSS),
+            (20_000, 500, 22_420, 19_500),
+        ] {
+            let mut s = state_with_segments(cwnd, 10_000, 10);
+            s.in_recovery = true;
+            s.recover = s.snd_max;
+            let mut rec = AdalrRecovery::new(NewRenoRecovery, AdalrConfig::default());
+            assert_eq!(rec.name(), "adalr-newreno");
+            rec.on_partial_ack(&mut s, acked);
+            assert_eq!(s.cwnd, adalr);
+            assert!(s.retransmit_now);
+            assert_eq!(s.sent.next_lost(), Some(0));
+            assert!(s.sent.get(0).lost);
+            // Plain NewReno adds one SMSS back (and only for a full SMSS).
+            let mut s = state_with_segments(cwnd, 10_000, 10);
+            NewRenoRecovery.on_partial_ack(&mut s, acked);
+            assert_eq!(s.cwnd, newreno);
+        }
+        // Entering, duplicate ACKs and exit are NewReno's.
+        let mut rec = AdalrRecovery::new(NewRenoRecovery, AdalrConfig::default());
+        let mut s = state_with_segments(30_000, 10_000, 10);
+        rec.enter(&mut s);
+        assert_eq!(s.cwnd, 10_000 + 3 * MSS);
+        assert!(s.retransmit_now && s.sent.next_lost() == Some(0));
+        rec.on_dupack(&mut s);
+        assert_eq!(s.cwnd, 10_000 + 4 * MSS);
+        rec.exit(&mut s);
+        assert_eq!(s.cwnd, 10_000);
+    }
+
+    #[test]
+    fn sack_partial_ack_leaves_room_for_two_segments_above_pipe() {
+        let mut rec = AdalrRecovery::new(SackRecovery, AdalrConfig::default());
+        assert_eq!(rec.name(), "adalr-sack");
+        // Ten segments, none SACKed: pipe = 10 SMSS, cwnd = ssthresh = 5.
+        let mut s = state_with_segments(5 * MSS, 5 * MSS, 10);
+        s.sack = true;
+        s.in_recovery = true;
+        s.recover = s.snd_max;
+        assert_eq!(s.pipe(), 10 * MSS);
+        rec.on_partial_ack(&mut s, MSS);
+        assert_eq!(s.cwnd, 12 * MSS);
+        // SACKed segments leave pipe; cwnd never shrinks here.
+        s.sent
+            .apply_sack(&[SeqRange::new(1 + 5 * MSS, 1 + 10 * MSS)]);
+        assert_eq!(s.pipe(), 5 * MSS);
+        rec.on_partial_ack(&mut s, MSS);
+        // The scoreboard now presumes the five unSACKed segments lost.
+        assert_eq!(s.pipe(), 0);
+        assert_eq!(s.cwnd, 12 * MSS);
+        // With a small pipe cwnd stays; the exit gives back to ssthresh.
+        let mut t = state_with_segments(8 * MSS, 8 * MSS, 3);
+        rec.on_partial_ack(&mut t, MSS);
+        assert_eq!(t.cwnd, 8 * MSS);
+        rec.exit(&mut s);
+        assert_eq!(s.cwnd, 5 * MSS);
+        let mut u = state_with_segments(3 * MSS, 5 * MSS, 3);
+        rec.exit(&mut u);
+        assert_eq!(u.cwnd, 3 * MSS);
+        // Entering is SACK's: cwnd = ssthresh.
+        let mut v = state_with_segments(20 * MSS, 6 * MSS, 10);
+        rec.enter(&mut v);
+        assert_eq!(v.cwnd, 6 * MSS);
+    }
+
+    #[test]
+    fn timer_margin_and_retransmission_limit() {
+        let cfg = AdalrConfig::default();
+        let nr = AdalrRecovery::new(NewRenoRecovery, cfg.clone());
+        let sk = AdalrRecovery::new(SackRecovery, cfg);
+        for r in [&nr as &dyn LossRecovery, &sk] {
+            assert_eq!(r.rto_restart_margin(), Duration::from_millis(200));
+            assert_eq!(r.timeout_retransmit_limit(), Some(3));
+        }
+        for r in [&NewRenoRecovery as &dyn LossRecovery, &SackRecovery] {
+            assert_eq!(r.rto_restart_margin(), Duration::ZERO);
+            assert_eq!(r.timeout_retransmit_limit(), None);
+        }
     }
 }

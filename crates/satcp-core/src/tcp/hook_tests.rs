@@ -1,5 +1,7 @@
-//! Tests of the sender hooks through two endpoints joined by an ideal wire
-//! (fixed one-way delay, no loss): pacing and extra segments.
+//! Tests of the sender hooks: through two endpoints joined by an ideal wire
+//! (fixed one-way delay, no loss), pacing and extra segments; through a
+//! server driven by hand-made ACKs, TCP-ADaLR's timer margin and its limit
+//! on retransmissions after a timeout.
 
 use super::congestion::CongestionControl;
 use super::send_state::{ExtraSegment, SendState};
@@ -250,4 +252,175 @@ fn extra_segments_copy_the_last_data_segment_outside_the_window() {
     assert_eq!(srv.stats.extra_segments_sent, extras.len() as u64);
     // Extra segments do not enter the retransmission queue or sequence space.
     assert_eq!(srv.tx.snd_max, 1 + 10 * 1460);
+}
+
+// ----- TCP-ADaLR's timer hooks, on a server driven by hand-made ACKs -----
+
+/// A server endpoint of a registered variant, connected by a client whose
+/// segments the test writes: the test decides what is acknowledged when.
+struct Driven {
+    srv: TcpEndpoint,
+    now: SimTime,
+    out: TcpOutput,
+}
+
+const MSS: u64 = 1460;
+
+impl Driven {
+    /// Handshake with an RTT sample of `rtt_s`, then `bytes` written.
+    fn connect(variant: &str, rtt_s: f64, bytes: u64, cwnd_segs: Option<u64>) -> Driven {
+        let cfg = TcpConfig {
+            variant: variant.into(),
+            delayed_ack: false,
+            ..TcpConfig::default()
+        };
+        let parts = crate::protocols::build_variant(&cfg).expect("registered variant");
+        let mut d = Driven {
+            srv: TcpEndpoint::new(&cfg, parts.sack, parts.cc, parts.recovery),
+            now: SimTime::ZERO,
+            out: TcpOutput::default(),
+        };
+        d.srv.listen();
+        let syn = TcpHeader {
+            flags: crate::net::packet::flags::SYN,
+            window: 65_535,
+            syn_mss: MSS as u32,
+            sack_permitted: parts.sack,
+            ..Default::default()
+        };
+        d.deliver(syn);
+        d.now = SimTime::from_secs_f64(rtt_s);
+        d.ack(1);
+        if let Some(n) = cwnd_segs {
+            d.srv.tx.cwnd = n * MSS;
+        }
+        d.srv.write(bytes, d.now, &mut d.out);
+        d
+    }
+
+    fn deliver(&mut self, h: TcpHeader) {
+        self.srv.on_segment(&h, self.now, &mut self.out);
+    }
+
+    /// A client ACK (window 65,535, no SACK blocks).
+    fn ack(&mut self, ack: u64) {
+        self.deliver(TcpHeader {
+            seq: 1,
+            ack,
+            flags: crate::net::packet::flags::ACK,
+            window: 65_535,
+            ..Default::default()
+        });
+    }
+
+    /// Fires the server's next timer (asserting it is there).
+    fn fire(&mut self) {
+        self.now = self.srv.next_deadline().expect("a timer is armed");
+        self.srv.on_timer(self.now, &mut self.out);
+    }
+
+    /// Data segments sent since the last call: (seq, len).
+    fn take(&mut self) -> Vec<(u64, u64)> {
+        self.out.notices.clear();
+        self.out
+            .segments
+            .drain(..)
+            .filter(|(h, _)| h.len > 0)
+            .map(|(h, _)| (h.seq, h.len as u64))
+            .collect()
+    }
+
+    /// Time to the server's next timer.
+    fn timer_in(&self) -> Duration {
+        self.srv.next_deadline().expect("a timer is armed") - self.now
+    }
+}
+
+/// Sec. 5.2.3: the timer restarted by an expiry is set 200 ms later than
+/// the backed-off RTO; the timer started or restarted by new data is not.
+#[test]
+fn adalr_restarts_the_timer_after_a_timeout_200_ms_later() {
+    let run = |variant: &str| {
+        let mut d = Driven::connect(variant, 0.55, 10 * MSS, None);
+        assert_eq!(d.take().len(), 2, "initial window");
+        let armed = d.timer_in(); // started by new data
+        d.fire();
+        assert_eq!(d.take(), vec![(1, MSS)], "first segment resent");
+        let after_first = d.timer_in();
+        d.fire();
+        assert_eq!(d.take(), vec![(1, MSS)], "resent again");
+        let after_second = d.timer_in();
+        // The resent segment is acknowledged: new data restarts the timer.
+        d.now += Duration::from_millis(550);
+        d.ack(1 + MSS);
+        d.take();
+        let after_ack = d.timer_in();
+        (
+            armed,
+            after_first,
+            after_second,
+            after_ack,
+            d.srv.tx.rtt.rto(),
+        )
+    };
+    let (sack, adalr) = (run("sack"), run("adalr-sack"));
+    let nr = run("adalr-newreno");
+    println!("sack {sack:?}\nadalr-sack {adalr:?}");
+    // RTO after one sample of 0.55 s: 0.55 + 4 x 0.275 = 1.65 s.
+    assert_eq!(sack.0, Duration::from_millis(1650));
+    assert_eq!(sack.1, Duration::from_millis(3300));
+    assert_eq!(sack.2, Duration::from_millis(6600));
+    let margin = Duration::from_millis(200);
+    for v in [adalr, nr] {
+        assert_eq!(v.0, sack.0, "timer started by new data");
+        assert_eq!(v.1, sack.1 + margin);
+        assert_eq!(v.2, sack.2 + margin);
+        assert_eq!(v.3, sack.3, "timer restarted by new data");
+        assert_eq!(v.3, v.4, "no margin on the backed-off RTO");
+    }
+}
+
+/// Sec. 5.2.3: while recovering from a timeout at most three presumed-lost
+/// segments leave per transmission round. Twenty segments are lost at
+/// once; after the timeout every ACK covers all that was resent (a stretch
+/// ACK), so slow start lets SACK resend cwnd segments per round, while
+/// TCP-ADaLR resends at most three.
+#[test]
+fn adalr_resends_at_most_three_segments_per_round_after_a_timeout() {
+    let run = |variant: &str| {
+        let mut d = Driven::connect(variant, 0.55, 40 * MSS, Some(20));
+        assert_eq!(d.take().len(), 20);
+        let recover = 1 + 20 * MSS;
+        d.fire();
+        let mut rounds = Vec::new();
+        let mut resent = Vec::new();
+        let new_after = loop {
+            let segs = d.take();
+            let rtx: Vec<_> = segs.iter().filter(|s| s.0 < recover).collect();
+            if rtx.is_empty() {
+                break segs.len();
+            }
+            rounds.push(rtx.len());
+            resent.extend(rtx.iter().map(|s| s.0));
+            let end = segs.iter().map(|s| s.0 + s.1).max().unwrap();
+            d.now += Duration::from_millis(550);
+            d.ack(end);
+        };
+        let expected: Vec<u64> = (0..20).map(|i| 1 + i * MSS).collect();
+        assert_eq!(
+            resent, expected,
+            "{variant}: each lost segment once, in order"
+        );
+        (rounds, new_after)
+    };
+    let (sack, _) = run("sack");
+    println!("sack: retransmissions per round {sack:?}");
+    assert_eq!(sack, vec![1, 2, 3, 4, 5, 5]);
+    for v in ["adalr-sack", "adalr-newreno"] {
+        let (rounds, new_after) = run(v);
+        println!("{v}: retransmissions per round {rounds:?}, then {new_after} new segments");
+        assert_eq!(rounds, vec![1, 2, 3, 3, 3, 3, 3, 2]);
+        // The limit ends with the timeout's recovery.
+        assert!(new_after > 3, "{new_after}");
+    }
 }

@@ -6,7 +6,10 @@
 //! - `robustness`: property tests under loss, duplication and reordering
 //! - `determinism`: reproducibility and independent random streams
 //! - `thesis`: the thesis scenario against the window-limited prediction
+//! - `adalr`: TCP-ADaLR's slow-start sub-phases and the thesis's claims on
+//!   the ideal FTP download
 
+mod adalr;
 mod common;
 mod determinism;
 mod robustness;

@@ -43,7 +43,12 @@ struct Case {
 
 fn cases() -> impl Strategy<Value = Case> {
     (
-        prop_oneof![Just("newreno"), Just("sack")],
+        prop_oneof![
+            Just("newreno"),
+            Just("sack"),
+            Just("adalr-newreno"),
+            Just("adalr-sack")
+        ],
         any::<bool>(),
         any::<bool>(),
         1u64..300_000,
@@ -134,9 +139,13 @@ fn check(c: &Case) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    // Each case is a run of well under a millisecond.
+    // Each case is a run of well under a millisecond. PROPTEST_CASES
+    // overrides the count for a longer local run.
     #![proptest_config(ProptestConfig {
-        cases: 512,
+        cases: std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(512),
         failure_persistence: None,
         ..ProptestConfig::default()
     })]
