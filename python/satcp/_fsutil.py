@@ -6,6 +6,9 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable, Mapping
+from typing import TypeVar
+
+T = TypeVar("T")
 
 # name -> function that writes the file at the path it is given
 Writers = Mapping[str, Callable[[str], None]]
@@ -46,3 +49,39 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def fill_dir_atomically(
+    out_dir: str | os.PathLike[str], fill: Callable[[str], T]
+) -> tuple[T, list[str]]:
+    """Like :func:`write_files_atomically`, for writers that choose their own
+    file names: ``fill(tmp)`` writes any files (subdirectories allowed) into
+    a temporary sibling directory of ``out_dir``; they are then moved into
+    ``out_dir`` (one rename if it does not exist yet, else file by file with
+    ``os.replace``). If ``fill`` raises, ``out_dir`` is left as it was.
+    Returns ``fill``'s result and the final paths, sorted."""
+    out = os.path.abspath(os.fspath(out_dir))
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise NotADirectoryError(20, "exists and is not a directory", out)
+    parent = os.path.dirname(out)
+    os.makedirs(parent, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix=f".{os.path.basename(out)}.tmp-", dir=parent)
+    try:
+        result = fill(tmp)
+        names = sorted(
+            os.path.relpath(os.path.join(d, f), tmp) for d, _, files in os.walk(tmp) for f in files
+        )
+        if not os.path.exists(out):
+            try:
+                os.chmod(tmp, 0o777 & ~_umask())
+                os.rename(tmp, out)
+                return result, [os.path.join(out, n) for n in names]
+            except OSError:
+                os.makedirs(out, exist_ok=True)
+        for name in names:
+            dest = os.path.join(out, name)
+            os.makedirs(os.path.dirname(dest), exist_ok=True)
+            os.replace(os.path.join(tmp, name), dest)
+        return result, [os.path.join(out, n) for n in names]
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)

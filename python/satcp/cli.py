@@ -4,7 +4,8 @@
                    [--out DIR] [--format csv|parquet] [--quiet]
     satcp validate FILE [--set K=V]...
     satcp variants
-    satcp reproduce baseline [--out DIR]
+    satcp reproduce baseline [--out DIR] [--workers N]
+    satcp reproduce adalr [--out DIR] [--workers N] [--quick]
 
 Bad input (a missing file, a TOML error, an invalid scenario, a bad --set or
 command line) prints one line ``satcp: error: <message>`` on stderr and
@@ -73,9 +74,17 @@ def _build_parser() -> argparse.ArgumentParser:
     sub.add_parser("variants", help="list the TCP variants")
 
     rp = sub.add_parser("reproduce", help="reproduce published results")
-    rp.add_argument("what", choices=("baseline",), help="baseline: thesis Tables 7.5 and 7.8")
-    rp.add_argument("--out", metavar="DIR", default=None, help="default: reports/baseline")
+    rp.add_argument(
+        "what",
+        choices=("baseline", "adalr"),
+        help="baseline: thesis Tables 7.5 and 7.8; adalr: the TCP-ADaLR thesis experiments "
+        "(tables, figures, claims)",
+    )
+    rp.add_argument("--out", metavar="DIR", default=None, help="default: reports/<what>")
     rp.add_argument("--workers", type=int, default=None, help="parallel runs (default: cores)")
+    rp.add_argument(
+        "--quick", action="store_true", help="adalr only: a reduced set of runs (for tests)"
+    )
     return p
 
 
@@ -191,6 +200,12 @@ def _check_out_dir(out: str) -> None:
 
 
 def _cmd_reproduce(args: argparse.Namespace) -> int:
+    if args.workers is not None and args.workers < 1:
+        raise UsageError(f"--workers {args.workers}: must be at least 1")
+    if args.what == "adalr":
+        return _cmd_reproduce_adalr(args)
+    if args.quick:
+        raise UsageError("--quick applies to 'reproduce adalr' only")
     from .reproduce import baseline
 
     out = args.out if args.out is not None else baseline.DEFAULT_OUT
@@ -201,6 +216,32 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
         raise UsageError(_os_error(e)) from None
     print(report.markdown, end="")
     print(f"\nwrote {os.path.join(out, 'baseline.md')} and baseline.csv")
+    return 0
+
+
+def _cmd_reproduce_adalr(args: argparse.Namespace) -> int:
+    from .reproduce import adalr
+
+    out = args.out if args.out is not None else adalr.DEFAULT_OUT
+    _check_out_dir(out)
+    try:
+        report = adalr.reproduce(out_dir=out, workers=args.workers, quick=args.quick)
+    except OSError as e:
+        raise UsageError(_os_error(e)) from None
+    md = report.markdown
+    start = md.find("## Summary")
+    end = md.find("\n## ", start + 1)
+    print(md[start:end].rstrip("\n") if start >= 0 else md.splitlines()[0])
+    csvs = sum(p.endswith(".csv") for p in report.paths)
+    pngs = sum(p.endswith(".png") for p in report.paths)
+    parts = ", ".join(
+        f"{s.module} {s.seconds:.1f} s" if s.markdown is not None else f"{s.module} n/a"
+        for s in report.sections
+    )
+    print(
+        f"\nwrote {os.path.join(out, adalr.REPORT)}, {csvs} CSV and {pngs} PNG files "
+        f"in {report.seconds:.1f} s ({parts})"
+    )
     return 0
 
 

@@ -1,0 +1,207 @@
+"""The TCP-ADaLR thesis reproduction (`satcp reproduce adalr`): the thesis's
+claims checked end to end on the real scenarios, and the report files."""
+
+from __future__ import annotations
+
+import csv
+import math
+import types
+from pathlib import Path
+
+import pytest
+from conftest import FTP, HTTP, run_cli
+
+import satcp
+from satcp._fsutil import fill_dir_atomically
+from satcp.reproduce import adalr, adalr_congestion, adalr_ideal
+from satcp.reproduce import common as C
+
+VARIANTS = [v for v, _ in C.VARIANTS]
+
+
+def _ftp_times(**kwargs) -> dict[tuple[str, bool], float]:
+    keys = [(v, da) for v in VARIANTS for da in (True, False)]
+    scs = [
+        C.thesis_scenario(variant=v, delayed_ack=da, sample_interval_s=0.0, **kwargs)
+        for v, da in keys
+    ]
+    return {k: C.ftp_time(r) for k, r in zip(keys, satcp.run_many(scs), strict=True)}
+
+
+def test_thesis_scenario_is_the_shipped_network():
+    assert C.thesis_scenario("ftp") == satcp.load(FTP)
+    assert C.thesis_scenario("http") == satcp.load(HTTP)
+    sc = C.thesis_scenario(
+        variant="adalr-sack", gateway_buffer_packets=15, rwnd_mode="cumulative", file_bytes=10
+    )
+    assert sc["links"][1]["ab"]["queue_packets"] == 15
+    assert sc["tcp"] == {
+        "variant": "adalr-sack",
+        "delayed_ack": True,
+        "adalr": {"rwnd_mode": "cumulative"},
+    }
+    satcp.validate(sc)
+
+
+def test_ideal_channel_adalr_downloads_fastest():
+    """Table 7.5: in the ideal channel TCP-ADaLR's 50 MB download is shorter
+    than SACK's and NewReno's with and without delayed ACK (strictly, and by
+    at least 3%), and TCP-ADaLR without delayed ACK beats TCP-ADaLR with it."""
+    t = _ftp_times()
+    assert all(not math.isnan(x) for x in t.values())
+    for da in (True, False):
+        for a in ("adalr-sack", "adalr-newreno"):
+            for b in ("sack", "newreno"):
+                assert t[(a, da)] < 0.97 * t[(b, da)], (a, b, da, t)
+    for a in ("adalr-sack", "adalr-newreno"):
+        assert t[(a, False)] < t[(a, True)]
+    # SACK and NewReno with and without delayed ACK: "comparable, ~1%" (within 3%)
+    for b in ("sack", "newreno"):
+        assert abs(t[(b, False)] / t[(b, True)] - 1) < 0.03
+
+
+def test_congestion_only_variants_are_comparable():
+    """Table 7.9: with a 15- or 25-packet gateway buffer (both readings of
+    the thesis) the four variants' FTP download times are within 20% of each
+    other, with and without delayed ACK, and every download finishes."""
+    for buf in (15, 25):
+        t = _ftp_times(gateway_buffer_packets=buf)
+        for da in (True, False):
+            times = [t[(v, da)] for v in VARIANTS]
+            assert all(not math.isnan(x) for x in times)
+            assert max(times) / min(times) - 1 < 0.20, (buf, da, times)
+
+
+def test_percentages():
+    assert C.improvement_pct(360.6, 470.1) == pytest.approx(-23.29, abs=0.01)
+    assert C.claim_diff_pct(-23.0, -23.0, "change") == 0
+    # +49% stated, +7.7% measured: compared as ratios 1.077 / 1.49
+    assert C.claim_diff_pct(7.7, 49.0, "change") == pytest.approx((1.077 / 1.49 - 1) * 100)
+    assert C.claim_diff_pct(40.0, 80.0, "level") == -50
+    assert math.isnan(C.diff_pct(math.nan, 1.0))
+    row = C.Row("t", "sack", True, "", "m", 120.0, 100.0)
+    assert row.diff_pct == 20 and row.flagged
+    assert C.rows_csv([row]).splitlines() == [
+        ",".join(C.CSV_COLUMNS),
+        "t,sack,true,,m,120,100,20.00",
+    ]
+
+
+def test_fill_dir_atomically(tmp_path):
+    out = tmp_path / "out"
+    (tmp_path / "out").mkdir()
+    (out / "old.txt").write_text("old")
+
+    def boom(d: str) -> None:
+        Path(d, "a.txt").write_text("new")
+        raise RuntimeError("part failed")
+
+    with pytest.raises(RuntimeError):
+        fill_dir_atomically(out, boom)
+    assert sorted(p.name for p in out.iterdir()) == ["old.txt"]
+
+    def ok(d: str) -> int:
+        Path(d, "sub").mkdir()
+        Path(d, "sub", "b.txt").write_text("b")
+        Path(d, "a.txt").write_text("a")
+        return 7
+
+    result, paths = fill_dir_atomically(out, ok)
+    assert result == 7
+    assert sorted(Path(p).relative_to(out).as_posix() for p in paths) == ["a.txt", "sub/b.txt"]
+    assert (out / "old.txt").read_text() == "old"
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".out.tmp")]
+
+
+def test_missing_and_failing_parts(tmp_path, monkeypatch):
+    out = tmp_path / "rep"
+    rep = adalr.reproduce(out, parts=[("adalr_not_written_yet", "Something else")])
+    text = (out / "report.md").read_text()
+    assert text == rep.markdown
+    assert "not available yet" in text and "adalr_not_written_yet" in text
+    assert [Path(p).name for p in rep.paths] == ["report.md"]
+
+    def failing(out_dir: Path, workers, quick) -> str:
+        (out_dir / "x.csv").write_text("x")
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(adalr, "load_part", lambda name: types.SimpleNamespace(reproduce=failing))
+    with pytest.raises(RuntimeError):
+        adalr.reproduce(out, parts=[("anything", "Anything")])
+    assert sorted(p.name for p in out.iterdir()) == ["report.md"]
+    assert (out / "report.md").read_text() == text
+
+
+def _read_csv(path: Path) -> list[dict[str, str]]:
+    with path.open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert rows and tuple(rows[0]) == C.CSV_COLUMNS
+    return rows
+
+
+def test_cli_quick_writes_report_tables_and_figures(tmp_path):
+    out = tmp_path / "adalr"
+    proc = run_cli("reproduce", "adalr", "--quick", "--out", out, "--workers", "2")
+    assert proc.returncode == 0, proc.stderr
+    assert "Summary" in proc.stdout and "report.md" in proc.stdout
+    report = (out / "report.md").read_text()
+    for heading in (
+        "# satcp vs the TCP-ADaLR thesis",
+        "## How to rerun",
+        "## Summary",
+        "### Table 5.1",
+        "### Table 7.5",
+        "### Table 7.6",
+        "### Table 7.7",
+        "### Table 7.8",
+        "### Table 7.9",
+        "### Table 7.10",
+        "--quick run",
+    ):
+        assert heading in report, heading
+    assert C.CLAIMS_BEGIN not in report.split("## Summary")[1].split("\n## ")[0]
+    pngs = {p.name for p in out.glob("*.png")}
+    for n in (4, 7, 11, 15, 16, 19):
+        assert any(p.startswith(f"fig7_{n:02d}_") for p in pngs), n
+    for n in range(20, 28):  # Figs. 7.20-7.27 for both buffer readings
+        for buf in (15, 25):
+            assert any(f.startswith(f"fig7_{n}_") and f.endswith(f"_buf{buf}.png") for f in pngs)
+    assert all((out / p).stat().st_size > 5000 for p in pngs)
+
+    # thesis values transcribed exactly, satcp values present
+    t75 = _read_csv(out / "table7_5.csv")
+    for r in t75:
+        da = r["delayed_ack"] == "true"
+        assert float(r["thesis"]) == adalr_ideal.thesis_value("7.5", r["variant"], da)
+        assert float(r["satcp"]) > 0
+    assert {r["parameter"] for r in t75} == {"", "rwnd_mode=cumulative"}
+    t51 = _read_csv(out / "table5_1.csv")
+    assert {float(r["thesis"]) for r in t51} <= set(adalr_ideal.THESIS_5_1.values())
+    for name, table in (("table7_9.csv", "7.9"), ("table7_10.csv", "7.10")):
+        rows = _read_csv(out / name)
+        assert {r["parameter"] for r in rows} == {
+            "gateway_buffer_packets=15",
+            "gateway_buffer_packets=25",
+        }
+        for r in rows:
+            th = adalr_congestion.thesis_value(table, r["variant"], r["delayed_ack"] == "true")
+            assert float(r["thesis"]) == th
+    for name in ("table7_6.csv", "table7_7.csv", "table7_8.csv", "claims_ideal.csv"):
+        _read_csv(out / name)
+
+    # every difference beyond 15% is explained next to its table
+    assert report.count("Where satcp and the thesis differ, and why") >= 4
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["reproduce", "baseline", "--quick"],
+        ["reproduce", "adalr", "--workers", "0"],
+    ],
+)
+def test_cli_reproduce_usage_errors(args, tmp_path):
+    proc = run_cli(*args, "--out", tmp_path / "x")
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("satcp: error: ") and proc.stderr.count("\n") == 1
+    assert not (tmp_path / "x").exists()
