@@ -3,6 +3,7 @@
 #   make setup   .venv with the dev tools; the package (Rust extension
 #                included) installed in editable mode via `maturin develop`
 #   make run     setup + `satcp reproduce baseline` (thesis Tables 7.5, 7.8)
+#                + `satcp reproduce adalr` (every TCP-ADaLR thesis experiment)
 #   make test    setup + Rust format/lint/tests + Python lint/tests
 #   make bench   the core's criterion benchmarks
 #
@@ -43,6 +44,7 @@ $(BUILD_STAMP): $(DEPS_STAMP) $(RUST_SOURCES) pyproject.toml
 
 run: setup
 	$(BIN)/satcp reproduce baseline
+	$(BIN)/satcp reproduce adalr
 
 test: setup lint-rust test-rust lint-python test-python
 
