@@ -10,7 +10,7 @@ use crate::net::link::Link;
 use crate::net::packet::{EndpointId, LinkId, NodeId, Packet, PacketId, PacketPool, TcpHeader};
 use crate::net::router_hook::{DropCause, RouterHook};
 use crate::net::topology::{Node, RoutingTable};
-use crate::protocols::build_variant;
+use crate::protocols::{build_variant, marked_policy};
 use crate::tcp::{TcpConfig, TcpEndpoint, TcpOutput};
 
 #[derive(Clone, Copy, Debug)]
@@ -169,7 +169,19 @@ impl Simulation {
             let pkt = self.pool.get(p);
             (pkt.size, pkt.is_data())
         };
-        match link.errors.fate(size, is_data, &mut link.rng) {
+        let mut fate = link.errors.fate(size, is_data, &mut link.rng);
+        // A listed sequence number is lost after the draw, so that the
+        // random errors of every other packet stay as they were.
+        if is_data && !link.drop_seqs.is_empty() {
+            let seq = self.pool.get(p).tcp.seq;
+            if let Some(i) = link.drop_seqs.iter().position(|&s| s == seq) {
+                link.drop_seqs.swap_remove(i);
+                if fate != Fate::Corrupted {
+                    fate = Fate::Lost;
+                }
+            }
+        }
+        match fate {
             Fate::Corrupted => {
                 link.stats.corrupted += 1;
                 let to = link.to;
@@ -383,7 +395,9 @@ impl Simulation {
         let (client, server) = (slot.client, slot.server);
         let make = |cfg: &TcpConfig| {
             let v = build_variant(cfg).expect("variant validated with the scenario");
-            TcpEndpoint::new(cfg, v.sack, v.cc, v.recovery)
+            let mut ep = TcpEndpoint::new(cfg, v.sack, v.cc, v.recovery);
+            ep.set_marked_policy(marked_policy(cfg));
+            ep
         };
         let c_ep = make(&slot.tcp);
         let mut s_ep = make(&slot.tcp);

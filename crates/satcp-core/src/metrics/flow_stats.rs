@@ -17,6 +17,11 @@ pub struct FlowStats {
     pub pure_acks_sent: u64,
     pub extra_segments_sent: u64,
     pub dupacks_received: u64,
+    /// Of those, claimed by the variant as answers to its extra segments
+    /// (TCP-Peach dummies at a receiver without Peach support).
+    pub dupacks_claimed: u64,
+    /// Marked ACKs (answers to our marked extra segments) received.
+    pub marked_acks_received: u64,
     pub rtt_samples: u64,
     // --- as receiver ---
     pub segments_received: u64,
@@ -27,4 +32,6 @@ pub struct FlowStats {
     pub bytes_delivered: u64,
     pub duplicate_segments_received: u64,
     pub out_of_order_segments: u64,
+    /// Marked ACKs sent in answer to marked segments (TCP-Peach dummies).
+    pub marked_acks_sent: u64,
 }

@@ -40,6 +40,9 @@ pub struct Link {
     pub delay: Duration,
     pub queue: Box<dyn Queue>,
     pub errors: ErrorModel,
+    /// Sequence numbers of data packets still to be lost on purpose (each
+    /// entry is used up by the first packet that matches it).
+    pub drop_seqs: Vec<u64>,
     pub rng: RngStream,
     /// Packet being serialized, if any.
     pub in_service: Option<PacketId>,

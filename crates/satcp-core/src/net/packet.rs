@@ -40,6 +40,14 @@ pub mod flags {
     pub const CWR: u8 = 0x10;
 }
 
+/// Bits of `TcpHeader::marks`, the otherwise unused TCP header bits that
+/// protocols use to label segments.
+pub mod marks {
+    /// A TCP-Peach dummy segment, or the receiver's ACK of one (TCP-Peach
+    /// Sec. III-A: "one or more of the six unused bits of the TCP header").
+    pub const DUMMY: u8 = 0x01;
+}
+
 /// A half-open range of sequence space [start, end).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct SeqRange {

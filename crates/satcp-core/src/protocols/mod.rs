@@ -4,10 +4,12 @@
 
 pub mod adalr;
 pub mod newreno;
+pub mod peach;
 pub mod reno;
 pub mod sack;
 
 use crate::tcp::congestion::CongestionControl;
+use crate::tcp::marked::{IgnoreMarks, MarkedSegmentPolicy};
 use crate::tcp::recovery::LossRecovery;
 use crate::tcp::TcpConfig;
 
@@ -20,7 +22,14 @@ pub struct VariantParts {
 }
 
 /// Every variant name satcp knows, for help texts and error messages.
-pub const VARIANTS: &[&str] = &["newreno", "sack", "adalr-newreno", "adalr-sack"];
+pub const VARIANTS: &[&str] = &[
+    "newreno",
+    "sack",
+    "adalr-newreno",
+    "adalr-sack",
+    "peach",
+    "peach-sack",
+];
 
 /// The modules of the variant `cfg.variant`, or None if it is unknown.
 pub fn build_variant(cfg: &TcpConfig) -> Option<VariantParts> {
@@ -52,7 +61,20 @@ pub fn build_variant(cfg: &TcpConfig) -> Option<VariantParts> {
             )),
             sack: true,
         },
+        "peach" => peach::parts(false),
+        "peach-sack" => peach::parts(true),
         _ => return None,
     };
     Some(parts)
+}
+
+/// How an endpoint answers marked segments: a receiver setting, not a
+/// variant's, so that a TCP-Peach sender may meet a receiver without
+/// Peach support (`tcp.peach.receiver_support = false`).
+pub fn marked_policy(cfg: &TcpConfig) -> Box<dyn MarkedSegmentPolicy> {
+    if cfg.peach.receiver_support {
+        Box::new(peach::receiver::PeachReceiver)
+    } else {
+        Box::new(IgnoreMarks)
+    }
 }

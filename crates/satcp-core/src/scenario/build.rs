@@ -87,6 +87,7 @@ pub fn build(s: &Scenario) -> Simulation {
                 delay: Duration::from_secs_f64(d.delay_s.unwrap_or(0.0)),
                 queue: queue(&d),
                 errors: errors(&d),
+                drop_seqs: d.drop_seqs.clone().unwrap_or_default(),
                 in_service: None,
                 stats: LinkStats::default(),
             });

@@ -62,6 +62,10 @@ pub struct DirectionConfig {
     pub reorder_delay_sd_s: Option<f64>,
     /// Errors hit data packets only.
     pub errors_data_only: Option<bool>,
+    /// Deterministic losses for tests and worked examples: the first data
+    /// packet that starts at each of these TCP sequence numbers is lost on
+    /// the link (copies and retransmissions sent later pass).
+    pub drop_seqs: Option<Vec<u64>>,
 }
 
 /// A full-duplex link between nodes `a` and `b`. The fields at link level
@@ -87,6 +91,7 @@ pub struct LinkConfig {
     pub reorder_delay_mean_s: Option<f64>,
     pub reorder_delay_sd_s: Option<f64>,
     pub errors_data_only: Option<bool>,
+    pub drop_seqs: Option<Vec<u64>>,
     #[serde(default)]
     pub ab: DirectionConfig,
     #[serde(default)]
@@ -111,6 +116,7 @@ impl LinkConfig {
             reorder_delay_mean_s: self.reorder_delay_mean_s,
             reorder_delay_sd_s: self.reorder_delay_sd_s,
             errors_data_only: self.errors_data_only,
+            drop_seqs: self.drop_seqs.clone(),
         }
     }
 }
@@ -136,6 +142,7 @@ impl DirectionConfig {
             reorder_delay_mean_s: self.reorder_delay_mean_s.or(base.reorder_delay_mean_s),
             reorder_delay_sd_s: self.reorder_delay_sd_s.or(base.reorder_delay_sd_s),
             errors_data_only: self.errors_data_only.or(base.errors_data_only),
+            drop_seqs: self.drop_seqs.clone().or_else(|| base.drop_seqs.clone()),
         }
     }
 }

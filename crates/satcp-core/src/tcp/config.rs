@@ -2,6 +2,7 @@
 //! thesis, Sec. 7.3) with the delayed ACK option enabled (0.2 s, 2 segments).
 
 use crate::protocols::adalr::AdalrConfig;
+use crate::protocols::peach::PeachConfig;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -46,6 +47,8 @@ pub struct TcpConfig {
     pub nagle: bool,
     /// Parameters read only by the TCP-ADaLR variants.
     pub adalr: AdalrConfig,
+    /// TCP-Peach settings (receiver support for dummy segments).
+    pub peach: PeachConfig,
 }
 
 impl Default for TcpConfig {
@@ -72,6 +75,7 @@ impl Default for TcpConfig {
             dsack: false,
             nagle: false,
             adalr: AdalrConfig::default(),
+            peach: PeachConfig::default(),
         }
     }
 }

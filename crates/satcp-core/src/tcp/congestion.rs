@@ -43,6 +43,26 @@ pub trait CongestionControl {
 
     fn on_timer(&mut self, _s: &mut SendState, _now: SimTime) {}
 
+    /// A data segment (new or retransmitted) has just been handed to the
+    /// wire; `s.snd_max` already covers it. Lets a variant start something
+    /// at its first transmission (TCP-Peach's Sudden Start spaces its dummy
+    /// segments from the first data segment).
+    fn on_data_sent(&mut self, _s: &mut SendState, _now: SimTime) {}
+
+    /// A pure ACK carrying header marks arrived: the peer's answer to one
+    /// of our marked extra segments (a TCP-Peach dummy). The machinery does
+    /// nothing else with it: no cumulative-ACK, window or duplicate-ACK
+    /// processing, since it tells of spare capacity, not of data received.
+    fn on_marked_ack(&mut self, _s: &mut SendState, _marks: u8, _now: SimTime) {}
+
+    /// Before a duplicate ACK is counted: return true to claim it as a
+    /// peer's answer to one of our extra segments (a receiver that ignores
+    /// their marks takes them for duplicate data), so that it is no sign of
+    /// loss and the machinery does not count it.
+    fn claim_dupack(&mut self, _s: &mut SendState, _now: SimTime) -> bool {
+        false
+    }
+
     /// A number naming the variant's current phase for time series (e.g.
     /// TCP-ADaLR's slow-start sub-phase); 0 when it has none.
     fn trace_phase(&self) -> i32 {

@@ -12,6 +12,7 @@
 use super::config::TcpConfig;
 use super::congestion::CongestionControl;
 use super::delayed_ack::{AckPolicy, DelayedAck};
+use super::marked::{IgnoreMarks, MarkedReply, MarkedSegmentPolicy};
 use super::receiver::ReceiveHalf;
 use super::recovery::LossRecovery;
 use super::rtt_estimator::RttEstimator;
@@ -62,6 +63,7 @@ pub struct TcpEndpoint {
     cc: Box<dyn CongestionControl>,
     recovery: Box<dyn LossRecovery>,
     ack_policy: Box<dyn AckPolicy>,
+    marked: Box<dyn MarkedSegmentPolicy>,
     rto_deadline: Option<SimTime>,
     ack_now: bool,
     sack_offered: bool,
@@ -119,6 +121,7 @@ impl TcpEndpoint {
             cc,
             recovery,
             ack_policy,
+            marked: Box::new(IgnoreMarks),
             rto_deadline: None,
             ack_now: false,
             sack_offered: sack,
@@ -130,6 +133,12 @@ impl TcpEndpoint {
             last_data: None,
             stats: FlowStats::default(),
         }
+    }
+
+    /// How this endpoint answers marked segments (default: it knows no
+    /// marks); set from the TCP settings, not from the variant.
+    pub fn set_marked_policy(&mut self, policy: Box<dyn MarkedSegmentPolicy>) {
+        self.marked = policy;
     }
 
     pub fn cc_name(&self) -> &'static str {
@@ -189,6 +198,9 @@ impl TcpEndpoint {
             return;
         }
         if matches!(self.state, ConnState::Listen | ConnState::SynSent) {
+            return;
+        }
+        if h.marks != 0 && self.on_marked(h, now, out) {
             return;
         }
         if h.has(flags::ACK) {
@@ -306,7 +318,7 @@ impl TcpEndpoint {
             && self.tx.snd_max > self.tx.snd_una
             && h.window as u64 == self.tx.rwnd
         {
-            self.on_dupack();
+            self.on_dupack(now);
         } else if ack == self.tx.snd_una {
             self.tx.rwnd = h.window as u64;
         }
@@ -349,9 +361,13 @@ impl TcpEndpoint {
         }
     }
 
-    fn on_dupack(&mut self) {
-        self.tx.dupacks += 1;
+    fn on_dupack(&mut self, now: SimTime) {
         self.stats.dupacks_received += 1;
+        if self.cc.claim_dupack(&mut self.tx, now) {
+            self.stats.dupacks_claimed += 1;
+            return;
+        }
+        self.tx.dupacks += 1;
         if self.tx.in_recovery {
             self.recovery.on_dupack(&mut self.tx);
         } else if self.tx.snd_una >= self.tx.recover && self.recovery.loss_detected(&self.tx) {
@@ -560,12 +576,57 @@ impl TcpEndpoint {
             self.stats.data_segments_sent += 1;
             self.stats.payload_bytes_sent += len as u64;
             self.last_data = Some((seq, len));
+            self.cc.on_data_sent(&mut self.tx, now);
         }
         if let Some(rate) = self.cc.pacing_rate(&self.tx) {
             let gap = Duration::from_secs_f64(h.wire_bytes() as f64 / rate);
             self.tx.next_send_time = now.max(self.tx.next_send_time) + gap;
         }
         out.segments.push((h, Priority::High));
+    }
+
+    // ----- marked segments -----
+
+    /// A segment with header marks. A marked pure ACK answers one of our
+    /// marked extra segments and goes to the congestion module alone; a
+    /// marked data segment goes to the marked-segment policy, which may
+    /// answer it. Returns whether the segment was consumed; if not, it is
+    /// processed as an ordinary segment.
+    fn on_marked(&mut self, h: &TcpHeader, now: SimTime, out: &mut TcpOutput) -> bool {
+        // During the handshake a marked segment may be what completes it.
+        if !matches!(self.state, ConnState::Established | ConnState::Finished) || h.has(flags::FIN)
+        {
+            return false;
+        }
+        if h.len == 0 {
+            self.stats.marked_acks_received += 1;
+            self.cc.on_marked_ack(&mut self.tx, h.marks, now);
+            self.try_send(now, out);
+            return true;
+        }
+        let Some(reply) = self.marked.on_marked_segment(h) else {
+            return false;
+        };
+        self.send_marked_ack(reply, out);
+        true
+    }
+
+    /// Answers a marked segment. The ACK reports rcv_nxt but is not an ACK
+    /// in the ACK policy's sense: it leaves the delayed-ACK state and any
+    /// pending SACK/DSACK report alone, so the data ACK stream is the same
+    /// as without the marked segments.
+    fn send_marked_ack(&mut self, reply: MarkedReply, out: &mut TcpOutput) {
+        let h = TcpHeader {
+            seq: self.tx.snd_max,
+            ack: self.rx.rcv_nxt_or_zero(),
+            flags: flags::ACK,
+            window: self.rcv_buffer,
+            marks: reply.marks,
+            ..Default::default()
+        };
+        self.stats.segments_sent += 1;
+        self.stats.marked_acks_sent += 1;
+        out.segments.push((h, reply.priority));
     }
 
     // ----- the receiving side -----

@@ -4,6 +4,7 @@ pub mod config;
 pub mod congestion;
 pub mod delayed_ack;
 pub mod endpoint;
+pub mod marked;
 pub mod receiver;
 pub mod recovery;
 pub mod rtt_estimator;

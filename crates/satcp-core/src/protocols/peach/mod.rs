@@ -1,0 +1,266 @@
+//! TCP-Peach (Akyildiz, Morabito, Palazzo, "TCP-Peach: A New Congestion
+//! Control Scheme for Satellite IP Networks", IEEE/ACM ToN 9(3), 2001,
+//! Sec. III-IV). Four algorithms (Fig. 1):
+//!
+//! - Sudden Start (`sudden_start.rs`) replaces slow start: one data
+//!   segment, then rwnd - 1 dummy segments spaced RTT/rwnd apart, whose
+//!   ACKs open cwnd one segment each;
+//! - Congestion Avoidance is Reno's, plus the wdsn rule for ACKs of dummy
+//!   segments (this file);
+//! - Fast Retransmit after ndup duplicate ACKs (the connection machinery);
+//! - Rapid Recovery (`rapid_recovery.rs`) replaces Fast Recovery: cwnd is
+//!   halved, and 2 x cwnd dummies probe whether the loss was congestion; if
+//!   the network carries them, cwnd is back where it was one RTT later.
+//!
+//! Dummy segments are low-priority copies of the last data segment sent,
+//! marked with `marks::DUMMY`; a receiver with Peach support
+//! (`receiver.rs`) answers each with a marked low-priority ACK. A sender
+//! that finds the receiver without that support falls back to plain
+//! NewReno (`peach`) or SACK (`peach-sack`) behaviour (Sec. III-A).
+//!
+//! The congestion module (`Peach`) and the loss-recovery module
+//! (`rapid_recovery::PeachRecovery`) share one `State`: wdsn is set by
+//! Rapid Recovery and spent by Congestion Avoidance. Readings of the paper
+//! are marked "Reading:" and listed in docs/peach.md.
+
+pub mod rapid_recovery;
+pub mod receiver;
+pub mod sudden_start;
+#[cfg(test)]
+mod tests;
+
+use super::newreno::NewRenoRecovery;
+use super::reno::{reno_ca_increase, Reno};
+use super::sack::SackRecovery;
+use super::VariantParts;
+use crate::engine::SimTime;
+use crate::net::packet::{marks, Priority};
+use crate::tcp::congestion::CongestionControl;
+use crate::tcp::recovery::LossRecovery;
+use crate::tcp::send_state::{ExtraSegment, SendState};
+use rapid_recovery::{PeachRecovery, RapidRecovery};
+use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
+use std::rc::Rc;
+use sudden_start::SuddenStart;
+
+/// TCP-Peach settings (`tcp.peach`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PeachConfig {
+    /// The receiver recognises dummy segments and answers them with marked
+    /// ACKs (Sec. III-A). Without it a dummy is an ordinary duplicate.
+    pub receiver_support: bool,
+}
+
+impl Default for PeachConfig {
+    fn default() -> Self {
+        PeachConfig {
+            receiver_support: true,
+        }
+    }
+}
+
+/// A dummy segment: low priority, marked (Sec. III-A).
+pub fn dummy() -> ExtraSegment {
+    ExtraSegment {
+        priority: Priority::Low,
+        marks: marks::DUMMY,
+    }
+}
+
+/// What the congestion and loss-recovery modules of one sender share.
+pub struct State {
+    /// The receiver lacks Peach support: plain NewReno / SACK from now on.
+    pub fallback: bool,
+    /// wdsn (Sec. III-A): ACKs of dummies still to be received before
+    /// they open cwnd again. Zero at connection start.
+    pub wdsn: u64,
+    pub sudden: SuddenStart,
+    pub rr: RapidRecovery,
+}
+
+pub type Shared = Rc<RefCell<State>>;
+
+impl State {
+    pub fn new(sack: bool) -> State {
+        State {
+            fallback: false,
+            wdsn: 0,
+            sudden: SuddenStart::new(),
+            rr: RapidRecovery::new(sack),
+        }
+    }
+
+    /// "TCP-Peach sender stops transmitting dummy segments, i.e., TCP-Peach
+    /// behaves like TCP-Reno" (Sec. III-A).
+    fn fall_back(&mut self) {
+        self.fallback = true;
+        self.sudden.stop();
+        self.rr.abandon();
+        self.wdsn = 0;
+    }
+}
+
+/// Rapid Recovery's `cwnd = cwnd/2`. Reading: with RFC 5681's floor of two
+/// segments, as Reno halves ("the sender halves its congestion window, as
+/// in TCP-Reno", Sec. III-C).
+pub fn halved(s: &SendState) -> u64 {
+    (s.cwnd / 2).max(2 * s.mss as u64)
+}
+
+/// Values of `trace_phase` (the `cc_phase` time series).
+pub mod phase {
+    /// Sudden Start is still sending dummies.
+    pub const SUDDEN_START: i32 = 1;
+    pub const CONGESTION_AVOIDANCE: i32 = 2;
+    pub const RAPID_RECOVERY: i32 = 3;
+    /// The receiver lacks Peach support: plain NewReno / SACK.
+    pub const FALLBACK: i32 = 4;
+}
+
+/// TCP-Peach's congestion module.
+pub struct Peach {
+    st: Shared,
+    /// Reno as it is, for the fallback.
+    reno: Reno,
+    /// Remainder of the congestion-avoidance division (`reno_ca_increase`).
+    ca_carry: u64,
+}
+
+impl Peach {
+    pub fn new(st: Shared) -> Peach {
+        Peach {
+            st,
+            reno: Reno::new(),
+            ca_carry: 0,
+        }
+    }
+
+    /// cwnd grows by `inc`, but not beyond rwnd, "the maximum value for the
+    /// congestion window" (Sec. III-B).
+    fn grow(s: &mut SendState, inc: u64) {
+        s.cwnd = (s.cwnd + inc).min(s.cwnd.max(s.rwnd));
+    }
+}
+
+impl CongestionControl for Peach {
+    fn name(&self) -> &'static str {
+        "peach"
+    }
+
+    /// Congestion Avoidance as in Reno (Sec. III): TCP-Peach has no slow
+    /// start, Sudden Start takes its place.
+    fn on_ack(&mut self, s: &mut SendState, acked: u64, now: SimTime) {
+        if self.st.borrow().fallback {
+            return self.reno.on_ack(s, acked, now);
+        }
+        let inc = reno_ca_increase(s, &mut self.ca_carry);
+        Self::grow(s, inc);
+    }
+
+    fn ssthresh_on_loss(&mut self, s: &SendState) -> u64 {
+        if self.st.borrow().fallback {
+            s.half_flight()
+        } else {
+            halved(s)
+        }
+    }
+
+    /// A timeout, in Rapid Recovery (Fig. 4's `t > tRetr + RTO`) or not
+    /// (Fig. 1): Sudden Start from one segment. ssthresh is halved as in
+    /// Reno; TCP-Peach itself never reads it.
+    fn on_rto(&mut self, s: &mut SendState) {
+        s.ssthresh = s.half_flight();
+        s.cwnd = s.mss as u64;
+        let st = &mut *self.st.borrow_mut();
+        if !st.fallback {
+            st.rr.abandon();
+            // Reading: Sudden Start begins with wdsn = 0 (Sec. III-B: "since
+            // wdsn = 0, for any received ACK related to a dummy segment, the
+            // sender increases its cwnd").
+            st.wdsn = 0;
+            st.sudden.arm();
+        }
+    }
+
+    fn on_data_sent(&mut self, s: &mut SendState, now: SimTime) {
+        let st = &mut *self.st.borrow_mut();
+        if !st.fallback {
+            st.sudden.on_data_sent(s, now);
+        }
+    }
+
+    fn next_timer(&self) -> Option<SimTime> {
+        self.st.borrow().sudden.next_timer()
+    }
+
+    fn on_timer(&mut self, s: &mut SendState, now: SimTime) {
+        self.st.borrow_mut().sudden.on_timer(s, now);
+    }
+
+    /// The ACK of a dummy segment: in Rapid Recovery Fig. 4's
+    /// DUMMY_ACK_ARRIVAL, otherwise the wdsn rule of Congestion Avoidance
+    /// (Sec. III-A): cwnd + 1 if wdsn = 0, else wdsn - 1.
+    fn on_marked_ack(&mut self, s: &mut SendState, m: u8, _now: SimTime) {
+        if m & marks::DUMMY == 0 {
+            return;
+        }
+        let st = &mut *self.st.borrow_mut();
+        st.sudden.on_marked_ack();
+        if st.fallback {
+            return;
+        }
+        if st.rr.active() {
+            st.rr.dummy_ack(s, &mut st.wdsn);
+            st.rr.send(s);
+        } else if st.wdsn == 0 {
+            Self::grow(s, s.mss as u64);
+        } else {
+            st.wdsn -= 1;
+        }
+    }
+
+    /// A duplicate ACK while Sudden Start's dummies are out and none has
+    /// been answered by a marked ACK: the receiver lacks Peach support.
+    /// The sender falls back, and takes the duplicate ACKs the receiver
+    /// sends for the dummies (it holds their data already) for what they
+    /// are, not for a loss.
+    fn claim_dupack(&mut self, _s: &mut SendState, now: SimTime) -> bool {
+        let st = &mut *self.st.borrow_mut();
+        if !st.fallback && st.sudden.shows_no_support() {
+            st.fall_back();
+        }
+        st.fallback && st.sudden.claim_answer(now)
+    }
+
+    fn trace_phase(&self) -> i32 {
+        let st = self.st.borrow();
+        if st.fallback {
+            phase::FALLBACK
+        } else if st.rr.active() {
+            phase::RAPID_RECOVERY
+        } else if st.sudden.running() {
+            phase::SUDDEN_START
+        } else {
+            phase::CONGESTION_AVOIDANCE
+        }
+    }
+}
+
+/// The modules of `peach` (NewReno-style) or `peach-sack` (with the SACK
+/// option, as in the paper's Sec. V: "both TCP-Reno and TCP-Peach apply
+/// the SACK option").
+pub fn parts(sack: bool) -> VariantParts {
+    let st: Shared = Rc::new(RefCell::new(State::new(sack)));
+    let plain: Box<dyn LossRecovery> = if sack {
+        Box::new(SackRecovery)
+    } else {
+        Box::new(NewRenoRecovery)
+    };
+    VariantParts {
+        cc: Box::new(Peach::new(st.clone())),
+        recovery: Box::new(PeachRecovery::new(st, sack, plain)),
+        sack,
+    }
+}
