@@ -11,7 +11,7 @@ use crate::net::packet::{EndpointId, LinkId, NodeId, Packet, PacketId, PacketPoo
 use crate::net::router_hook::{DropCause, RouterHook};
 use crate::net::topology::{Node, RoutingTable};
 use crate::protocols::{build_variant, marked_policy};
-use crate::tcp::{TcpConfig, TcpEndpoint, TcpOutput};
+use crate::tcp::{Notice, PathCache, TcpConfig, TcpEndpoint, TcpOutput};
 
 #[derive(Clone, Copy, Debug)]
 enum Event {
@@ -63,6 +63,9 @@ pub struct Simulation {
     pub endpoints: Vec<EndpointSlot>,
     pub conns: Vec<ConnInfo>,
     pub apps: Vec<AppSlot>,
+    /// What finished connections left for later ones between the same
+    /// hosts; it lives as long as the run, not as a connection.
+    pub path_cache: PathCache,
     next_conn: ConnId,
     sample_interval: Option<Duration>,
     pub flow_series: FlowSeries,
@@ -94,6 +97,7 @@ impl Simulation {
             endpoints: Vec::new(),
             conns: Vec::new(),
             apps,
+            path_cache: PathCache::default(),
             next_conn: 0,
             sample_interval: None,
             flow_series: FlowSeries::default(),
@@ -317,8 +321,15 @@ impl Simulation {
             };
             let app = self.conns[conn as usize].app;
             let notices: Vec<_> = out.notices.drain(..).collect();
-            if notices.contains(&crate::tcp::Notice::PeerClosed) {
+            if notices.contains(&Notice::PeerClosed) {
                 self.endpoints[e as usize].peer_closed_at = Some(now);
+            }
+            // Before the application hears of it: an application that opens
+            // its next connection right away must find the entry.
+            if notices.contains(&Notice::Finished) {
+                if let Some(entry) = self.endpoints[e as usize].ep.cache_entry(now) {
+                    self.path_cache.store(node, peer_node, entry);
+                }
             }
             for n in notices {
                 self.with_app(app, |a, ctx| a.on_notice(conn, side, n, ctx));
@@ -399,8 +410,10 @@ impl Simulation {
             ep.set_marked_policy(marked_policy(cfg));
             ep
         };
-        let c_ep = make(&slot.tcp);
+        let mut c_ep = make(&slot.tcp);
         let mut s_ep = make(&slot.tcp);
+        c_ep.start_from_cache(self.path_cache.get(client, server), self.now);
+        s_ep.start_from_cache(self.path_cache.get(server, client), self.now);
         s_ep.listen();
         let ce = 2 * conn;
         self.endpoints.push(EndpointSlot {

@@ -6,6 +6,7 @@
 pub mod bulk;
 pub mod ftp;
 pub mod http;
+pub mod web;
 
 use crate::engine::SimTime;
 use crate::tcp::Notice;
@@ -29,7 +30,7 @@ pub enum AppAction {
     Timer(SimTime, u64),
 }
 
-/// One measured transfer: an FTP download or an HTTP page.
+/// One measured transfer: an FTP download, an HTTP page or a web transfer.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Transfer {
     pub index: u32,
@@ -72,7 +73,7 @@ impl<'a> AppCtx<'a> {
 }
 
 pub trait Application {
-    /// Short name for results ("ftp", "http", "bulk").
+    /// Short name for results ("ftp", "http", "bulk", "web").
     fn kind(&self) -> &'static str;
     /// Called once at time zero.
     fn start(&mut self, ctx: &mut AppCtx);

@@ -16,6 +16,9 @@ pub struct FlowStats {
     pub timeouts: u64,
     pub pure_acks_sent: u64,
     pub extra_segments_sent: u64,
+    /// Data segments (new or resent) the variant sent at low priority
+    /// (`CongestionControl::data_priority`, e.g. TCP Fast Start's burst).
+    pub low_priority_data_segments_sent: u64,
     pub dupacks_received: u64,
     /// Of those, claimed by the variant as answers to its extra segments
     /// (TCP-Peach dummies at a receiver without Peach support).

@@ -3,6 +3,7 @@
 //! registry below is the only place that maps names to modules.
 
 pub mod adalr;
+pub mod faststart;
 pub mod newreno;
 pub mod peach;
 pub mod reno;
@@ -29,6 +30,8 @@ pub const VARIANTS: &[&str] = &[
     "adalr-sack",
     "peach",
     "peach-sack",
+    "faststart",
+    "faststart-sack",
 ];
 
 /// The modules of the variant `cfg.variant`, or None if it is unknown.
@@ -63,6 +66,8 @@ pub fn build_variant(cfg: &TcpConfig) -> Option<VariantParts> {
         },
         "peach" => peach::parts(false),
         "peach-sack" => peach::parts(true),
+        "faststart" => faststart::parts(&cfg.faststart, false),
+        "faststart-sack" => faststart::parts(&cfg.faststart, true),
         _ => return None,
     };
     Some(parts)

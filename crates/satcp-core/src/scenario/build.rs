@@ -4,6 +4,7 @@ use super::config::{AppConfig, DirectionConfig, Scenario};
 use crate::apps::bulk::{Bulk, BulkParams};
 use crate::apps::ftp::{Ftp, FtpParams};
 use crate::apps::http::{Http, HttpParams};
+use crate::apps::web::{ThinkTime, Web, WebParams};
 use crate::apps::Application;
 use crate::engine::{Duration, RngStream};
 use crate::net::error_model::{DelayDist, ErrorModel};
@@ -99,11 +100,12 @@ pub fn build(s: &Scenario) -> Simulation {
         .enumerate()
         .map(|(i, a)| {
             let (c, sv) = a.hosts();
+            let name = a
+                .name()
+                .map_or_else(|| format!("{}{}", a.kind(), i), str::to_string);
             AppSlot {
-                app: make_app(a),
-                name: a
-                    .name()
-                    .map_or_else(|| format!("{}{}", a.kind(), i), str::to_string),
+                app: make_app(a, s.seed, &name),
+                name,
                 client: node_id(s, c),
                 server: node_id(s, sv),
                 tcp: a.tcp().clone(),
@@ -117,7 +119,9 @@ pub fn build(s: &Scenario) -> Simulation {
     sim
 }
 
-fn make_app(a: &AppConfig) -> Box<dyn Application> {
+/// The application of `a`; `seed` and `name` name its random stream
+/// (`app/<name>`), so adding an app leaves the others' draws alone.
+fn make_app(a: &AppConfig, seed: u64, name: &str) -> Box<dyn Application> {
     let secs = Duration::from_secs_f64;
     match a {
         AppConfig::Ftp(f) => Box::new(Ftp::new(FtpParams {
@@ -141,5 +145,18 @@ fn make_app(a: &AppConfig) -> Box<dyn Application> {
             bytes: b.bytes,
             start: secs(b.start_s),
         })),
+        AppConfig::Web(w) => {
+            let think = secs(w.think_time_s);
+            Box::new(Web::new(WebParams {
+                transfer_bytes: w.segments as u64 * w.tcp.mss as u64,
+                think_time: match w.think_time.as_str() {
+                    "fixed" => ThinkTime::Fixed(think),
+                    _ => ThinkTime::Exponential(think),
+                },
+                start: secs(w.start_s),
+                transfers: w.transfers,
+                rng: RngStream::new(seed, &format!("app/{name}")),
+            }))
+        }
     }
 }

@@ -156,6 +156,7 @@ pub enum AppConfig {
     Ftp(FtpConfig),
     Http(HttpConfig),
     Bulk(BulkConfig),
+    Web(WebConfig),
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -221,6 +222,42 @@ pub struct BulkConfig {
     pub tcp: crate::tcp::TcpConfig,
 }
 
+/// Repeated transfers of `segments` full segments, each over a new
+/// connection, separated by think times (TCP-Peach paper Sec. V-A,
+/// Figs. 14-16; `apps/web.rs`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebConfig {
+    #[serde(default)]
+    pub name: Option<String>,
+    pub client: String,
+    pub server: String,
+    #[serde(default)]
+    pub start_s: f64,
+    /// Transfer size S in segments of the app's `tcp.mss` (50 in Figs. 14-15).
+    #[serde(default = "web_segments")]
+    pub segments: u32,
+    /// Mean think time between one transfer's last ACK and the next
+    /// transfer (Fig. 16's DT); 0: back to back (Figs. 14-15).
+    #[serde(default)]
+    pub think_time_s: f64,
+    /// "exponential" (Fig. 16) or "fixed".
+    #[serde(default = "web_think_time")]
+    pub think_time: String,
+    /// Number of transfers (none: until the run ends).
+    #[serde(default)]
+    pub transfers: Option<u32>,
+    #[serde(default)]
+    pub tcp: crate::tcp::TcpConfig,
+}
+
+fn web_segments() -> u32 {
+    50
+}
+fn web_think_time() -> String {
+    "exponential".into()
+}
+
 /// 50 MB, counted in SI units like the link rates (docs/model.md).
 fn ftp_file() -> u64 {
     50_000_000
@@ -257,6 +294,7 @@ macro_rules! common {
             AppConfig::Ftp(a) => &a.$field,
             AppConfig::Http(a) => &a.$field,
             AppConfig::Bulk(a) => &a.$field,
+            AppConfig::Web(a) => &a.$field,
         }
     };
 }
@@ -270,6 +308,7 @@ impl AppConfig {
             AppConfig::Ftp(_) => "ftp",
             AppConfig::Http(_) => "http",
             AppConfig::Bulk(_) => "bulk",
+            AppConfig::Web(_) => "web",
         }
     }
     pub fn hosts(&self) -> (&str, &str) {

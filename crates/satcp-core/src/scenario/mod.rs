@@ -110,7 +110,7 @@ fn parse_app(
         None => {
             return Err(ScenarioError::new(
                 format!("{f}.kind"),
-                "missing (ftp, http, bulk)",
+                "missing (ftp, http, bulk, web)",
             ))
         }
     };
@@ -119,10 +119,11 @@ fn parse_app(
         "ftp" => AppConfig::Ftp(typed(f, v)?),
         "http" => AppConfig::Http(typed(f, v)?),
         "bulk" => AppConfig::Bulk(typed(f, v)?),
+        "web" => AppConfig::Web(typed(f, v)?),
         other => {
             return Err(ScenarioError::new(
                 format!("{f}.kind"),
-                format!("{other:?} is not an application kind (ftp, http, bulk)"),
+                format!("{other:?} is not an application kind (ftp, http, bulk, web)"),
             ))
         }
     })

@@ -99,6 +99,19 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
                 }
             }
             AppConfig::Bulk(_) => {}
+            AppConfig::Web(w) => {
+                if w.segments == 0 {
+                    return Err(bad(format!("{f}.segments"), 0, "must be at least 1"));
+                }
+                non_negative(&format!("{f}.think_time_s"), w.think_time_s)?;
+                if !matches!(w.think_time.as_str(), "exponential" | "fixed") {
+                    return Err(bad(
+                        format!("{f}.think_time"),
+                        format!("{:?}", w.think_time),
+                        "is not a distribution (exponential, fixed)",
+                    ));
+                }
+            }
         }
     }
     Ok(())
@@ -215,6 +228,9 @@ pub fn tcp(f: &str, t: &TcpConfig) -> Result<(), ScenarioError> {
             0,
             "must be at least 1",
         ));
+    }
+    if let Some(age) = t.faststart.max_age_s {
+        positive(&g("faststart.max_age_s"), age)?;
     }
     Ok(())
 }

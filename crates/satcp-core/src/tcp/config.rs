@@ -2,6 +2,7 @@
 //! thesis, Sec. 7.3) with the delayed ACK option enabled (0.2 s, 2 segments).
 
 use crate::protocols::adalr::AdalrConfig;
+use crate::protocols::faststart::FastStartConfig;
 use crate::protocols::peach::PeachConfig;
 use serde::{Deserialize, Serialize};
 
@@ -49,6 +50,8 @@ pub struct TcpConfig {
     pub adalr: AdalrConfig,
     /// TCP-Peach settings (receiver support for dummy segments).
     pub peach: PeachConfig,
+    /// TCP Fast Start settings (variants `faststart`, `faststart-sack`).
+    pub faststart: FastStartConfig,
 }
 
 impl Default for TcpConfig {
@@ -76,6 +79,7 @@ impl Default for TcpConfig {
             nagle: false,
             adalr: AdalrConfig::default(),
             peach: PeachConfig::default(),
+            faststart: FastStartConfig::default(),
         }
     }
 }

@@ -2,8 +2,10 @@
 //! TcpCongestionOps: a variant decides how cwnd and ssthresh move; the
 //! connection decides nothing about windows on its own.
 
+use super::path_cache::CachedPath;
 use super::send_state::SendState;
 use crate::engine::{Duration, SimTime};
+use crate::net::packet::Priority;
 
 pub trait CongestionControl {
     fn name(&self) -> &'static str;
@@ -61,6 +63,36 @@ pub trait CongestionControl {
     /// loss and the machinery does not count it.
     fn claim_dupack(&mut self, _s: &mut SendState, _now: SimTime) -> bool {
         false
+    }
+
+    /// The connection was just created, before its first segment (SYN or
+    /// SYN-ACK): `cached` is what an earlier connection from this host to
+    /// the same peer host left in the simulation's path cache, if anything.
+    /// A variant may start from it (TCP Fast Start); by default a
+    /// connection starts from the TCP settings alone.
+    fn on_connection_start(
+        &mut self,
+        _s: &mut SendState,
+        _cached: Option<&CachedPath>,
+        _now: SimTime,
+    ) {
+    }
+
+    /// The connection has finished (both FINs sent and acknowledged): what
+    /// to leave in the path cache for later connections to the same peer
+    /// host. None (the default) leaves the cache as it is.
+    fn on_connection_end(&mut self, _s: &SendState, _now: SimTime) -> Option<CachedPath> {
+        None
+    }
+
+    /// The service class of the data segment starting at `seq`, asked for
+    /// every data segment (new or retransmitted) as it is handed to the
+    /// wire, after `on_data_sent`. SYNs, pure ACKs and bare FINs are always
+    /// `High`. A variant may send data it is unsure the network can carry
+    /// at `Low` priority, which priority routers drop first (TCP Fast
+    /// Start's burst on cached state).
+    fn data_priority(&self, _s: &SendState, _seq: u64) -> Priority {
+        Priority::High
     }
 
     /// A number naming the variant's current phase for time series (e.g.

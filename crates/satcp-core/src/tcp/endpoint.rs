@@ -13,6 +13,7 @@ use super::config::TcpConfig;
 use super::congestion::CongestionControl;
 use super::delayed_ack::{AckPolicy, DelayedAck};
 use super::marked::{IgnoreMarks, MarkedReply, MarkedSegmentPolicy};
+use super::path_cache::CachedPath;
 use super::receiver::ReceiveHalf;
 use super::recovery::LossRecovery;
 use super::rtt_estimator::RttEstimator;
@@ -139,6 +140,19 @@ impl TcpEndpoint {
     /// marks); set from the TCP settings, not from the variant.
     pub fn set_marked_policy(&mut self, policy: Box<dyn MarkedSegmentPolicy>) {
         self.marked = policy;
+    }
+
+    /// Offers the congestion module what the path cache holds for this
+    /// connection's direction, right after the connection is created (the
+    /// cache itself belongs to the simulation: it outlives connections).
+    pub fn start_from_cache(&mut self, cached: Option<&CachedPath>, now: SimTime) {
+        self.cc.on_connection_start(&mut self.tx, cached, now);
+    }
+
+    /// What the congestion module leaves in the path cache; asked once,
+    /// when the connection has finished.
+    pub fn cache_entry(&mut self, now: SimTime) -> Option<CachedPath> {
+        self.cc.on_connection_end(&self.tx, now)
     }
 
     pub fn cc_name(&self) -> &'static str {
@@ -572,17 +586,24 @@ impl TcpEndpoint {
             self.ack_now = false;
         }
         self.stats.segments_sent += 1;
+        let mut priority = Priority::High;
         if len > 0 {
             self.stats.data_segments_sent += 1;
             self.stats.payload_bytes_sent += len as u64;
             self.last_data = Some((seq, len));
             self.cc.on_data_sent(&mut self.tx, now);
+            // Asked after on_data_sent, so that a variant that fixes its
+            // plans at the first data segment has done so.
+            priority = self.cc.data_priority(&self.tx, seq);
+            if priority == Priority::Low {
+                self.stats.low_priority_data_segments_sent += 1;
+            }
         }
         if let Some(rate) = self.cc.pacing_rate(&self.tx) {
             let gap = Duration::from_secs_f64(h.wire_bytes() as f64 / rate);
             self.tx.next_send_time = now.max(self.tx.next_send_time) + gap;
         }
-        out.segments.push((h, Priority::High));
+        out.segments.push((h, priority));
     }
 
     // ----- marked segments -----

@@ -5,6 +5,7 @@ pub mod congestion;
 pub mod delayed_ack;
 pub mod endpoint;
 pub mod marked;
+pub mod path_cache;
 pub mod receiver;
 pub mod recovery;
 pub mod rtt_estimator;
@@ -13,6 +14,7 @@ pub mod sent_queue;
 
 pub use config::TcpConfig;
 pub use endpoint::{ConnState, Notice, TcpEndpoint, TcpOutput};
+pub use path_cache::{CachedPath, PathCache};
 
 #[cfg(test)]
 mod hook_tests;

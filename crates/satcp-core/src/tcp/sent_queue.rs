@@ -258,6 +258,28 @@ impl SentQueue {
         }
     }
 
+    /// Presumes lost every segment that starts below `end` and is neither
+    /// SACKed nor already presumed lost (a variant that knows a stretch of
+    /// its data was likely dropped as a whole, e.g. a TCP Fast Start burst
+    /// that failed). SACK information is kept. Returns how many were marked.
+    pub fn mark_lost_below(&mut self, end: u64) -> usize {
+        let mut n = 0;
+        for i in 0..self.segs.len() {
+            let s = self.segs[i];
+            if s.range.start >= end {
+                break;
+            }
+            if !s.sacked && !s.lost {
+                self.update(i, |s| {
+                    s.lost = true;
+                    s.rtx_after_loss = false;
+                });
+                n += 1;
+            }
+        }
+        n
+    }
+
     /// After a retransmission timeout: forget SACK information (the
     /// receiver may renege, RFC 2018 Sec. 8) and presume everything lost.
     pub fn mark_all_lost(&mut self) {
@@ -332,6 +354,23 @@ mod tests {
         assert_eq!(s.pipe(), 0);
         assert_eq!(s.next_lost(), Some(0));
         assert_eq!(s.sacked_bytes(), 0);
+    }
+
+    #[test]
+    fn mark_lost_below_skips_sacked_and_lost_segments() {
+        let mut s = q(5);
+        s.apply_sack(&[SeqRange::new(201, 301)]);
+        s.mark_first_lost();
+        s.on_retransmit(0, SimTime(10));
+        // Segments 1 and 3 are marked; 0 (resent) and 2 (SACKed) are not;
+        // 4 starts at 401, not below the limit.
+        assert_eq!(s.mark_lost_below(401), 2);
+        assert_eq!(s.next_lost(), Some(1));
+        assert!(s.get(0).rtx_after_loss, "the retransmission still counts");
+        assert!(!s.get(4).lost);
+        assert_eq!(s.pipe(), 200); // the resent 0 and the untouched 4
+        assert_eq!(s.sacked_bytes(), 100);
+        assert_eq!(s.mark_lost_below(401), 0);
     }
 
     #[test]

@@ -1,0 +1,172 @@
+//! Repeated web transfers (TCP-Peach paper, Sec. V-A, Figs. 14-16): the
+//! server sends a file of a fixed size over a new connection, waits a think
+//! time once it has all the ACKs, and sends the next one over another new
+//! connection. With zero think time the next transfer starts as soon as the
+//! last one is acknowledged (Figs. 14-15); Fig. 16 draws the think time from
+//! an exponential distribution of mean DT.
+//!
+//! There is no request: the client opens the connection, the server writes
+//! the file and closes, the client closes when the server's FIN arrives. A
+//! transfer runs from the client's SYN to the server's `Finished`: its FIN
+//! (and so every data byte) acknowledged and the client's FIN received,
+//! i.e. when the sender has every ACK of the file.
+
+use super::{AppCtx, Application, ConnId, Side, Transfer};
+use crate::engine::{Duration, RngStream};
+use crate::tcp::Notice;
+
+/// How think times are drawn.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ThinkTime {
+    /// Exponential with this mean (Fig. 16's DT); a zero mean gives none.
+    Exponential(Duration),
+    /// Always this long (tests, worked examples).
+    Fixed(Duration),
+}
+
+pub struct WebParams {
+    /// Application bytes per transfer (S segments of the app's MSS).
+    pub transfer_bytes: u64,
+    pub think_time: ThinkTime,
+    pub start: Duration,
+    /// Transfers to make (None: until the run ends).
+    pub transfers: Option<u32>,
+    /// The app's own random stream, for the think times.
+    pub rng: RngStream,
+}
+
+pub struct Web {
+    p: WebParams,
+    transfers: Vec<Transfer>,
+    /// Per transfer: its connection was aborted (it never completes).
+    aborted: Vec<bool>,
+}
+
+impl Web {
+    pub fn new(p: WebParams) -> Web {
+        Web {
+            p,
+            transfers: Vec::new(),
+            aborted: Vec::new(),
+        }
+    }
+
+    fn think(&mut self) -> Duration {
+        match self.p.think_time {
+            ThinkTime::Fixed(d) => d,
+            ThinkTime::Exponential(mean) if mean.0 == 0 => Duration::ZERO,
+            ThinkTime::Exponential(mean) => {
+                Duration::from_secs_f64(self.p.rng.exponential(mean.as_secs_f64()))
+            }
+        }
+    }
+
+    /// The current transfer is over (completed or aborted): the next one
+    /// starts after a think time.
+    fn next_after_think(&mut self, ctx: &mut AppCtx) {
+        let next = self.transfers.len() as u64;
+        if self.p.transfers.is_some_and(|n| next >= n as u64) {
+            return;
+        }
+        let at = ctx.now + self.think();
+        ctx.timer(at, next);
+    }
+}
+
+impl Application for Web {
+    fn kind(&self) -> &'static str {
+        "web"
+    }
+
+    fn start(&mut self, ctx: &mut AppCtx) {
+        if self.p.transfers != Some(0) {
+            ctx.timer(ctx.now + self.p.start, 0);
+        }
+    }
+
+    fn on_timer(&mut self, token: u64, ctx: &mut AppCtx) {
+        let conn = ctx.open();
+        self.transfers.push(Transfer {
+            index: token as u32,
+            conn,
+            start: ctx.now,
+            end: None,
+            bytes: self.p.transfer_bytes,
+        });
+        self.aborted.push(false);
+    }
+
+    fn on_notice(&mut self, conn: ConnId, side: Side, notice: Notice, ctx: &mut AppCtx) {
+        let Some(i) = self.transfers.iter().position(|t| t.conn == conn) else {
+            return;
+        };
+        match (side, notice) {
+            (Side::Server, Notice::Connected) => {
+                ctx.write(conn, Side::Server, self.p.transfer_bytes);
+                ctx.close(conn, Side::Server);
+            }
+            (Side::Client, Notice::PeerClosed) => ctx.close(conn, Side::Client),
+            (Side::Server, Notice::Finished) => {
+                self.transfers[i].end = Some(ctx.now);
+                self.next_after_think(ctx);
+            }
+            // A connection given up by either side ends its transfer
+            // unfinished; the workload goes on.
+            (_, Notice::Aborted) if !self.aborted[i] && self.transfers[i].end.is_none() => {
+                self.aborted[i] = true;
+                self.next_after_think(ctx);
+            }
+            _ => {}
+        }
+    }
+
+    fn is_done(&self) -> bool {
+        self.p.transfers.is_some_and(|n| {
+            self.transfers.len() == n as usize
+                && self
+                    .transfers
+                    .iter()
+                    .zip(&self.aborted)
+                    .all(|(t, &a)| t.end.is_some() || a)
+        })
+    }
+
+    fn transfers(&self) -> &[Transfer] {
+        &self.transfers
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn web(think_time: ThinkTime) -> Web {
+        Web::new(WebParams {
+            transfer_bytes: 50_000,
+            think_time,
+            start: Duration::ZERO,
+            transfers: None,
+            rng: RngStream::new(1, "app/web0"),
+        })
+    }
+
+    /// Exponential think times have the configured mean (Fig. 16's DT);
+    /// fixed ones are exact; a zero mean draws nothing.
+    #[test]
+    fn think_times_follow_their_distribution() {
+        let mut w = web(ThinkTime::Exponential(Duration::from_secs(5)));
+        let n = 20_000;
+        let draws: Vec<f64> = (0..n).map(|_| w.think().as_secs_f64()).collect();
+        let mean = draws.iter().sum::<f64>() / n as f64;
+        assert!((mean - 5.0).abs() < 0.1, "mean {mean}");
+        // An exponential's median is mean x ln 2.
+        let below = draws.iter().filter(|&&d| d < 5.0 * 2f64.ln()).count();
+        assert!((below as f64 / n as f64 - 0.5).abs() < 0.02);
+        let mut w = web(ThinkTime::Fixed(Duration::from_millis(1500)));
+        assert_eq!(w.think(), Duration::from_millis(1500));
+        let mut w = web(ThinkTime::Exponential(Duration::ZERO));
+        let before = w.p.rng.clone().next_u64();
+        assert_eq!(w.think(), Duration::ZERO);
+        assert_eq!(w.p.rng.next_u64(), before, "no draw");
+    }
+}
