@@ -6,6 +6,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -14,35 +15,25 @@ T = TypeVar("T")
 Writers = Mapping[str, Callable[[str], None]]
 
 
+def text_writer(text: str) -> Callable[[str], None]:
+    """A writer (see :data:`Writers`) of ``text``, UTF-8."""
+    return lambda path: Path(path).write_text(text, encoding="utf-8")
+
+
 def write_files_atomically(out_dir: str | os.PathLike[str], writers: Writers) -> list[str]:
     """Writes every file into a temporary sibling directory of ``out_dir``
-    first, then moves them into place with ``os.replace``. If any writer
-    fails, nothing in ``out_dir`` changes (and a missing ``out_dir`` is not
-    created). Files of ``out_dir`` with other names are left alone.
-    Returns the final paths."""
-    out = os.path.abspath(os.fspath(out_dir))
-    if os.path.exists(out) and not os.path.isdir(out):
-        raise NotADirectoryError(20, "exists and is not a directory", out)
-    parent = os.path.dirname(out)
-    os.makedirs(parent, exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix=f".{os.path.basename(out)}.tmp-", dir=parent)
-    try:
+    first, then moves them into place (:func:`fill_dir_atomically`). If any
+    writer fails, nothing in ``out_dir`` changes (and a missing ``out_dir``
+    is not created). Files of ``out_dir`` with other names are left alone.
+    Returns the final paths, in the order of ``writers``."""
+
+    def fill(tmp: str) -> None:
         for name, write in writers.items():
             write(os.path.join(tmp, name))
-        if not os.path.exists(out):
-            try:
-                # One rename: the whole directory appears at once.
-                os.chmod(tmp, 0o777 & ~_umask())
-                os.rename(tmp, out)
-                return [os.path.join(out, n) for n in writers]
-            except OSError:
-                # Someone created it meanwhile: fall back to file by file.
-                os.makedirs(out, exist_ok=True)
-        for name in writers:
-            os.replace(os.path.join(tmp, name), os.path.join(out, name))
-        return [os.path.join(out, n) for n in writers]
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+
+    fill_dir_atomically(out_dir, fill)
+    out = os.path.abspath(os.fspath(out_dir))
+    return [os.path.join(out, n) for n in writers]
 
 
 def _umask() -> int:
@@ -54,12 +45,13 @@ def _umask() -> int:
 def fill_dir_atomically(
     out_dir: str | os.PathLike[str], fill: Callable[[str], T]
 ) -> tuple[T, list[str]]:
-    """Like :func:`write_files_atomically`, for writers that choose their own
-    file names: ``fill(tmp)`` writes any files (subdirectories allowed) into
-    a temporary sibling directory of ``out_dir``; they are then moved into
-    ``out_dir`` (one rename if it does not exist yet, else file by file with
-    ``os.replace``). If ``fill`` raises, ``out_dir`` is left as it was.
-    Returns ``fill``'s result and the final paths, sorted."""
+    """``fill(tmp)`` writes any files (subdirectories allowed) into a
+    temporary sibling directory of ``out_dir``; they are then moved into
+    ``out_dir``: one rename if it does not exist yet (the whole directory
+    appears at once), else file by file with ``os.replace``. If ``fill``
+    raises, ``out_dir`` is left as it was (a missing one is not created).
+    Files of ``out_dir`` with other names are left alone. Returns ``fill``'s
+    result and the final paths, sorted."""
     out = os.path.abspath(os.fspath(out_dir))
     if os.path.exists(out) and not os.path.isdir(out):
         raise NotADirectoryError(20, "exists and is not a directory", out)
@@ -73,10 +65,12 @@ def fill_dir_atomically(
         )
         if not os.path.exists(out):
             try:
+                # One rename: the whole directory appears at once.
                 os.chmod(tmp, 0o777 & ~_umask())
                 os.rename(tmp, out)
                 return result, [os.path.join(out, n) for n in names]
             except OSError:
+                # Someone created it meanwhile: fall back to file by file.
                 os.makedirs(out, exist_ok=True)
         for name in names:
             dest = os.path.join(out, name)

@@ -25,7 +25,7 @@ from typing import Any
 
 import pandas as pd
 
-from ._fsutil import write_files_atomically
+from ._fsutil import text_writer, write_files_atomically
 
 __all__ = ["FORMATS", "TABLES", "Results"]
 
@@ -269,9 +269,9 @@ class Results:
         writers = {}
         for name in TABLES:
             writers[f"{name}.{fmt}"] = _table_writer(getattr(self, name), fmt)
-        writers["results.json"] = _text_writer(self.raw_json)
+        writers["results.json"] = text_writer(self.raw_json)
         scenario = json.dumps(self.scenario, indent=2) + "\n" if self.scenario is not None else "{}"
-        writers["scenario.json"] = _text_writer(scenario)
+        writers["scenario.json"] = text_writer(scenario)
         return write_files_atomically(out_dir, writers)
 
 
@@ -281,14 +281,6 @@ def _table_writer(df: pd.DataFrame, fmt: str):
             df.to_csv(path, index=False)
         else:
             df.to_parquet(path, index=False)
-
-    return write
-
-
-def _text_writer(text: str):
-    def write(path: str) -> None:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
 
     return write
 

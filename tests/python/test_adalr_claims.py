@@ -13,7 +13,7 @@ import statistics
 import pytest
 
 import satcp
-from satcp.reproduce import adalr_fairness, adalr_lossy
+from satcp.reproduce.adalr import fairness, lossy, lossy_runs, scenarios, stats, thesis_values
 
 SEEDS = (1, 2, 3, 4)
 HIGH_BERS = (1e-6, 1e-5)
@@ -28,15 +28,15 @@ def ftp_goodput() -> dict[tuple[bool, float, str], float]:
         (da, ber, v, seed)
         for da in (True, False)
         for ber in HIGH_BERS
-        for v, _ in adalr_lossy.VARIANTS
+        for v, _ in scenarios.VARIANTS
         for seed in SEEDS
     ]
-    scenarios = [adalr_lossy.build_scenario("ftp", v, da, ber, seed) for da, ber, v, seed in keys]
-    results = satcp.run_many(scenarios)
+    scs = [lossy_runs.build_scenario("ftp", v, da, ber, seed) for da, ber, v, seed in keys]
+    results = satcp.run_many(scs)
     per: dict[tuple[bool, float, str], list[float]] = {}
     for (da, ber, v, _), res in zip(keys, results, strict=True):
         assert res.apps_done, f"{v} at BER {ber} did not finish within the 18,000 s run"
-        per.setdefault((da, ber, v), []).append(adalr_lossy.run_metrics("ftp", res)["goodput_bps"])
+        per.setdefault((da, ber, v), []).append(lossy_runs.run_metrics("ftp", res)["goodput_bps"])
     return {k: statistics.fmean(v) for k, v in per.items()}
 
 
@@ -47,7 +47,7 @@ def test_adalr_sack_has_the_highest_goodput_with_errors(ftp_goodput, ber, delaye
     # heavy losses due to satellite link errors". Tolerance: none; the mean
     # over seeds 1-4 must be strictly above each other variant's mean.
     mine = ftp_goodput[(delayed_ack, ber, "adalr-sack")]
-    for v, _ in adalr_lossy.VARIANTS:
+    for v, _ in scenarios.VARIANTS:
         if v != "adalr-sack":
             other = ftp_goodput[(delayed_ack, ber, v)]
             assert mine > other, f"{v}: {other:.0f} b/s >= adalr-sack {mine:.0f} b/s"
@@ -57,29 +57,29 @@ def test_adalr_sack_has_the_highest_goodput_with_errors(ftp_goodput, ber, delaye
 def fairness_runs() -> dict[str, list[float]]:
     """Per-connection average throughput (bytes/s) of the three Fig. 7.52
     scenarios, 50 MB per connection, receiver 0 (RTT 500 ms) first."""
-    names = list(adalr_fairness.SCENARIOS)
-    scenarios = [adalr_fairness.fairness_scenario(adalr_fairness.SCENARIOS[n][0]) for n in names]
-    results = satcp.run_many(scenarios)
+    names = list(fairness.SCENARIOS)
+    scs = [scenarios.fairness_scenario(fairness.SCENARIOS[n][0]) for n in names]
+    results = satcp.run_many(scs)
     for n, r in zip(names, results, strict=True):
         assert r.apps_done, f"{n}: not every download finished"
-    return {n: adalr_fairness.throughputs(r) for n, r in zip(names, results, strict=True)}
+    return {n: fairness.throughputs(r) for n, r in zip(names, results, strict=True)}
 
 
 def test_index_definitions_reproduce_the_thesis_tables():
     # Eqs. 7.4-7.5 applied to Tables 7.11, 7.12, 7.14 give Tables 7.13, 7.15
     # (to the 4 decimals printed; Table 7.15's max-min 0.7000 is 0.7003).
-    t = adalr_fairness.THESIS_THROUGHPUT
+    t = thesis_values.FAIRNESS_THROUGHPUT
     for name, jain_key in (
         ("fairness_adalr_newreno", "jain_fairness_index"),
         ("fairness_newreno", "jain_fairness_index"),
         ("friendliness", "friendliness_index"),
     ):
         vals = list(t[name].values())
-        assert adalr_fairness.jain_index(vals) == pytest.approx(
-            adalr_fairness.THESIS_INDEX[(name, jain_key)], abs=5e-5
+        assert stats.jain_index(vals) == pytest.approx(
+            thesis_values.FAIRNESS_INDEX[(name, jain_key)], abs=5e-5
         )
-        assert adalr_fairness.maxmin_fairness(vals) == pytest.approx(
-            adalr_fairness.THESIS_INDEX[(name, "maxmin_fairness")], abs=5e-4
+        assert stats.maxmin_fairness(vals) == pytest.approx(
+            thesis_values.FAIRNESS_INDEX[(name, "maxmin_fairness")], abs=5e-4
         )
 
 
@@ -87,8 +87,8 @@ def test_adalr_newreno_is_fairer_than_newreno(fairness_runs):
     # Table 7.13: Jain's index 0.9510 (TCP-ADaLR NewReno) > 0.8650 (TCP
     # NewReno). Tolerance: direction only (the runs are deterministic); satcp
     # gives about 0.886 vs 0.857.
-    adalr = adalr_fairness.jain_index(fairness_runs["fairness_adalr_newreno"])
-    newreno = adalr_fairness.jain_index(fairness_runs["fairness_newreno"])
+    adalr = stats.jain_index(fairness_runs["fairness_adalr_newreno"])
+    newreno = stats.jain_index(fairness_runs["fairness_newreno"])
     assert adalr > newreno
 
 
@@ -96,10 +96,10 @@ def test_newreno_fairness_matches_table_7_12(fairness_runs):
     # The baseline of the fairness topology: each TCP NewReno connection within
     # 10% of Table 7.12 and Jain's index within 0.02 of Table 7.13's 0.8650.
     got = fairness_runs["fairness_newreno"]
-    for rtt, value in zip(adalr_fairness.RTT_LABELS_MS, got, strict=True):
-        want = adalr_fairness.THESIS_THROUGHPUT["fairness_newreno"][rtt]
+    for rtt, value in zip(scenarios.RTT_LABELS_MS, got, strict=True):
+        want = thesis_values.FAIRNESS_THROUGHPUT["fairness_newreno"][rtt]
         assert value == pytest.approx(want, rel=0.10), f"RTT {rtt} ms"
-    assert adalr_fairness.jain_index(got) == pytest.approx(0.8650, abs=0.02)
+    assert stats.jain_index(got) == pytest.approx(0.8650, abs=0.02)
 
 
 @pytest.mark.xfail(
@@ -114,7 +114,7 @@ def test_newreno_fairness_matches_table_7_12(fairness_runs):
 )
 def test_friendliness_index_above_0_95(fairness_runs):
     # Table 7.15: 0.9859, "close to 1". Tolerance: above 0.95.
-    assert adalr_fairness.jain_index(fairness_runs["friendliness"]) > 0.95
+    assert stats.jain_index(fairness_runs["friendliness"]) > 0.95
 
 
 def _read_csv(path):
@@ -127,11 +127,11 @@ REQUIRED = {"experiment", "variant", "delayed_ack", "parameter", "metric", "satc
 
 def test_lossy_quick_reproduce_writes_its_files(tmp_path):
     out = tmp_path / "lossy"
-    md = adalr_lossy.reproduce(out, None, quick=True)
+    md = lossy.reproduce(out, None, quick=True)
     assert md.startswith("## ")
     assert "Fig. 7.28" in md and "Fig. 7.51" in md
     names = {p.name for p in out.iterdir()}
-    figs = {adalr_lossy.fig_name(f) for f in adalr_lossy.FIGURES}
+    figs = {lossy.fig_name(f) for f in lossy_runs.FIGURES}
     assert len(figs) == 24 and figs <= names
     assert sorted(f[:7] for f in figs) == [f"fig7_{i}" for i in range(28, 52)]
     assert {"adalr_lossy.csv", "adalr_lossy_claims.csv", "adalr_lossy.md"} <= names
@@ -149,14 +149,14 @@ def test_lossy_quick_reproduce_writes_its_files(tmp_path):
 
 def test_fairness_quick_reproduce_writes_its_files(tmp_path):
     out = tmp_path / "fair"
-    md = adalr_fairness.reproduce(out, None, quick=True)
+    md = fairness.reproduce(out, None, quick=True)
     assert "Table 7.13" in md and "Table 7.15" in md
     names = {p.name for p in out.iterdir()}
-    assert {"adalr_fairness.csv", "adalr_fairness.md", adalr_fairness.FIGURE} <= names
-    assert (out / adalr_fairness.FIGURE).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert {"adalr_fairness.csv", "adalr_fairness.md", fairness.FIGURE} <= names
+    assert (out / fairness.FIGURE).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     rows = _read_csv(out / "adalr_fairness.csv")
     assert REQUIRED | {"diff_pct"} <= set(rows[0])
-    main = [r for r in rows if r["experiment"] in adalr_fairness.SCENARIOS]
+    main = [r for r in rows if r["experiment"] in fairness.SCENARIOS]
     assert sum(r["metric"] == "avg_throughput_Bps" for r in main) == 18
     assert {r["metric"] for r in main} >= {
         "jain_fairness_index",

@@ -13,25 +13,26 @@ from conftest import FTP, HTTP, run_cli
 
 import satcp
 from satcp._fsutil import fill_dir_atomically
-from satcp.reproduce import adalr, adalr_congestion, adalr_ideal
-from satcp.reproduce import common as C
+from satcp.reproduce import adalr
+from satcp.reproduce.adalr import measures, scenarios, tables, thesis_values
+from satcp.reproduce.adalr.claims import CLAIMS_BEGIN
 
-VARIANTS = [v for v, _ in C.VARIANTS]
+VARIANTS = [v for v, _ in scenarios.VARIANTS]
 
 
 def _ftp_times(**kwargs) -> dict[tuple[str, bool], float]:
     keys = [(v, da) for v in VARIANTS for da in (True, False)]
     scs = [
-        C.thesis_scenario(variant=v, delayed_ack=da, sample_interval_s=0.0, **kwargs)
+        scenarios.thesis_scenario(variant=v, delayed_ack=da, sample_interval_s=0.0, **kwargs)
         for v, da in keys
     ]
-    return {k: C.ftp_time(r) for k, r in zip(keys, satcp.run_many(scs), strict=True)}
+    return {k: measures.ftp_time(r) for k, r in zip(keys, satcp.run_many(scs), strict=True)}
 
 
 def test_thesis_scenario_is_the_shipped_network():
-    assert C.thesis_scenario("ftp") == satcp.load(FTP)
-    assert C.thesis_scenario("http") == satcp.load(HTTP)
-    sc = C.thesis_scenario(
+    assert scenarios.thesis_scenario("ftp") == satcp.load(FTP)
+    assert scenarios.thesis_scenario("http") == satcp.load(HTTP)
+    sc = scenarios.thesis_scenario(
         variant="adalr-sack", gateway_buffer_packets=15, rwnd_mode="cumulative", file_bytes=10
     )
     assert sc["links"][1]["ab"]["queue_packets"] == 15
@@ -73,16 +74,17 @@ def test_congestion_only_variants_are_comparable():
 
 
 def test_percentages():
-    assert C.improvement_pct(360.6, 470.1) == pytest.approx(-23.29, abs=0.01)
-    assert C.claim_diff_pct(-23.0, -23.0, "change") == 0
+    T = tables
+    assert T.improvement_pct(360.6, 470.1) == pytest.approx(-23.29, abs=0.01)
+    assert T.claim_diff_pct(-23.0, -23.0, "change") == 0
     # +49% stated, +7.7% measured: compared as ratios 1.077 / 1.49
-    assert C.claim_diff_pct(7.7, 49.0, "change") == pytest.approx((1.077 / 1.49 - 1) * 100)
-    assert C.claim_diff_pct(40.0, 80.0, "level") == -50
-    assert math.isnan(C.diff_pct(math.nan, 1.0))
-    row = C.Row("t", "sack", True, "", "m", 120.0, 100.0)
+    assert T.claim_diff_pct(7.7, 49.0, "change") == pytest.approx((1.077 / 1.49 - 1) * 100)
+    assert T.claim_diff_pct(40.0, 80.0, "level") == -50
+    assert math.isnan(T.diff_pct(math.nan, 1.0))
+    row = T.Row("t", "sack", True, "", "m", 120.0, 100.0)
     assert row.diff_pct == 20 and row.flagged
-    assert C.rows_csv([row]).splitlines() == [
-        ",".join(C.CSV_COLUMNS),
+    assert T.rows_csv([row]).splitlines() == [
+        ",".join(T.ROWS_CSV_HEADER),
         "t,sack,true,,m,120,100,20.00",
     ]
 
@@ -135,7 +137,7 @@ def test_missing_and_failing_parts(tmp_path, monkeypatch):
 def _read_csv(path: Path) -> list[dict[str, str]]:
     with path.open(newline="") as f:
         rows = list(csv.DictReader(f))
-    assert rows and tuple(rows[0]) == C.CSV_COLUMNS
+    assert rows and tuple(rows[0]) == tables.ROWS_CSV_HEADER
     return rows
 
 
@@ -159,7 +161,7 @@ def test_cli_quick_writes_report_tables_and_figures(tmp_path):
         "--quick run",
     ):
         assert heading in report, heading
-    assert C.CLAIMS_BEGIN not in report.split("## Summary")[1].split("\n## ")[0]
+    assert CLAIMS_BEGIN not in report.split("## Summary")[1].split("\n## ")[0]
     pngs = {p.name for p in out.glob("*.png")}
     for n in (4, 7, 11, 15, 16, 19):
         assert any(p.startswith(f"fig7_{n:02d}_") for p in pngs), n
@@ -172,11 +174,11 @@ def test_cli_quick_writes_report_tables_and_figures(tmp_path):
     t75 = _read_csv(out / "table7_5.csv")
     for r in t75:
         da = r["delayed_ack"] == "true"
-        assert float(r["thesis"]) == adalr_ideal.thesis_value("7.5", r["variant"], da)
+        assert float(r["thesis"]) == thesis_values.thesis_value("7.5", r["variant"], da)
         assert float(r["satcp"]) > 0
     assert {r["parameter"] for r in t75} == {"", "rwnd_mode=cumulative"}
     t51 = _read_csv(out / "table5_1.csv")
-    assert {float(r["thesis"]) for r in t51} <= set(adalr_ideal.THESIS_5_1.values())
+    assert {float(r["thesis"]) for r in t51} <= set(thesis_values.TABLE_5_1.values())
     for name, table in (("table7_9.csv", "7.9"), ("table7_10.csv", "7.10")):
         rows = _read_csv(out / name)
         assert {r["parameter"] for r in rows} == {
@@ -184,7 +186,7 @@ def test_cli_quick_writes_report_tables_and_figures(tmp_path):
             "gateway_buffer_packets=25",
         }
         for r in rows:
-            th = adalr_congestion.thesis_value(table, r["variant"], r["delayed_ack"] == "true")
+            th = thesis_values.thesis_value(table, r["variant"], r["delayed_ack"] == "true")
             assert float(r["thesis"]) == th
     for name in ("table7_6.csv", "table7_7.csv", "table7_8.csv", "claims_ideal.csv"):
         _read_csv(out / name)

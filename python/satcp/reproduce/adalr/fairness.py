@@ -29,47 +29,41 @@ the OPNET paper (Sec. 4.2.4, Fig. 19):
   are over each connection's own lifetime (the short-RTT downloads end
   first and the others then have the link to themselves).
 
-There is no randomness without errors, so each scenario is one run.
+There is no randomness without errors, so each scenario is one run. The
+network is :func:`.scenarios.fairness_scenario`, the thesis's numbers are in
+:mod:`.thesis_values`.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import run_many
-from .._fsutil import write_files_atomically
-from .common import CLAIMS_BEGIN, CLAIMS_END
+from ..._fsutil import text_writer, write_files_atomically
+from .claims import findings_block, quoted, statements_markdown
+from .plots import new_figure
+from .scenarios import (
+    FAIRNESS_FILE_BYTES,
+    FAIRNESS_LINK_BPS,
+    FAIRNESS_LINK_DELAY_S,
+    RECEIVER_DELAY_S,
+    RTT_LABELS_MS,
+    fairness_scenario,
+    run_jobs,
+    variant_label,
+)
+from .stats import jain_index, maxmin_fairness
+from .tables import CI_CSV_COLUMNS, csv_text, diff_pct, markdown_table, within_pct
+from .thesis_values import FAIRNESS_INDEX, FAIRNESS_TABLES, FAIRNESS_THROUGHPUT
 
-__all__ = [
-    "RTT_LABELS_MS",
-    "SCENARIOS",
-    "fairness_scenario",
-    "jain_index",
-    "maxmin_fairness",
-    "reproduce",
-    "throughputs",
-]
-
-# One-way delay of switch_1 -> receiver i (OPNET paper, Fig. 19 text).
-RECEIVER_DELAY_S = (0.250, 0.200, 0.150, 0.050, 0.025, 0.0125)
-RTT_LABELS_MS = (500, 400, 300, 100, 50, 25)  # the thesis's labels, 2 x the delay
-LINK_RATE_BPS = 10e6
-LINK_DELAY_S = 0.005
-FILE_BYTES = 50_000_000
 QUICK_FILE_BYTES = 5_000_000
-DURATION_S = 18_000.0
-MATCH_PCT = 15.0
 FIGURE = "table7_11-15_fairness_throughput.png"
 
 AN, N = "adalr-newreno", "newreno"
-LABEL = {AN: "TCP-ADaLR NewReno", N: "TCP NewReno"}
 
 # scenario -> (variant of receivers 0..5, title)
 SCENARIOS: dict[str, tuple[tuple[str, ...], str]] = {
@@ -80,134 +74,6 @@ SCENARIOS: dict[str, tuple[tuple[str, ...], str]] = {
         "three TCP-ADaLR NewReno (RTT 300-500 ms) and three TCP NewReno (25-100 ms) connections",
     ),
 }
-THESIS_TABLE = {
-    "fairness_adalr_newreno": "7.11",
-    "fairness_newreno": "7.12",
-    "friendliness": "7.14",
-}
-
-# Thesis Tables 7.11, 7.12, 7.14: average throughput (bytes/s) by RTT label (ms).
-THESIS_THROUGHPUT: dict[str, dict[int, float]] = {
-    "fairness_adalr_newreno": {
-        25: 283_404.6,
-        50: 281_750.6,
-        100: 268_984.6,
-        300: 195_099.8,
-        400: 175_343.8,
-        500: 160_897.4,
-    },
-    "fairness_newreno": {
-        25: 322_418.0,
-        50: 300_629.1,
-        100: 263_129.2,
-        300: 158_601.5,
-        400: 129_560.8,
-        500: 109_239.5,
-    },
-    "friendliness": {
-        25: 253_202.9,
-        50: 231_009.8,
-        100: 206_831.7,
-        300: 211_369.5,
-        400: 188_513.4,
-        500: 177_309.9,
-    },
-}
-# Tables 7.13 and 7.15: Jain's index (Eq. 7.4) and max-min fairness (Eq. 7.5).
-THESIS_INDEX: dict[tuple[str, str], float] = {
-    ("fairness_adalr_newreno", "jain_fairness_index"): 0.9510,
-    ("fairness_adalr_newreno", "maxmin_fairness"): 0.5677,
-    ("fairness_newreno", "jain_fairness_index"): 0.8650,
-    ("fairness_newreno", "maxmin_fairness"): 0.3388,
-    ("friendliness", "friendliness_index"): 0.9859,
-    ("friendliness", "maxmin_fairness"): 0.7000,
-}
-INDEX_TABLE = {
-    "fairness_adalr_newreno": "7.13",
-    "fairness_newreno": "7.13",
-    "friendliness": "7.15",
-}
-CSV_COLUMNS = (
-    "experiment",
-    "variant",
-    "delayed_ack",
-    "parameter",
-    "metric",
-    "satcp",
-    "satcp_ci95",
-    "thesis",
-    "diff_pct",
-)
-
-
-def jain_index(t: Sequence[float]) -> float:
-    """Jain's fairness index, thesis Eq. 7.4:
-    F = (sum_j t_j)^2 / (n * sum_j t_j^2), between 1/n (unfair) and 1 (fair)."""
-    n = len(t)
-    sq = sum(x * x for x in t)
-    return sum(t) ** 2 / (n * sq) if n and sq else math.nan
-
-
-def maxmin_fairness(t: Sequence[float]) -> float:
-    """Max-min fairness, thesis Eq. 7.5: F = t_min / t_max."""
-    return min(t) / max(t) if t and max(t) > 0 else math.nan
-
-
-def fairness_scenario(
-    variants: Sequence[str],
-    *,
-    file_bytes: int = FILE_BYTES,
-    adalr: dict[str, Any] | None = None,
-    name: str = "adalr-fairness",
-) -> dict[str, Any]:
-    """The Fig. 7.52 network with one FTP download per server/client pair;
-    ``variants[i]`` is the variant of the pair whose receiver link has
-    ``RECEIVER_DELAY_S[i]``. ``adalr`` overrides ``[tcp.adalr]`` of the
-    TCP-ADaLR connections (for sensitivity runs)."""
-    if len(variants) != len(RECEIVER_DELAY_S):
-        raise ValueError(f"{len(RECEIVER_DELAY_S)} variants needed, got {len(variants)}")
-    n = len(variants)
-    servers = [f"server{i}" for i in range(n)]
-    clients = [f"client{i}" for i in range(n)]
-
-    def link(lname: str, a: str, b: str, delay: float) -> dict[str, Any]:
-        return {"name": lname, "a": a, "b": b, "rate_bps": LINK_RATE_BPS, "delay_s": delay}
-
-    links = [link(f"server{i}-switch0", servers[i], "switch0", LINK_DELAY_S) for i in range(n)]
-    links += [
-        link("switch0-gateway0", "switch0", "gateway0", LINK_DELAY_S),
-        link("bottleneck", "gateway0", "gateway1", LINK_DELAY_S),
-        link("gateway1-switch1", "gateway1", "switch1", LINK_DELAY_S),
-    ]
-    links += [
-        link(f"switch1-client{i}", "switch1", clients[i], RECEIVER_DELAY_S[i]) for i in range(n)
-    ]
-    apps = []
-    for i, v in enumerate(variants):
-        tcp: dict[str, Any] = {"variant": v}
-        if adalr and v.startswith("adalr"):
-            tcp["adalr"] = dict(adalr)
-        apps.append(
-            {
-                "kind": "ftp",
-                "name": f"ftp{i}-rtt{RTT_LABELS_MS[i]}ms",
-                "client": clients[i],
-                "server": servers[i],
-                "file_bytes": file_bytes,
-                "tcp": tcp,
-            }
-        )
-    return {
-        "name": name,
-        "seed": 1,
-        "duration_s": DURATION_S,
-        "stop_when_done": True,
-        "sample_interval_s": 0.0,
-        "nodes": [*servers, "switch0", "gateway0", "gateway1", "switch1", *clients],
-        "tcp": {"delayed_ack": True},
-        "links": links,
-        "apps": apps,
-    }
 
 
 @dataclass
@@ -269,15 +135,14 @@ class Report:
     file_bytes: int
     quick: bool
     wall_s: float
-    markdown: str = ""
-    paths: list[str] = field(default_factory=list)
 
 
 def compute(quick: bool, workers: int | None = None) -> Report:
-    file_bytes = QUICK_FILE_BYTES if quick else FILE_BYTES
-    specs: list[tuple[str, bool, tuple[str, ...], dict[str, Any]]] = []
+    file_bytes = QUICK_FILE_BYTES if quick else FAIRNESS_FILE_BYTES
+    # (scenario name, sensitivity run?, variants) -> scenario
+    jobs: list[tuple[tuple[str, bool, tuple[str, ...]], dict[str, Any]]] = []
     for name, (variants, _) in SCENARIOS.items():
-        specs.append((name, False, variants, fairness_scenario(variants, file_bytes=file_bytes)))
+        jobs.append(((name, False, variants), fairness_scenario(variants, file_bytes=file_bytes)))
     # Sensitivity: TCP-ADaLR's window increments accumulated over ACKs
     # (docs/adalr.md, reading 4, the alternative the core offers).
     for name, (variants, _) in SCENARIOS.items():
@@ -285,38 +150,35 @@ def compute(quick: bool, workers: int | None = None) -> Report:
             sc = fairness_scenario(
                 variants, file_bytes=file_bytes, adalr={"rwnd_mode": "cumulative"}
             )
-            specs.append((name, True, variants, sc))
+            jobs.append(((name, True, variants), sc))
     t0 = time.perf_counter()
-    results = run_many([s for *_, s in specs], workers=workers)
+    results = run_jobs(jobs, workers)
     wall = time.perf_counter() - t0
     outcomes: dict[str, Outcome] = {}
     sens: dict[str, Outcome] = {}
-    for (name, is_sens, variants, _), res in zip(specs, results, strict=True):
+    for (name, is_sens, variants), res in results:
         (sens if is_sens else outcomes)[name] = _outcome(name, variants, res)
     return Report(outcomes, sens, file_bytes, quick, wall)
 
 
-def _diff(s: float, t: float | None) -> float:
-    return (s - t) / t * 100 if t else math.nan
+def _jain_metric(name: str) -> str:
+    """Eq. 7.4 is the friendliness index in the friendliness scenario."""
+    return "friendliness_index" if name == "friendliness" else "jain_fairness_index"
 
 
 def _index_rows(name: str, o: Outcome) -> list[tuple[str, float]]:
-    if name == "friendliness":
-        return [("friendliness_index", o.jain), ("maxmin_fairness", o.maxmin)]
-    return [("jain_fairness_index", o.jain), ("maxmin_fairness", o.maxmin)]
+    return [(_jain_metric(name), o.jain), ("maxmin_fairness", o.maxmin)]
 
 
 def render_csv(report: Report) -> str:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(CSV_COLUMNS)
+    rows = []
     for group, suffix in ((report.outcomes, ""), (report.sensitivity, "[rwnd_mode=cumulative]")):
         for name, o in group.items():
             exp = name + suffix
             for i, rtt in enumerate(RTT_LABELS_MS):
-                t = THESIS_THROUGHPUT[name][rtt]
+                t = FAIRNESS_THROUGHPUT[name][rtt]
                 s = o.throughput_Bps[i]
-                w.writerow(
+                rows.append(
                     [
                         exp,
                         o.variants[i],
@@ -326,13 +188,13 @@ def render_csv(report: Report) -> str:
                         f"{s:.1f}",
                         "",
                         f"{t:.1f}",
-                        f"{_diff(s, t):.2f}",
+                        f"{diff_pct(s, t):.2f}",
                     ]
                 )
             mix = "+".join(sorted(set(o.variants)))
             for metric, val in _index_rows(name, o):
-                t = THESIS_INDEX.get((name, metric))
-                w.writerow(
+                t = FAIRNESS_INDEX.get((name, metric))
+                rows.append(
                     [
                         exp,
                         mix,
@@ -342,10 +204,10 @@ def render_csv(report: Report) -> str:
                         f"{val:.4f}",
                         "",
                         "" if t is None else f"{t:.4f}",
-                        "" if t is None else f"{_diff(val, t):.2f}",
+                        "" if t is None else f"{diff_pct(val, t):.2f}",
                     ]
                 )
-    return buf.getvalue()
+    return csv_text(CI_CSV_COLUMNS, rows)
 
 
 def _window_bound() -> tuple[int, float, float]:
@@ -355,8 +217,8 @@ def _window_bound() -> tuple[int, float, float]:
     mss, rwnd, gain, rho_max = 1460, 65_535, 0.25, 60.0
     window = (rwnd + int(gain * rho_max * mss)) // mss * mss
     hops = 5
-    one_way = RECEIVER_DELAY_S[0] + 4 * LINK_DELAY_S
-    rtt = 2 * one_way + hops * (1500 * 8 + 40 * 8) / LINK_RATE_BPS
+    one_way = RECEIVER_DELAY_S[0] + 4 * FAIRNESS_LINK_DELAY_S
+    rtt = 2 * one_way + hops * (1500 * 8 + 40 * 8) / FAIRNESS_LINK_BPS
     return window, rtt, window / rtt
 
 
@@ -400,53 +262,69 @@ def render_markdown(report: Report) -> str:
     ]
     for name, (_, title) in SCENARIOS.items():
         o = report.outcomes[name]
-        tab = THESIS_TABLE[name]
-        out += [
-            f"### Table {tab}: {title}",
-            "",
-            "| RTT label (ms) | variant | satcp (bytes/s) | thesis (bytes/s) | diff | "
-            "duration (s) |",
-            "| --- | --- | --- | --- | --- | --- |",
-        ]
+        rows = []
         for i in reversed(range(len(RTT_LABELS_MS))):
             rtt = RTT_LABELS_MS[i]
-            t = THESIS_THROUGHPUT[name][rtt]
+            t = FAIRNESS_THROUGHPUT[name][rtt]
             s = o.throughput_Bps[i]
             fin = "" if o.finished[i] else " (unfinished)"
-            out.append(
-                f"| {rtt} | {LABEL[o.variants[i]]} | {s:,.1f} | {t:,.1f} | "
-                f"{_diff(s, t):+.1f}% | {o.duration_s[i]:.1f}{fin} |"
+            rows.append(
+                [
+                    rtt,
+                    variant_label(o.variants[i]),
+                    f"{s:,.1f}",
+                    f"{t:,.1f}",
+                    f"{diff_pct(s, t):+.1f}%",
+                    f"{o.duration_s[i]:.1f}{fin}",
+                ]
             )
         out += [
+            f"### Table {FAIRNESS_TABLES[name][0]}: {title}",
+            "",
+            *markdown_table(
+                [
+                    "RTT label (ms)",
+                    "variant",
+                    "satcp (bytes/s)",
+                    "thesis (bytes/s)",
+                    "diff",
+                    "duration (s)",
+                ],
+                rows,
+                "llllll",
+            ),
             "",
             f"Sum of the six averages: satcp {sum(o.throughput_Bps) * 8 / 1e6:.2f} Mb/s, "
-            f"thesis {sum(THESIS_THROUGHPUT[name].values()) * 8 / 1e6:.2f} Mb/s. "
+            f"thesis {sum(FAIRNESS_THROUGHPUT[name].values()) * 8 / 1e6:.2f} Mb/s. "
             f"Retransmissions: {o.retransmissions}; largest queue: {o.max_queue_packets} "
             "packets.",
             "",
         ]
+    index_rows = [
+        [
+            FAIRNESS_TABLES[name][1],
+            name,
+            metric,
+            f"{val:.4f}",
+            f"{FAIRNESS_INDEX[(name, metric)]:.4f}",
+            f"{diff_pct(val, FAIRNESS_INDEX[(name, metric)]):+.1f}%",
+        ]
+        for name, o in report.outcomes.items()
+        for metric, val in _index_rows(name, o)
+    ]
+    recomputed = [
+        f"{jain_index(list(t.values())):.4f} / {maxmin_fairness(list(t.values())):.4f}"
+        for t in FAIRNESS_THROUGHPUT.values()
+    ]
     out += [
         "### Tables 7.13 and 7.15: fairness and friendliness indices",
         "",
-        "| Table | scenario | index | satcp | thesis | diff |",
-        "| --- | --- | --- | --- | --- | --- |",
-    ]
-    for name, o in report.outcomes.items():
-        for metric, val in _index_rows(name, o):
-            t = THESIS_INDEX[(name, metric)]
-            out.append(
-                f"| {INDEX_TABLE[name]} | {name} | {metric} | {val:.4f} | {t:.4f} | "
-                f"{_diff(val, t):+.1f}% |"
-            )
-    out += [
+        *markdown_table(
+            ["Table", "scenario", "index", "satcp", "thesis", "diff"], index_rows, "llllll"
+        ),
         "",
         "(Recomputed from the thesis's own Tables 7.11, 7.12 and 7.14 the indices are "
-        f"{jain_index(list(THESIS_THROUGHPUT['fairness_adalr_newreno'].values())):.4f} / "
-        f"{maxmin_fairness(list(THESIS_THROUGHPUT['fairness_adalr_newreno'].values())):.4f}, "
-        f"{jain_index(list(THESIS_THROUGHPUT['fairness_newreno'].values())):.4f} / "
-        f"{maxmin_fairness(list(THESIS_THROUGHPUT['fairness_newreno'].values())):.4f} and "
-        f"{jain_index(list(THESIS_THROUGHPUT['friendliness'].values())):.4f} / "
-        f"{maxmin_fairness(list(THESIS_THROUGHPUT['friendliness'].values())):.4f}: the "
+        f"{recomputed[0]}, {recomputed[1]} and {recomputed[2]}: the "
         "transcription and the definitions agree.)",
         "",
     ]
@@ -461,19 +339,18 @@ def _findings(report: Report) -> list[str]:
     a = report.outcomes["fairness_adalr_newreno"]
     nr = report.outcomes["fairness_newreno"]
     fr = report.outcomes["friendliness"]
-    tn = THESIS_THROUGHPUT["fairness_newreno"]
-    worst = max(abs(_diff(nr.throughput_Bps[i], tn[r])) for i, r in enumerate(RTT_LABELS_MS))
+    tn = FAIRNESS_THROUGHPUT["fairness_newreno"]
+    worst = max(abs(diff_pct(nr.throughput_Bps[i], tn[r])) for i, r in enumerate(RTT_LABELS_MS))
     _, _, bound = _window_bound()
-    out = [
-        CLAIMS_BEGIN,
-        f"- Fairness baseline: six TCP NewReno connections within {worst:.1f}% of Table "
+    findings = [
+        f"Fairness baseline: six TCP NewReno connections within {worst:.1f}% of Table "
         f"7.12 each; Jain {nr.jain:.4f} (thesis 0.8650), max-min {nr.maxmin:.4f} (0.3388).",
-        "- TCP-ADaLR NewReno is fairer than TCP NewReno (Table 7.13): "
-        + ("holds" if a.jain > nr.jain and a.maxmin > nr.maxmin else "does not hold")
+        "TCP-ADaLR NewReno is fairer than TCP NewReno (Table 7.13): "
+        + _holds(a.jain > nr.jain and a.maxmin > nr.maxmin)
         + f", by less: Jain {a.jain:.4f} vs {nr.jain:.4f} (thesis 0.9510 vs 0.8650), "
         f"max-min {a.maxmin:.4f} vs {nr.maxmin:.4f} (0.5677 vs 0.3388).",
-        f"- Friendliness index (Table 7.15): satcp {fr.jain:.4f}, thesis 0.9859: "
-        + ("holds" if fr.jain > 0.95 else "does not hold")
+        f"Friendliness index (Table 7.15): satcp {fr.jain:.4f}, thesis 0.9859: "
+        + _holds(fr.jain > 0.95)
         + " (read: above 0.95). satcp's TCP-ADaLR may exceed rwnd by at most 0.25 rho "
         f"SMSS per ACK, which caps the 500 ms connection below {bound:,.0f} B/s; the "
         f"thesis's is 160,897 B/s (satcp {a.throughput_Bps[0]:,.0f}).",
@@ -482,26 +359,29 @@ def _findings(report: Report) -> list[str]:
     if "fairness_adalr_newreno" in s and "friendliness" in s:
         sa = s["fairness_adalr_newreno"].throughput_Bps
         long_mean, short_mean = sum(sa[:3]) / 3, sum(sa[3:]) / 3
-        out.append(
-            "- With the cumulative reading of the window increase (not the default) the "
+        findings.append(
+            "With the cumulative reading of the window increase (not the default) the "
             f"indices come close (Jain {s['fairness_adalr_newreno'].jain:.4f}, friendliness "
             f"{s['friendliness'].jain:.4f}) but the three long-RTT connections then get "
             f"more on average than the three short-RTT ones ({long_mean:,.0f} vs "
             f"{short_mean:,.0f} B/s with six TCP-ADaLR NewReno), unlike Tables 7.11 and 7.14."
         )
-    out += [CLAIMS_END, ""]
-    return out
+    return [*findings_block(findings), ""]
+
+
+def _holds(ok: bool) -> str:
+    return "holds" if ok else "does not hold"
 
 
 def _claims_md(report: Report) -> list[str]:
     a = report.outcomes["fairness_adalr_newreno"]
     nr = report.outcomes["fairness_newreno"]
     fr = report.outcomes["friendliness"]
-    ta = THESIS_THROUGHPUT["fairness_adalr_newreno"]
-    tn = THESIS_THROUGHPUT["fairness_newreno"]
-    long_gain = _diff(a.throughput_Bps[0], nr.throughput_Bps[0])
-    short_gain = _diff(a.throughput_Bps[-1], nr.throughput_Bps[-1])
-    fi_gain = _diff(a.jain, nr.jain)
+    ta = FAIRNESS_THROUGHPUT["fairness_adalr_newreno"]
+    tn = FAIRNESS_THROUGHPUT["fairness_newreno"]
+    long_gain = diff_pct(a.throughput_Bps[0], nr.throughput_Bps[0])
+    short_gain = diff_pct(a.throughput_Bps[-1], nr.throughput_Bps[-1])
+    fi_gain = diff_pct(a.jain, nr.jain)
     fair_better = a.jain > nr.jain and a.maxmin > nr.maxmin
     fr_long = fr.throughput_Bps[:3]
     fr_short = fr.throughput_Bps[3:]
@@ -524,7 +404,7 @@ def _claims_md(report: Report) -> list[str]:
             "With both metrics of fairness, TCP-ADaLR NewReno reduces the penalty caused by "
             "long RTT connections and exhibits better fairness than TCP NewReno",
             f"Jain {a.jain:.4f} vs {nr.jain:.4f}, max-min {a.maxmin:.4f} vs {nr.maxmin:.4f}",
-            "holds" if fair_better else "does not hold",
+            _holds(fair_better),
         ),
         (
             "TCP-ADaLR exhibits 9.9% higher FI than TCP NewReno (OPNET paper, Sec. 4.2.4)",
@@ -535,7 +415,7 @@ def _claims_md(report: Report) -> list[str]:
             "The friendliness value (close to 1), shown in Table 7.15, confirms that "
             "TCP-ADaLR NewReno is TCP-friendly (read: index above 0.95)",
             f"{fr.jain:.4f} (thesis 0.9859)",
-            "holds" if fr.jain > 0.95 else "does not hold",
+            _holds(fr.jain > 0.95),
         ),
         (
             "Hence, the three long RTT connections have a fair share of the bottleneck "
@@ -544,18 +424,15 @@ def _claims_md(report: Report) -> list[str]:
             "Table 7.14: 177,310 / 230,348 = 77%)",
             f"{min(fr_long) / (sum(fr_short) / 3) * 100:.0f}% "
             f"({min(fr_long):,.0f} vs mean {sum(fr_short) / 3:,.0f} B/s)",
-            "holds" if min(fr_long) >= 0.7 * sum(fr_short) / 3 else "does not hold",
+            _holds(min(fr_long) >= 0.7 * sum(fr_short) / 3),
         ),
     ]
-    out = [
+    return [
         "### The thesis's statements beside satcp",
         "",
-        "| thesis says | satcp, computed the same way | verdict |",
-        "| --- | --- | --- |",
+        *statements_markdown((quoted(t), s, v) for t, s, v in rows),
+        "",
     ]
-    out += [f"| \u201c{t}\u201d | {s} | {v} |" for t, s, v in rows]
-    out.append("")
-    return out
 
 
 def _verdict(satcp: float, thesis: float) -> str:
@@ -563,7 +440,7 @@ def _verdict(satcp: float, thesis: float) -> str:
         return "not evaluated"
     if (satcp > 0) != (thesis > 0):
         return "does not hold"
-    if abs(satcp - thesis) <= MATCH_PCT / 100 * abs(thesis):
+    if within_pct(satcp, thesis):
         return "holds"
     return "direction holds, magnitude differs"
 
@@ -573,15 +450,15 @@ def _why_md(report: Report) -> list[str]:
     nr = report.outcomes["fairness_newreno"]
     fr = report.outcomes["friendliness"]
     window, rtt, bound = _window_bound()
-    ta = THESIS_THROUGHPUT["fairness_adalr_newreno"]
-    tn = THESIS_THROUGHPUT["fairness_newreno"]
-    nr_diffs = [abs(_diff(nr.throughput_Bps[i], tn[r])) for i, r in enumerate(RTT_LABELS_MS)]
+    ta = FAIRNESS_THROUGHPUT["fairness_adalr_newreno"]
+    tn = FAIRNESS_THROUGHPUT["fairness_newreno"]
+    nr_diffs = [abs(diff_pct(nr.throughput_Bps[i], tn[r])) for i, r in enumerate(RTT_LABELS_MS)]
     out = [
         "### Why satcp differs (evidence)",
         "",
         f"- **TCP NewReno matches.** satcp's six TCP NewReno averages are within "
         f"{max(nr_diffs):.1f}% of Table 7.12 and its indices within "
-        f"{abs(_diff(nr.jain, 0.8650)):.1f}% (Jain) and {abs(_diff(nr.maxmin, 0.3388)):.1f}% "
+        f"{abs(diff_pct(nr.jain, 0.8650)):.1f}% (Jain) and {abs(diff_pct(nr.maxmin, 0.3388)):.1f}% "
         "(max-min) of Table 7.13: the topology, workload and averaging reproduce the "
         "thesis's baseline.",
         f"- **TCP-ADaLR's long-RTT connections cannot reach the thesis's throughput under "
@@ -610,7 +487,7 @@ def _why_md(report: Report) -> list[str]:
             "0.7000); throughput "
             + ", ".join(f"{x:,.0f}" for x in sf.throughput_Bps)
             + " B/s (thesis "
-            + ", ".join(f"{THESIS_THROUGHPUT['friendliness'][r]:,.0f}" for r in RTT_LABELS_MS)
+            + ", ".join(f"{FAIRNESS_THROUGHPUT['friendliness'][r]:,.0f}" for r in RTT_LABELS_MS)
             + "). With windows that keep growing the long-RTT connections get more than "
             "the thesis's and the short-RTT ones less (the queue grows with the windows, "
             f"to {sa.max_queue_packets} packets against {a.max_queue_packets} with the "
@@ -639,18 +516,14 @@ def _why_md(report: Report) -> list[str]:
 
 def _figure_writer(report: Report) -> Callable[[str], None]:
     def write(path: str) -> None:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
-        fig, axes = plt.subplots(1, 3, figsize=(13, 4.2), dpi=100, sharey=True)
+        fig = new_figure((13, 4.2), dpi=100)
+        axes = fig.subplots(1, 3, sharey=True)
         xs = list(range(len(RTT_LABELS_MS)))
         order = list(reversed(range(len(RTT_LABELS_MS))))  # 25 ms first, as the tables
         for ax, (name, (_, _title)) in zip(axes, SCENARIOS.items(), strict=True):
             o = report.outcomes[name]
             s = [o.throughput_Bps[i] for i in order]
-            t = [THESIS_THROUGHPUT[name][RTT_LABELS_MS[i]] for i in order]
+            t = [FAIRNESS_THROUGHPUT[name][RTT_LABELS_MS[i]] for i in order]
             ax.bar([x - 0.2 for x in xs], s, width=0.4, label="satcp")
             ax.bar([x + 0.2 for x in xs], t, width=0.4, label="thesis")
             ax.set_xticks(xs)
@@ -660,11 +533,11 @@ def _figure_writer(report: Report) -> Callable[[str], None]:
             ]
             ax.set_xticklabels(names, fontsize=8)
             ax.set_xlabel("RTT (ms)")
-            kind = "friendliness_index" if name == "friendliness" else "jain_fairness_index"
+            kind = _jain_metric(name)
             ax.set_title(
-                f"Thesis Table {THESIS_TABLE[name]} (satcp)\n"
+                f"Thesis Table {FAIRNESS_TABLES[name][0]} (satcp)\n"
                 f"{kind.split('_')[0]} index {o.jain:.4f} "
-                f"(thesis {THESIS_INDEX[(name, kind)]:.4f})",
+                f"(thesis {FAIRNESS_INDEX[(name, kind)]:.4f})",
                 fontsize=9,
             )
             ax.grid(True, axis="y", alpha=0.3)
@@ -672,7 +545,6 @@ def _figure_writer(report: Report) -> Callable[[str], None]:
         axes[0].legend(fontsize=8)
         fig.tight_layout()
         fig.savefig(path, format="png")
-        plt.close(fig)
 
     return write
 
@@ -680,17 +552,16 @@ def _figure_writer(report: Report) -> Callable[[str], None]:
 def reproduce(out: Path, workers: int | None, quick: bool) -> str:
     """Runs the fairness and friendliness scenarios (``quick``: a 5 MB file),
     writes ``adalr_fairness.csv``, ``adalr_fairness.md`` and
-    ``adalr_fairness.png`` into ``out``, all or nothing, and returns the
+    the figure :data:`FIGURE` into ``out``, all or nothing, and returns the
     Markdown section."""
     report = compute(quick, workers)
-    report.markdown = render_markdown(report)
-    text, md = render_csv(report), report.markdown
-    report.paths = write_files_atomically(
+    md = render_markdown(report)
+    write_files_atomically(
         out,
         {
-            "adalr_fairness.csv": lambda p: Path(p).write_text(text, encoding="utf-8"),
-            "adalr_fairness.md": lambda p: Path(p).write_text(md, encoding="utf-8"),
+            "adalr_fairness.csv": text_writer(render_csv(report)),
+            "adalr_fairness.md": text_writer(md),
             FIGURE: _figure_writer(report),
         },
     )
-    return report.markdown
+    return md

@@ -29,9 +29,31 @@ from typing import Any
 
 import pandas as pd
 
-from .. import run_many
-from . import common as C
-from .baseline import window_bound
+from ..baseline import window_bound
+from .claims import Check, Claim, checks_markdown, claims_markdown, findings_block
+from .measures import BIN_S, FtpRun, http_page_time, labelled, peak, write_series
+from .plots import LINK_THROUGHPUT, FigureKind, Line, figure_set, time_series_figures
+from .scenarios import (
+    DELAYED_ACK,
+    VARIANTS,
+    link_bound_s,
+    run_jobs,
+    thesis_scenario,
+    variant_label,
+)
+from .tables import (
+    Row,
+    cell,
+    claim_diff_pct,
+    csv_bool,
+    diff_pct,
+    fmt_pct,
+    improvement_pct,
+    markdown_table,
+    span,
+    write_rows,
+)
+from .thesis_values import TABLE_5_1, thesis_value
 
 TITLE = "Ideal channel (thesis Table 5.1, Sec. 7.5.1)"
 
@@ -40,67 +62,95 @@ RTTS_MS: tuple[int, ...] = (25, 50, 100, 200, 250, 500)
 QUICK_RTTS_MS: tuple[int, ...] = (25, 250, 500)
 FILE_SIZES_MB: tuple[float, ...] = (0.5, 50, 100, 200, 300, 400, 500)
 QUICK_FILE_SIZES_MB: tuple[float, ...] = (0.5, 50, 100)
-
-#: Table 5.1, RTT (ms) -> download response time (s), TCP SACK.
-THESIS_5_1: dict[int, float] = {
-    25: 251.9,
-    50: 252.1,
-    100: 252.5,
-    200: 253.5,
-    250: 272.7,
-    500: 470.1,
-}
-
-#: table -> variant -> (delayed ACK enabled, disabled), seconds.
-THESIS: dict[str, dict[str, tuple[float, float]]] = {
-    "7.5": {
-        "adalr-sack": (360.6, 333.4),
-        "adalr-newreno": (360.6, 333.4),
-        "sack": (470.1, 463.5),
-        "newreno": (470.1, 463.5),
-    },
-    "7.6": {
-        "adalr-sack": (392.6, 357.8),
-        "adalr-newreno": (392.6, 357.8),
-        "sack": (533.5, 526.3),
-        "newreno": (533.5, 526.3),
-    },
-    "7.7": {
-        "adalr-sack": (283.0, 235.4),
-        "adalr-newreno": (283.0, 235.4),
-        "sack": (462.3, 459.7),
-        "newreno": (462.3, 459.7),
-    },
-    "7.8": {
-        "adalr-sack": (4.4, 3.9),
-        "adalr-newreno": (4.4, 3.9),
-        "sack": (4.9, 4.3),
-        "newreno": (4.9, 4.3),
-    },
-}
-
-
-def thesis_value(table: str, variant: str, delayed_ack: bool) -> float:
-    return THESIS[table][variant][0 if delayed_ack else 1]
+CUMULATIVE = "rwnd_mode=cumulative"
+ADALR = ("adalr-sack", "adalr-newreno")
+WITH_WITHOUT = ((True, "with delayed ACK"), (False, "without delayed ACK"))
+#: What the "~X% higher" statements of Setup.averages are about: (words,
+#: FtpRun attribute), Figs. figs[0], figs[1], figs[2].
+AVERAGED = (
+    ("goodput", "goodput_bps"),
+    ("TCP throughput", "tcp_bps"),
+    ("satellite link throughput", "link_bps"),
+)
 
 
 @dataclass(frozen=True)
 class Setup:
+    """One FTP table of the ideal channel (Tables 7.5-7.7) with its four
+    figures, and the thesis's statements on them (percentages with and
+    without delayed ACK)."""
+
     table: str
     title: str
     parameter: str
-    kwargs: tuple[tuple[str, float], ...]
-    figs: tuple[int, int, int, int]
+    kwargs: tuple[tuple[str, float], ...]  # thesis_scenario arguments
+    figs: tuple[int, int, int, int]  # goodput, TCP, link throughput, utilization
+    #: "TCP-ADaLR <how>X% shorter download": (source, how, (with, without)).
+    cuts: tuple[tuple[str, str, tuple[int, int]], ...] = ()
+    #: "~X% higher" goodput, TCP and link throughput (Figs. figs[0:3],
+    #: whole-transfer averages): (with, without) for each.
+    averages: tuple[tuple[int, int], ...] = ()
+    #: "up to X% higher <what>" (peaks of the 5 s averages): (source,
+    #: figure, what, rate_series column, metric name, (with, without)).
+    peaks: tuple[tuple[str, int, str, str, str, tuple[int, int]], ...] = ()
+    #: Peak link utilization without delayed ACK: (source, figure,
+    #: statement, variant, thesis %).
+    utilization: tuple[tuple[str, int, str, str, int], ...] = ()
 
 
 SETUPS: tuple[Setup, ...] = (
-    Setup("7.5", "ideal channel, default network", "", (), (4, 5, 6, 7)),
+    Setup(
+        "7.5",
+        "ideal channel, default network",
+        "",
+        (),
+        (4, 5, 6, 7),
+        cuts=(("Sec. 7.5.1.1 / Table 7.5", "~", (23, 28)),),
+        averages=((49, 50), (53, 63), (53, 66)),
+        peaks=(
+            (
+                "Sec. 7.5.1.1 text (Fig. 7.7)",
+                7,
+                "satellite link utilization",
+                "util_pct",
+                "link_utilization",
+                (56, 68),
+            ),
+        ),
+        utilization=(
+            (
+                "Fig. 7.7 caption",
+                7,
+                "TCP-ADaLR reaches 80% of the link capacity without delayed ACK",
+                "adalr-sack",
+                80,
+            ),
+            (
+                "Fig. 7.7 caption",
+                7,
+                "TCP SACK / NewReno attain only 50% without delayed ACK",
+                "sack",
+                50,
+            ),
+        ),
+    ),
     Setup(
         "7.6",
         "ideal channel, Ethernet one-way delay 50 ms",
         "ethernet_delay_s=0.05",
         (("ethernet_delay_s", 0.050),),
         (8, 9, 10, 11),
+        cuts=(("Table 7.6 caption", "~", (26, 32)),),
+        averages=((33, 50), (71, 79), (55, 63)),
+        utilization=(
+            (
+                "Fig. 7.11 caption",
+                11,
+                "TCP-ADaLR reaches ~80% peak link utilization without delayed ACK",
+                "adalr-sack",
+                80,
+            ),
+        ),
     ),
     Setup(
         "7.7",
@@ -108,10 +158,23 @@ SETUPS: tuple[Setup, ...] = (
         "satellite_bps=10e6/1e6",
         (("downlink_bps", 10e6), ("uplink_bps", 1e6)),
         (12, 13, 14, 15),
+        cuts=(
+            ("Sec. 7.5.1.1.2 text", "~", (21, 29)),
+            ("Table 7.7 caption", "up to ", (38, 48)),
+        ),
+        peaks=(
+            ("Fig. 7.12 caption", 12, "goodput", "goodput_Bps", "goodput", (66, 138)),
+            (
+                "Fig. 7.14 caption",
+                14,
+                "satellite link throughput",
+                "link_bps",
+                "link_throughput",
+                (150, 250),
+            ),
+        ),
     ),
 )
-CUMULATIVE = "rwnd_mode=cumulative"
-ADALR = ("adalr-sack", "adalr-newreno")
 
 
 # --- the runs ----------------------------------------------------------------
@@ -120,38 +183,33 @@ ADALR = ("adalr-sack", "adalr-newreno")
 def _jobs(quick: bool) -> list[tuple[tuple, dict[str, Any]]]:
     jobs: list[tuple[tuple, dict[str, Any]]] = []
     for rtt in QUICK_RTTS_MS if quick else RTTS_MS:
-        sc = C.thesis_scenario(satellite_delay_s=rtt / 2000.0, sample_interval_s=0.0)
+        sc = thesis_scenario(satellite_delay_s=rtt / 2000.0, sample_interval_s=0.0)
         jobs.append((("5.1", rtt), sc))
     for s in SETUPS:
-        for v, _ in C.VARIANTS:
-            for da, _ in C.DELAYED_ACK:
-                sc = C.thesis_scenario(variant=v, delayed_ack=da, **dict(s.kwargs))
-                jobs.append((("ftp", s.table, v, da, ""), sc))
-                if v in ADALR:
-                    sc = C.thesis_scenario(
-                        variant=v, delayed_ack=da, rwnd_mode="cumulative", **dict(s.kwargs)
+        for v, _ in VARIANTS:
+            for da in DELAYED_ACK:
+                for mode in ("", CUMULATIVE) if v in ADALR else ("",):
+                    rwnd_mode = "cumulative" if mode else None
+                    sc = thesis_scenario(
+                        variant=v, delayed_ack=da, rwnd_mode=rwnd_mode, **dict(s.kwargs)
                     )
-                    jobs.append((("ftp", s.table, v, da, CUMULATIVE), sc))
+                    jobs.append((("ftp", s.table, v, da, mode), sc))
     for mb in QUICK_FILE_SIZES_MB if quick else FILE_SIZES_MB:
-        for v, _ in C.VARIANTS:
-            sc = C.thesis_scenario(variant=v, file_bytes=int(mb * 1e6), sample_interval_s=0.0)
+        for v, _ in VARIANTS:
+            sc = thesis_scenario(variant=v, file_bytes=int(mb * 1e6), sample_interval_s=0.0)
             jobs.append((("size", mb, v), sc))
-        sc = C.thesis_scenario(
+        sc = thesis_scenario(
             variant="adalr-sack",
             file_bytes=int(mb * 1e6),
             sample_interval_s=0.0,
             rwnd_mode="cumulative",
         )
         jobs.append((("size", mb, "adalr-sack", CUMULATIVE), sc))
-    for v, _ in C.VARIANTS:
-        for da, _ in C.DELAYED_ACK:
-            sc = C.thesis_scenario("http", variant=v, delayed_ack=da, sample_interval_s=0.0)
+    for v, _ in VARIANTS:
+        for da in DELAYED_ACK:
+            sc = thesis_scenario("http", variant=v, delayed_ack=da, sample_interval_s=0.0)
             jobs.append((("http", v, da), sc))
     return jobs
-
-
-def run_count(quick: bool) -> int:
-    return len(_jobs(quick))
 
 
 @dataclass
@@ -160,9 +218,9 @@ class Part:
     one-line findings for the report's summary."""
 
     md: list[str]
-    rows: list[C.Row]
-    claims: list[C.Claim]
-    checks: list[C.Check]
+    rows: list[Row]
+    claims: list[Claim]
+    checks: list[Check]
     findings: list[str]
 
 
@@ -172,10 +230,9 @@ def reproduce(out: Path, workers: int | None = None, quick: bool = False) -> str
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     jobs = _jobs(quick)
-    results = run_many([sc for _, sc in jobs], workers=workers)
-    runs: dict[tuple, Any] = {}
-    for (key, _), res in zip(jobs, results, strict=True):
-        runs[key] = res if key[0] == "http" else C.FtpRun(res)
+    runs: dict[tuple, Any] = {
+        key: res if key[0] == "http" else FtpRun(res) for key, res in run_jobs(jobs, workers)
+    }
     dpi = 60 if quick else 100
 
     parts = [_table_5_1(runs, quick, out)]
@@ -184,18 +241,18 @@ def reproduce(out: Path, workers: int | None = None, quick: bool = False) -> str
         parts.append(_ftp_setup(s, runs, out, dpi, series_frames))
     parts.append(_file_sizes(runs, quick, out, dpi))
     parts.append(_http(runs, out))
-    C.write_text(out / "series_ideal.csv", pd.concat(series_frames).to_csv(index=False))
+    write_series(out / "series_ideal.csv", series_frames)
 
     claims = [c for p in parts for c in p.claims]
     checks = [c for p in parts for c in p.checks]
-    C.write_text(out / "claims_ideal.csv", C.rows_csv(c.row() for c in claims))
+    write_rows(out / "claims_ideal.csv", [c.row() for c in claims])
     sack = runs[("ftp", "7.5", "sack", False, "")]
     adalr = runs[("ftp", "7.5", "adalr-sack", False, "")]
     wb = window_bound(sack.sc)
     ceiling = wb.window_bytes * 8 / wb.rtt_s / 2.048e6 * 100
     peak_util = (
-        (C.peak(sack.series["util_pct"]), ceiling),
-        C.peak(adalr.series["util_pct"]),
+        (peak(sack.series["util_pct"]), ceiling),
+        peak(adalr.series["util_pct"]),
     )
     return _section(parts, claims, checks, quick, len(jobs), peak_util)
 
@@ -205,13 +262,13 @@ def reproduce(out: Path, workers: int | None = None, quick: bool = False) -> str
 
 def _table_5_1(runs: dict, quick: bool, out: Path) -> Part:
     rows, table, notes = [], [], []
-    link_rows: list[tuple[int, C.Row, float, float, float]] = []
+    link_rows: list[tuple[int, Row, float, float, float]] = []
     times: dict[int, float] = {}
     for rtt in QUICK_RTTS_MS if quick else RTTS_MS:
-        r: C.FtpRun = runs[("5.1", rtt)]
+        r: FtpRun = runs[("5.1", rtt)]
         times[rtt] = r.time
-        thesis = THESIS_5_1[rtt]
-        row = C.Row(
+        thesis = TABLE_5_1[rtt]
+        row = Row(
             "table5.1",
             "sack",
             True,
@@ -222,7 +279,7 @@ def _table_5_1(runs: dict, quick: bool, out: Path) -> Part:
         )
         rows.append(row)
         wb = window_bound(r.sc)
-        lb = C.link_bound_s(r.sc)
+        lb = link_bound_s(r.sc)
         window_limited = wb.total_s > lb
         if window_limited:
             implied_rtt = thesis * wb.window_bytes / FILE_BYTES
@@ -241,7 +298,7 @@ def _table_5_1(runs: dict, quick: bool, out: Path) -> Part:
                 f"{rtt / 2:g}",
                 f"{r.time:.1f}",
                 f"{thesis:g}",
-                C.fmt_pct(row.diff_pct),
+                fmt_pct(row.diff_pct),
                 regime,
                 implies,
             ]
@@ -249,10 +306,10 @@ def _table_5_1(runs: dict, quick: bool, out: Path) -> Part:
         if row.flagged:
             if window_limited:
                 notes.append(
-                    f"RTT {rtt} ms ({C.fmt_pct(row.diff_pct)}): window-limited "
+                    f"RTT {rtt} ms ({fmt_pct(row.diff_pct)}): window-limited "
                     f"(65,535 B rwnd = {wb.window_bytes:,} B of full segments per "
                     f"{wb.rtt_s * 1e3:.1f} ms RTT: bound {wb.total_s:.1f} s; satcp "
-                    f"{C.fmt_pct(C.diff_pct(r.time, wb.total_s))} from it). The thesis's "
+                    f"{fmt_pct(diff_pct(r.time, wb.total_s))} from it). The thesis's "
                     f"{thesis:g} s needs an RTT of {implied_rtt * 1e3:.0f} ms at one window "
                     f"per RTT, {(implied_rtt - wb.rtt_s) * 1e3:.0f} ms more than the path's "
                     "propagation and serialization: OPNET delays the thesis does not describe."
@@ -266,16 +323,16 @@ def _table_5_1(runs: dict, quick: bool, out: Path) -> Part:
         over = [x[1].thesis / x[3] - 1 for x in link_rows]
         notes.insert(
             0,
-            f"RTT {rtts[0]}-{rtts[-1]} ms ({C.fmt_pct(max(diffs))} to {C.fmt_pct(min(diffs))}): "
+            f"RTT {rtts[0]}-{rtts[-1]} ms ({fmt_pct(max(diffs))} to {fmt_pct(min(diffs))}): "
             f"link-limited: the rwnd/RTT bound ({max(x[4] for x in link_rows):.1f} s at most) "
             f"is below the link-rate bound ({min(x[3] for x in link_rows):.1f}-"
             f"{max(x[3] for x in link_rows):.1f} s = {math.ceil(FILE_BYTES / 1460):,} packets "
             "of 1,500 B at 2,048 kb/s + 1 RTT), and satcp is within "
-            f"{max(abs(C.diff_pct(x[2], x[3])) for x in link_rows):.1f}% of it. The thesis's "
+            f"{max(abs(diff_pct(x[2], x[3])) for x in link_rows):.1f}% of it. The thesis's "
             f"times are a goodput of {min(rates) / 1e6:.3f}-{max(rates) / 1e6:.3f} Mb/s, "
             f"{min(rates) / 2.048e6 * 100:.1f}-{max(rates) / 2.048e6 * 100:.1f}% of the link "
             f"rate, where the 1,460/1,500 payload share allows {1460 / 1500 * 100:.1f}%: OPNET "
-            f"needs {C.span(min(over) * 100, max(over) * 100)}% more time than the line rate "
+            f"needs {span(min(over) * 100, max(over) * 100)}% more time than the line rate "
             "allows. Link framing (8 B of PPP to 38 B of Ethernet per 1,500 B packet) would "
             "explain 0.5-2.5%; the thesis does not describe the rest (OPNET processing), and "
             "satcp adds no unexplained delay.",
@@ -287,7 +344,7 @@ def _table_5_1(runs: dict, quick: bool, out: Path) -> Part:
         "RTT/2 (RTT 500 ms = the default 250 ms one way, whose row equals Table 7.5's "
         "SACK value 470.1 s); the 10 ms Ethernet stays. File `table5_1.csv`.",
         "",
-        *C.markdown_table(
+        *markdown_table(
             [
                 "RTT (ms)",
                 "satellite one-way (ms)",
@@ -306,25 +363,25 @@ def _table_5_1(runs: dict, quick: bool, out: Path) -> Part:
     checks = []
     if {25, 200, 250, 500} <= times.keys() or {25, 250, 500} <= times.keys():
         below = [rtt for rtt in sorted(times) if rtt <= 200]
-        flat = C.diff_pct(times[below[-1]], times[below[0]])
-        step = C.diff_pct(times[500], times[250])
+        flat = diff_pct(times[below[-1]], times[below[0]])
+        step = diff_pct(times[500], times[250])
         checks.append(
-            C.Check(
+            Check(
                 "Sec. 5.2.1 / Table 5.1",
                 "the download time starts to increase significantly after RTT 250 ms",
                 step > 3 * max(flat, 1.0),
-                f"satcp {below[0]}->{below[-1]} ms: {C.fmt_pct(flat)}, 250->500 ms: "
-                f"{C.fmt_pct(step)} (thesis {C.fmt_pct(C.diff_pct(253.5, 251.9))}, "
-                f"{C.fmt_pct(C.diff_pct(470.1, 272.7))})",
+                f"satcp {below[0]}->{below[-1]} ms: {fmt_pct(flat)}, 250->500 ms: "
+                f"{fmt_pct(step)} (thesis {fmt_pct(diff_pct(TABLE_5_1[200], TABLE_5_1[25]))}, "
+                f"{fmt_pct(diff_pct(TABLE_5_1[500], TABLE_5_1[250]))})",
             )
         )
-    C.write_text(out / "table5_1.csv", C.rows_csv(rows))
+    write_rows(out / "table5_1.csv", rows)
     worst = max(rows, key=lambda r: abs(r.diff_pct))
     findings = [
         f"Table 5.1 (SACK vs RTT): satcp {', '.join(f'{times[k]:.1f}' for k in sorted(times))} s "
-        f"vs thesis {', '.join(f'{THESIS_5_1[k]:g}' for k in sorted(times))} s "
+        f"vs thesis {', '.join(f'{TABLE_5_1[k]:g}' for k in sorted(times))} s "
         f"(RTT {', '.join(str(k) for k in sorted(times))} ms); largest gap "
-        f"{C.fmt_pct(worst.diff_pct)}: satcp sits on the link-rate / rwnd bounds, OPNET above them."
+        f"{fmt_pct(worst.diff_pct)}: satcp sits on the link-rate / rwnd bounds, OPNET above them."
     ]
     return Part(md, rows, [], checks, findings)
 
@@ -335,57 +392,34 @@ def _table_5_1(runs: dict, quick: bool, out: Path) -> Part:
 def _ftp_setup(
     s: Setup, runs: dict, out: Path, dpi: int, series_frames: list[pd.DataFrame]
 ) -> Part:
-    def run(v: str, da: bool, mode: str = "") -> C.FtpRun:
+    def run(v: str, da: bool, mode: str = "") -> FtpRun:
         return runs[("ftp", s.table, v, da, mode)]
 
-    rows: list[C.Row] = []
+    rows: list[Row] = []
     table = []
-    for v, label in C.VARIANTS:
-        cells = []
-        for da, _ in C.DELAYED_ACK:
-            r = run(v, da)
-            th = thesis_value(s.table, v, da)
-            rows.append(
-                C.Row(
-                    f"table{s.table}",
-                    v,
-                    da,
-                    s.parameter,
-                    "ftp_download_response_time_s",
-                    r.time,
-                    th,
-                )
-            )
-            cells.append(C.cell(r.time, th))
-        table.append([label, *cells])
-    for v, label in C.VARIANTS:
-        if v not in ADALR:
-            continue
-        cells = []
-        for da, _ in C.DELAYED_ACK:
-            r = run(v, da, CUMULATIVE)
-            th = thesis_value(s.table, v, da)
-            rows.append(
-                C.Row(
-                    f"table{s.table}",
-                    v,
-                    da,
-                    ";".join(p for p in (s.parameter, CUMULATIVE) if p),
-                    "ftp_download_response_time_s",
-                    r.time,
-                    th,
-                )
-            )
-            cells.append(C.cell(r.time, th))
-        table.append([f"{label}, `rwnd_mode = cumulative` (alt. reading)", *cells])
-    C.write_text(out / f"table{s.table.replace('.', '_')}.csv", C.rows_csv(rows))
+    for mode in ("", CUMULATIVE):  # the default reading, then the alternative
+        for v, label in VARIANTS:
+            if mode and v not in ADALR:
+                continue
+            cells = []
+            for da in DELAYED_ACK:
+                r = run(v, da, mode)
+                th = thesis_value(s.table, v, da)
+                parameter = ";".join(p for p in (s.parameter, mode) if p)
+                metric = "ftp_download_response_time_s"
+                rows.append(Row(f"table{s.table}", v, da, parameter, metric, r.time, th))
+                cells.append(cell(r.time, th))
+            if mode:
+                label = f"{label}, `rwnd_mode = cumulative` (alt. reading)"
+            table.append([label, *cells])
+    write_rows(out / f"table{s.table.replace('.', '_')}.csv", rows)
 
     claims, checks = _ftp_claims(s, run, runs)
     notes = _ftp_notes(s, run, rows)
     identical = max(
-        abs(run("adalr-sack", da).time - run("adalr-newreno", da).time) for da in (True, False)
+        abs(run("adalr-sack", da).time - run("adalr-newreno", da).time) for da in DELAYED_ACK
     )
-    identical_tcp = max(abs(run("sack", da).time - run("newreno", da).time) for da in (True, False))
+    identical_tcp = max(abs(run("sack", da).time - run("newreno", da).time) for da in DELAYED_ACK)
     figs = _ftp_figures(s, run, out, dpi, series_frames)
 
     md = [
@@ -393,10 +427,7 @@ def _ftp_setup(
         "",
         f"Cells: satcp (thesis, diff). File `table{s.table.replace('.', '_')}.csv`.",
         "",
-        *C.markdown_table(
-            ["Variant", "Delayed ACK enabled", "Delayed ACK disabled"],
-            table,
-        ),
+        *markdown_table(["Variant", "Delayed ACK enabled", "Delayed ACK disabled"], table),
         "",
     ]
     md += [
@@ -416,38 +447,36 @@ def _ftp_setup(
     md += ["Figures: " + ", ".join(f"`{f}`" for f in figs) + ".", ""]
 
     da_cut = [
-        C.improvement_pct(run("adalr-sack", da).time, run("sack", da).time) for da in (True, False)
+        improvement_pct(run("adalr-sack", da).time, run("sack", da).time) for da in DELAYED_ACK
     ]
     th_cut = [
-        C.improvement_pct(
-            thesis_value(s.table, "adalr-sack", da), thesis_value(s.table, "sack", da)
-        )
-        for da in (True, False)
+        improvement_pct(thesis_value(s.table, "adalr-sack", da), thesis_value(s.table, "sack", da))
+        for da in DELAYED_ACK
     ]
     finding = (
         f"Table {s.table} ({s.title}): TCP-ADaLR vs TCP SACK download time "
-        f"{C.fmt_pct(da_cut[0])} / {C.fmt_pct(da_cut[1])} (delayed ACK on/off; thesis "
-        f"{C.fmt_pct(th_cut[0])} / {C.fmt_pct(th_cut[1])}); SACK "
+        f"{fmt_pct(da_cut[0])} / {fmt_pct(da_cut[1])} (delayed ACK on/off; thesis "
+        f"{fmt_pct(th_cut[0])} / {fmt_pct(th_cut[1])}); SACK "
         f"{run('sack', True).time:.1f} / {run('sack', False).time:.1f} s vs thesis "
         f"{thesis_value(s.table, 'sack', True):g} / {thesis_value(s.table, 'sack', False):g} s"
     )
     cum = [
-        C.improvement_pct(run("adalr-sack", da, CUMULATIVE).time, run("sack", da).time)
-        for da in (True, False)
+        improvement_pct(run("adalr-sack", da, CUMULATIVE).time, run("sack", da).time)
+        for da in DELAYED_ACK
     ]
-    finding += f"; with `rwnd_mode = cumulative` {C.fmt_pct(cum[0])} / {C.fmt_pct(cum[1])}"
+    finding += f"; with `rwnd_mode = cumulative` {fmt_pct(cum[0])} / {fmt_pct(cum[1])}"
     return Part(md, rows, claims, checks, [finding + "."])
 
 
-def _ftp_notes(s: Setup, run, rows: Sequence[C.Row]) -> list[str]:
+def _ftp_notes(s: Setup, run, rows: Sequence[Row]) -> list[str]:
     """Evidence for the TCP SACK/NewReno rows and the TCP-ADaLR rows (given
     whether or not they pass 15%: the figure statements rely on it)."""
 
-    def diffs(rs: Sequence[C.Row]) -> str:
+    def diffs(rs: Sequence[Row]) -> str:
         flagged = [r for r in rs if r.flagged]
         if not flagged:
             return "all within 15%"
-        return "beyond 15%: " + ", ".join(sorted({C.fmt_pct(r.diff_pct) for r in flagged}))
+        return "beyond 15%: " + ", ".join(sorted({fmt_pct(r.diff_pct) for r in flagged}))
 
     notes = []
     tcp_rows = [r for r in rows if r.variant not in ADALR]
@@ -460,7 +489,7 @@ def _ftp_notes(s: Setup, run, rows: Sequence[C.Row]) -> list[str]:
         f"TCP SACK / NewReno ({diffs(tcp_rows)}): without loss both are rwnd-limited: "
         f"{wb.window_bytes:,} B (44 full segments of the 65,535 B window) per RTT of "
         f"{wb.rtt_s * 1e3:.1f} ms gives {wb.total_s:.1f} s; satcp takes {sack.time:.1f} s "
-        f"({C.fmt_pct(C.diff_pct(sack.time, wb.total_s))}: slow start, delayed ACK). The "
+        f"({fmt_pct(diff_pct(sack.time, wb.total_s))}: slow start, delayed ACK). The "
         f"thesis's {thesis_value(s.table, 'sack', True):g} s would need an RTT of "
         f"{implied * 1e3:.0f} ms at one window per RTT ({(implied - wb.rtt_s) * 1e3:+.0f} ms "
         "vs the path): the OPNET offset of Table 5.1, which the thesis does not explain "
@@ -482,14 +511,14 @@ def _ftp_notes(s: Setup, run, rows: Sequence[C.Row]) -> list[str]:
         f"{speed_thesis:.2f}x, an effective window of ~{wb.window_bytes * speed_thesis:,.0f} B "
         "at one window per RTT."
     )
-    cum = {da: run("adalr-sack", da, CUMULATIVE) for da in (True, False)}
-    lb = C.link_bound_s(cum[True].sc)
-    per = {da: run("adalr-sack", da).time for da in (True, False)}
+    cum = {da: run("adalr-sack", da, CUMULATIVE) for da in DELAYED_ACK}
+    lb = link_bound_s(cum[True].sc)
+    per = {da: run("adalr-sack", da).time for da in DELAYED_ACK}
     between = all(
         min(cum[da].time, per[da])
         < thesis_value(s.table, "adalr-sack", da)
         < max(cum[da].time, per[da])
-        for da in (True, False)
+        for da in DELAYED_ACK
     )
     rate = float(cum[True].sc["links"][1]["ab"]["rate_bps"])
     bdp = rate * wb.rtt_s / 8
@@ -504,7 +533,7 @@ def _ftp_notes(s: Setup, run, rows: Sequence[C.Row]) -> list[str]:
             if c.time <= 1.15 * lb
             else f"but stays below the bandwidth-delay product ({bdp:,.0f} B) to the end: "
         )
-        + f"{c.time:.1f} s, {C.fmt_pct(C.diff_pct(c.time, lb))} from the link-rate bound "
+        + f"{c.time:.1f} s, {fmt_pct(diff_pct(c.time, lb))} from the link-rate bound "
         f"{lb:.1f} s (max gateway queue {c.max_queue} packets), a speed-up of "
         f"{sack.time / c.time:.2f}x. "
         + (
@@ -520,49 +549,62 @@ def _ftp_notes(s: Setup, run, rows: Sequence[C.Row]) -> list[str]:
     notes.append(text)
     if s.table == "7.7":
         fast = window_bound(run("sack", True).sc)
-        base = window_bound(C.thesis_scenario())
+        base = window_bound(thesis_scenario())
         notes.append(
             f"With 10 Mb/s / 1 Mb/s only serialization shrinks: RTT {base.rtt_s * 1e3:.1f} -> "
             f"{fast.rtt_s * 1e3:.1f} ms, so rwnd-limited TCP's download changes by "
-            f"{C.fmt_pct((fast.rtt_s / base.rtt_s - 1) * 100)} (thesis: "
-            f"{C.fmt_pct(C.diff_pct(462.3, 470.1))}); the link now carries 5x the rwnd/RTT "
+            f"{fmt_pct((fast.rtt_s / base.rtt_s - 1) * 100)} (thesis: "
+            f"{fmt_pct(diff_pct(462.3, 470.1))}); the link now carries 5x the rwnd/RTT "
             "rate, so only a window that grows well beyond rwnd (the cumulative rows) gains "
             "much here, as the thesis's TCP-ADaLR rows do."
         )
     return notes
 
 
-def _ftp_claims(s: Setup, run, runs: dict) -> tuple[list[C.Claim], list[C.Check]]:
-    claims: list[C.Claim] = []
-    checks: list[C.Check] = []
+def _ftp_claims(s: Setup, run, runs: dict) -> tuple[list[Claim], list[Check]]:
+    """The thesis's statements on one table and its figures (:class:`Setup`),
+    in the thesis's order, and the qualitative ones."""
+    claims: list[Claim] = []
+    checks: list[Check] = []
     exp = f"table{s.table}"
-    f = s.figs
 
     def th(v: str, da: bool) -> float:
         return thesis_value(s.table, v, da)
 
     def cut(da: bool, mode: str = "") -> float:
-        return C.improvement_pct(run("adalr-sack", da, mode).time, run("sack", da).time)
+        return improvement_pct(run("adalr-sack", da, mode).time, run("sack", da).time)
 
     def th_cut(da: bool) -> float:
-        return C.improvement_pct(th("adalr-sack", da), th("sack", da))
+        return improvement_pct(th("adalr-sack", da), th("sack", da))
 
     def th_speed(da: bool) -> float:
-        return C.improvement_pct(th("sack", da), th("adalr-sack", da))
+        return improvement_pct(th("sack", da), th("adalr-sack", da))
 
     def avg(attr: str, da: bool) -> float:
-        return C.improvement_pct(
-            getattr(run("adalr-sack", da), attr), getattr(run("sack", da), attr)
-        )
+        return improvement_pct(getattr(run("adalr-sack", da), attr), getattr(run("sack", da), attr))
 
-    def peak(col: str, da: bool) -> float:
-        a = C.peak(run("adalr-sack", da).series[col])
-        b = C.peak(run("sack", da).series[col])
-        return C.improvement_pct(a, b)
+    def peak_gain(col: str, da: bool) -> float:
+        a = peak(run("adalr-sack", da).series[col])
+        b = peak(run("sack", da).series[col])
+        return improvement_pct(a, b)
 
-    def claim(src, stmt, metric, thesis, satcp, da, implied=None, kind="change", parameter=""):
+    def claim(
+        src: tuple[str, str],
+        stmt: str,
+        metric: str,
+        thesis: float,
+        satcp: float,
+        da: bool | None,
+        implied: float | None = None,
+        *,
+        kind: str = "change",
+        variant: str | None = None,
+        parameter: str = "",
+    ) -> None:
+        if variant is None:
+            variant = "adalr-sack vs sack" if kind == "change" else ""
         claims.append(
-            C.Claim(
+            Claim(
                 experiment=src[1],
                 source=src[0],
                 statement=stmt,
@@ -570,7 +612,7 @@ def _ftp_claims(s: Setup, run, runs: dict) -> tuple[list[C.Claim], list[C.Check]
                 thesis=thesis,
                 satcp=satcp,
                 kind=kind,
-                variant="adalr-sack vs sack" if kind == "change" else "",
+                variant=variant,
                 delayed_ack=da,
                 parameter=parameter or s.parameter,
                 implied=implied,
@@ -578,194 +620,115 @@ def _ftp_claims(s: Setup, run, runs: dict) -> tuple[list[C.Claim], list[C.Check]
         )
 
     rt = "ftp_download_response_time_change_pct (Eq. 7.2)"
-    das = ((True, "with delayed ACK"), (False, "without delayed ACK"))
+    # Table 7.5 also under the cumulative reading of Algorithm 5.3.
+    modes = ("", CUMULATIVE) if s.table == "7.5" else ("",)
+    for source, how, pcts in s.cuts:
+        for mode in modes:
+            for (da, w), p in zip(WITH_WITHOUT, pcts, strict=True):
+                claim(
+                    (source, exp),
+                    f"TCP-ADaLR {how}{p}% shorter download, {w}",
+                    rt,
+                    -p,
+                    cut(da, mode),
+                    da,
+                    th_cut(da),
+                    parameter=mode,
+                )
     if s.table == "7.5":
-        src = ("Sec. 7.5.1.1 / Table 7.5", exp)
-        for (da, w), p in zip(das, (23, 28), strict=True):
-            claim(src, f"TCP-ADaLR ~{p}% shorter download, {w}", rt, -p, cut(da), da, th_cut(da))
-        for (da, w), p in zip(das, (23, 28), strict=True):
+        rt_da = "ftp_download_response_time_change_pct (no delayed ACK vs delayed ACK)"
+        for v, stmt, p in (
+            ("adalr-sack", "TCP-ADaLR without delayed ACK ~7% faster than with it", 7),
+            ("sack", "TCP SACK / NewReno with and without delayed ACK differ by ~1%", 1),
+        ):
             claim(
-                src,
-                f"TCP-ADaLR ~{p}% shorter download, {w}",
-                rt,
+                (s.cuts[0][0], exp),
+                stmt,
+                rt_da,
                 -p,
-                cut(da, CUMULATIVE),
-                da,
-                th_cut(da),
-                parameter=CUMULATIVE,
+                improvement_pct(run(v, False).time, run(v, True).time),
+                None,
+                improvement_pct(th(v, False), th(v, True)),
+                variant=v,
             )
-        a_da, a_no = run("adalr-sack", True).time, run("adalr-sack", False).time
-        claim(
-            src,
-            "TCP-ADaLR without delayed ACK ~7% faster than with it",
-            "ftp_download_response_time_change_pct (no delayed ACK vs delayed ACK)",
-            -7,
-            C.improvement_pct(a_no, a_da),
-            None,
-            C.improvement_pct(th("adalr-sack", False), th("adalr-sack", True)),
-        )
-        claims[-1].variant = "adalr-sack"
-        claim(
-            src,
-            "TCP SACK / NewReno with and without delayed ACK differ by ~1%",
-            "ftp_download_response_time_change_pct (no delayed ACK vs delayed ACK)",
-            -1,
-            C.improvement_pct(run("sack", False).time, run("sack", True).time),
-            None,
-            C.improvement_pct(th("sack", False), th("sack", True)),
-        )
-        claims[-1].variant = "sack"
-        pcts = {"good": (49, 50), "tcp": (53, 63), "link": (53, 66)}
-        util_up = (56, 68)
-    elif s.table == "7.6":
-        src = ("Table 7.6 caption", exp)
-        for (da, w), p in zip(das, (26, 32), strict=True):
-            claim(src, f"TCP-ADaLR ~{p}% shorter download, {w}", rt, -p, cut(da), da, th_cut(da))
-        pcts = {"good": (33, 50), "tcp": (71, 79), "link": (55, 63)}
-        util_up = None
-    else:
-        for (da, w), p in zip(das, (21, 29), strict=True):
-            claim(
-                ("Sec. 7.5.1.1.2 text", exp),
-                f"TCP-ADaLR ~{p}% shorter download, {w}",
-                rt,
-                -p,
-                cut(da),
-                da,
-                th_cut(da),
-            )
-        for (da, w), p in zip(das, (38, 48), strict=True):
-            claim(
-                ("Table 7.7 caption", exp),
-                f"TCP-ADaLR up to {p}% shorter download, {w}",
-                rt,
-                -p,
-                cut(da),
-                da,
-                th_cut(da),
-            )
-        for da, w in das:
-            base = runs[("ftp", "7.5", "sack", da, "")].time
+    if s.table == "7.7":
+        for da, w in WITH_WITHOUT:
             claim(
                 ("Sec. 7.5.1.1.2 text", exp),
                 f"TCP SACK / NewReno only ~1% shorter than on the 2 Mb/s link, {w}",
                 "ftp_download_response_time_change_pct (10 Mb/s vs 2 Mb/s link, TCP SACK)",
                 -1,
-                C.improvement_pct(run("sack", da).time, base),
+                improvement_pct(run("sack", da).time, runs[("ftp", "7.5", "sack", da, "")].time),
                 da,
-                C.improvement_pct(th("sack", da), thesis_value("7.5", "sack", da)),
+                improvement_pct(th("sack", da), thesis_value("7.5", "sack", da)),
+                variant="sack",
             )
-            claims[-1].variant = "sack"
-        pcts = None
-        util_up = None
-
-    if pcts is not None:
-        for key, figno, what, attr in (
-            ("good", f[0], "goodput", "goodput_bps"),
-            ("tcp", f[1], "TCP throughput", "tcp_bps"),
-            ("link", f[2], "satellite link throughput", "link_bps"),
-        ):
-            for (da, w), p in zip(das, pcts[key], strict=True):
-                claim(
-                    (f"Fig. 7.{figno}", f"fig7.{figno}"),
-                    f"TCP-ADaLR ~{p}% higher {what}, {w}",
-                    f"{attr}_change_pct (Eq. 7.2, whole-transfer average)",
-                    p,
-                    avg(attr, da),
-                    da,
-                    th_speed(da),
-                )
-    if util_up is not None:
-        for (da, w), p in zip(das, util_up, strict=True):
+    for figno, (what, attr), pcts in zip(s.figs, AVERAGED, s.averages, strict=False):
+        for (da, w), p in zip(WITH_WITHOUT, pcts, strict=True):
             claim(
-                ("Sec. 7.5.1.1 text (Fig. 7.7)", "fig7.7"),
-                f"TCP-ADaLR up to {p}% higher satellite link utilization, {w}",
-                "link_utilization_change_pct (Eq. 7.2, peaks of the 5 s averages)",
+                (f"Fig. 7.{figno}", f"fig7.{figno}"),
+                f"TCP-ADaLR ~{p}% higher {what}, {w}",
+                f"{attr}_change_pct (Eq. 7.2, whole-transfer average)",
                 p,
-                peak("util_pct", da),
+                avg(attr, da),
+                da,
+                th_speed(da),
+            )
+    for source, figno, what, col, metric, pcts in s.peaks:
+        for (da, w), p in zip(WITH_WITHOUT, pcts, strict=True):
+            claim(
+                (source, f"fig7.{figno}"),
+                f"TCP-ADaLR up to {p}% higher {what}, {w}",
+                f"{metric}_change_pct (Eq. 7.2, peaks of the 5 s averages)",
+                p,
+                peak_gain(col, da),
                 da,
             )
+    for source, figno, stmt, v, p in s.utilization:
         claim(
-            ("Fig. 7.7 caption", "fig7.7"),
-            "TCP-ADaLR reaches 80% of the link capacity without delayed ACK",
-            "peak_link_utilization_pct (5 s averages), TCP-ADaLR SACK",
-            80,
-            C.peak(run("adalr-sack", False).series["util_pct"]),
+            (source, f"fig7.{figno}"),
+            stmt,
+            f"peak_link_utilization_pct (5 s averages), {variant_label(v)}",
+            p,
+            peak(run(v, False).series["util_pct"]),
             False,
             kind="level",
+            variant=v,
         )
-        claim(
-            ("Fig. 7.7 caption", "fig7.7"),
-            "TCP SACK / NewReno attain only 50% without delayed ACK",
-            "peak_link_utilization_pct (5 s averages), TCP SACK",
-            50,
-            C.peak(run("sack", False).series["util_pct"]),
-            False,
-            kind="level",
-        )
-        claims[-1].variant = "sack"
-        claims[-2].variant = "adalr-sack"
+
     if s.table == "7.6":
-        claim(
-            ("Fig. 7.11 caption", "fig7.11"),
-            "TCP-ADaLR reaches ~80% peak link utilization without delayed ACK",
-            "peak_link_utilization_pct (5 s averages), TCP-ADaLR SACK",
-            80,
-            C.peak(run("adalr-sack", False).series["util_pct"]),
-            False,
-            kind="level",
-        )
-        claims[-1].variant = "adalr-sack"
         longer = [
             (v, da, run(v, da).time, runs[("ftp", "7.5", v, da, "")].time)
-            for v, _ in C.VARIANTS
-            for da, _ in C.DELAYED_ACK
+            for v, _ in VARIANTS
+            for da in DELAYED_ACK
         ]
         checks.append(
-            C.Check(
+            Check(
                 "Sec. 7.5.1.1.1",
                 "a 50 ms Ethernet delay lengthens the download for every variant",
                 all(a > b for _, _, a, b in longer),
                 "satcp +"
-                + f"{min(C.diff_pct(a, b) for *_, a, b in longer):.1f}% to "
-                + f"+{max(C.diff_pct(a, b) for *_, a, b in longer):.1f}% vs Table 7.5",
+                + f"{min(diff_pct(a, b) for *_, a, b in longer):.1f}% to "
+                + f"+{max(diff_pct(a, b) for *_, a, b in longer):.1f}% vs Table 7.5",
             )
         )
         util = {v: run(v, True).util_pct for v in ("adalr-sack", "sack")}
         base = {v: runs[("ftp", "7.5", v, True, "")].util_pct for v in ("adalr-sack", "sack")}
         checks.append(
-            C.Check(
+            Check(
                 "Sec. 7.5.1.1.1",
                 "all variants have lower link utilization with the longer delay",
                 all(util[v] < base[v] for v in util),
-                ", ".join(f"{C.variant_label(v)} {base[v]:.1f}% -> {util[v]:.1f}%" for v in util),
+                ", ".join(f"{variant_label(v)} {base[v]:.1f}% -> {util[v]:.1f}%" for v in util),
             )
         )
     if s.table == "7.7":
-        for (da, w), p in zip(das, (66, 138), strict=True):
-            claim(
-                ("Fig. 7.12 caption", "fig7.12"),
-                f"TCP-ADaLR up to {p}% higher goodput, {w}",
-                "goodput_change_pct (Eq. 7.2, peaks of the 5 s averages)",
-                p,
-                peak("goodput_Bps", da),
-                da,
-            )
-        for (da, w), p in zip(das, (150, 250), strict=True):
-            claim(
-                ("Fig. 7.14 caption", "fig7.14"),
-                f"TCP-ADaLR up to {p}% higher satellite link throughput, {w}",
-                "link_throughput_change_pct (Eq. 7.2, peaks of the 5 s averages)",
-                p,
-                peak("link_bps", da),
-                da,
-            )
         ser = run("adalr-sack", True).series
-        active = ser[(ser["time_s"] > C.BIN_S) & (ser["time_s"] <= run("adalr-sack", True).time)]
+        active = ser[(ser["time_s"] > BIN_S) & (ser["time_s"] <= run("adalr-sack", True).time)]
         half = len(active) // 2
         first, last = active["tcp_Bps"].iloc[:half].mean(), active["tcp_Bps"].iloc[half:].mean()
         checks.append(
-            C.Check(
+            Check(
                 "Fig. 7.13 caption",
                 "TCP-ADaLR's TCP throughput increases until the file transfer is completed",
                 last > first * 1.01,
@@ -775,10 +738,10 @@ def _ftp_claims(s: Setup, run, runs: dict) -> tuple[list[C.Claim], list[C.Check]
         )
     better = [
         (da, run("adalr-sack", da).time < min(run("sack", da).time, run("newreno", da).time))
-        for da in (True, False)
+        for da in DELAYED_ACK
     ]
     checks.append(
-        C.Check(
+        Check(
             f"Table {s.table}",
             "TCP-ADaLR downloads faster than TCP SACK and TCP NewReno, with and without "
             "delayed ACK",
@@ -809,27 +772,76 @@ def _ftp_figures(
     for key, label, v, da in FIG_SERIES:
         ser = run(v, da).series
         series.append((key, label, ser))
-        frame = ser.copy()
-        frame.insert(0, "delayed_ack", "true" if da else "false")
-        frame.insert(0, "variant", v)
-        frame.insert(0, "experiment", f"table{s.table}")
-        series_frames.append(frame)
-    return C.time_series_figures(out, s.figs, s.title, series, dpi)
+        series_frames.append(
+            labelled(ser, experiment=f"table{s.table}", variant=v, delayed_ack=csv_bool(da))
+        )
+    return time_series_figures(out, s.figs, s.title, series, dpi)
 
 
 # --- Figs. 7.16-7.19: file sizes ---------------------------------------------
+
+#: The quantities of Figs. 7.16-7.19 (FtpRun attributes).
+FILE_SIZE_KINDS = (
+    FigureKind("time", "Download response time (s)", 1.0, "response_time", "FTP download time"),
+    FigureKind("tcp_bps", "TCP throughput (bytes/s)", 1 / 8, "tcp_throughput", "TCP throughput"),
+    LINK_THROUGHPUT,
+    FigureKind(
+        "util_pct",
+        "Satellite link utilization (%)",
+        1.0,
+        "link_utilization",
+        "Satellite link utilization",
+    ),
+)
+#: The thesis's statements on Figs. 7.16-7.19, TCP-ADaLR NewReno vs TCP
+#: NewReno (Eq. 7.3): (source, figure, statement, metric, FtpRun attribute,
+#: thesis % as (smallest, largest) over the file sizes or "up to" one number).
+FILE_SIZE_CLAIMS: tuple[tuple[str, int, str, str, str, tuple[int, int] | int], ...] = (
+    (
+        "Sec. 7.5.1.1.3 / Fig. 7.16",
+        16,
+        "TCP-ADaLR 9%-38% shorter download",
+        "ftp_download_response_time_change_pct (Eq. 7.3)",
+        "time",
+        (-9, -38),
+    ),
+    (
+        "Fig. 7.17 caption",
+        17,
+        "TCP-ADaLR 9%-75% higher TCP throughput",
+        "tcp_throughput_change_pct (Eq. 7.3, whole-transfer average)",
+        "tcp_bps",
+        (9, 75),
+    ),
+    (
+        "Fig. 7.18 caption",
+        18,
+        "TCP-ADaLR up to 81% higher satellite link throughput",
+        "link_throughput_change_pct (Eq. 7.3, largest over file sizes)",
+        "link_bps",
+        81,
+    ),
+    (
+        "Sec. 7.5.1.1.3 / Fig. 7.19",
+        19,
+        "TCP-ADaLR 57%-90% higher satellite link throughput / utilization",
+        "link_utilization_change_pct (Eq. 7.3, whole-transfer average)",
+        "util_pct",
+        (57, 90),
+    ),
+)
 
 
 def _file_sizes(runs: dict, quick: bool, out: Path, dpi: int) -> Part:
     sizes = QUICK_FILE_SIZES_MB if quick else FILE_SIZES_MB
     rows = []
     table = []
-    data: dict[str, dict[float, C.FtpRun]] = {v: {} for v, _ in C.VARIANTS}
-    cum: dict[float, C.FtpRun] = {}
+    data: dict[str, dict[float, FtpRun]] = {v: {} for v, _ in VARIANTS}
+    cum: dict[float, FtpRun] = {}
     for mb in sizes:
         line = [f"{mb:g}"]
-        for v, _ in C.VARIANTS:
-            r: C.FtpRun = runs[("size", mb, v)]
+        for v, _ in VARIANTS:
+            r: FtpRun = runs[("size", mb, v)]
             data[v][mb] = r
             for metric, val in (
                 ("ftp_download_response_time_s", r.time),
@@ -837,14 +849,14 @@ def _file_sizes(runs: dict, quick: bool, out: Path, dpi: int) -> Part:
                 ("link_throughput_bps", r.link_bps),
                 ("link_utilization_pct", r.util_pct),
             ):
-                rows.append(C.Row("fig7.16-7.19", v, True, f"file_mb={mb:g}", metric, val, None))
+                rows.append(Row("fig7.16-7.19", v, True, f"file_mb={mb:g}", metric, val, None))
         for v in ("adalr-newreno", "newreno"):
             r = data[v][mb]
             line += [f"{r.time:.1f}", f"{r.tcp_bps / 8:,.0f}", f"{r.util_pct:.1f}"]
         r = runs[("size", mb, "adalr-sack", CUMULATIVE)]
         cum[mb] = r
         rows.append(
-            C.Row(
+            Row(
                 "fig7.16-7.19",
                 "adalr-sack",
                 True,
@@ -856,140 +868,80 @@ def _file_sizes(runs: dict, quick: bool, out: Path, dpi: int) -> Part:
         )
         line += [f"{r.time:.1f}", f"{r.tcp_bps / 8:,.0f}"]
         table.append(line)
-    C.write_text(out / "fig7_16-19_file_sizes.csv", C.rows_csv(rows))
+    write_rows(out / "fig7_16-19_file_sizes.csv", rows)
 
-    names = []
-    for figno, (attr, ylabel, scale, stem, title) in zip(
+    names = figure_set(
+        out,
         (16, 17, 18, 19),
-        (
-            ("time", "Download response time (s)", 1.0, "response_time", "FTP download time"),
-            ("tcp_bps", "TCP throughput (bytes/s)", 1 / 8, "tcp_throughput", "TCP throughput"),
-            (
-                "link_bps",
-                "Satellite link throughput (b/s)",
-                1.0,
-                "link_throughput",
-                "Satellite link throughput",
-            ),
-            (
-                "util_pct",
-                "Satellite link utilization (%)",
-                1.0,
-                "link_utilization",
-                "Satellite link utilization",
-            ),
-        ),
-        strict=True,
-    ):
-        lines = [
-            C.Line(
+        FILE_SIZE_KINDS,
+        lambda kind: [
+            Line(
                 label,
                 [float(mb) for mb in sizes],
-                [getattr(data[v][mb], attr) * scale for mb in sizes],
+                [getattr(data[v][mb], kind.column) * kind.scale for mb in sizes],
                 style=v,
                 markers=True,
             )
-            for v, label in C.VARIANTS
-        ]
-        name = f"fig7_{figno}_{stem}.png"
-        C.plot_lines(
-            out / name,
-            f"Fig. 7.{figno} (satcp): {title} vs file size, ideal channel, delayed ACK",
-            "File size (MB)",
-            ylabel,
-            lines,
-            dpi=dpi,
-            ylim=(0, 100) if attr == "util_pct" else None,
-        )
-        names.append(name)
+            for v, label in VARIANTS
+        ],
+        " vs file size, ideal channel, delayed ACK",
+        "File size (MB)",
+        dpi,
+    )
 
     def imp(attr: str) -> list[float]:
         return [
-            C.improvement_pct(
+            improvement_pct(
                 getattr(data["adalr-newreno"][mb], attr), getattr(data["newreno"][mb], attr)
             )
             for mb in sizes
         ]
 
-    claims: list[C.Claim] = []
-
-    def rng(src, exp, stmt, metric, lo, hi, values, low_is_min=True):
-        vals = sorted(values, key=abs)
-        for bound, v, which in ((lo, vals[0], "smallest"), (hi, vals[-1], "largest")):
-            claims.append(
-                C.Claim(
-                    experiment=exp,
-                    source=src,
-                    statement=f"{stmt} ({which} over file sizes)",
-                    metric=metric,
-                    thesis=bound,
-                    satcp=v,
-                    variant="adalr-newreno vs newreno",
-                    delayed_ack=True,
-                )
+    claims: list[Claim] = []
+    for src, figno, stmt, metric, attr, thesis in FILE_SIZE_CLAIMS:
+        gains = imp(attr)
+        if isinstance(thesis, tuple):  # "X%-Y%": the smallest and the largest gain
+            by_size = sorted(gains, key=abs)
+            stated = [
+                (f"{stmt} (smallest over file sizes)", thesis[0], by_size[0]),
+                (f"{stmt} (largest over file sizes)", thesis[1], by_size[-1]),
+            ]
+        else:  # "up to X%"
+            stated = [(stmt, thesis, max(gains))]
+        claims += [
+            Claim(
+                experiment=f"fig7.{figno}",
+                source=src,
+                statement=statement,
+                metric=metric,
+                thesis=th,
+                satcp=satcp,
+                variant="adalr-newreno vs newreno",
+                delayed_ack=True,
             )
-
+            for statement, th, satcp in stated
+        ]
     rt = imp("time")
-    rng(
-        "Sec. 7.5.1.1.3 / Fig. 7.16",
-        "fig7.16",
-        "TCP-ADaLR 9%-38% shorter download",
-        "ftp_download_response_time_change_pct (Eq. 7.3)",
-        -9,
-        -38,
-        rt,
-    )
-    rng(
-        "Fig. 7.17 caption",
-        "fig7.17",
-        "TCP-ADaLR 9%-75% higher TCP throughput",
-        "tcp_throughput_change_pct (Eq. 7.3, whole-transfer average)",
-        9,
-        75,
-        imp("tcp_bps"),
-    )
-    lk = imp("link_bps")
-    claims.append(
-        C.Claim(
-            experiment="fig7.18",
-            source="Fig. 7.18 caption",
-            statement="TCP-ADaLR up to 81% higher satellite link throughput",
-            metric="link_throughput_change_pct (Eq. 7.3, largest over file sizes)",
-            thesis=81,
-            satcp=max(lk),
-            variant="adalr-newreno vs newreno",
-            delayed_ack=True,
-        )
-    )
-    rng(
-        "Sec. 7.5.1.1.3 / Fig. 7.19",
-        "fig7.19",
-        "TCP-ADaLR 57%-90% higher satellite link throughput / utilization",
-        "link_utilization_change_pct (Eq. 7.3, whole-transfer average)",
-        57,
-        90,
-        imp("util_pct"),
-    )
 
     checks = []
     if len(sizes) >= 3 and 50 in sizes and max(sizes) > 50:
         nr = data["newreno"]
         big = max(sizes)
-        change = C.diff_pct(nr[big].tcp_bps, nr[50].tcp_bps)
+        change = diff_pct(nr[big].tcp_bps, nr[50].tcp_bps)
         checks.append(
-            C.Check(
+            Check(
                 "Sec. 7.5.1.1.3",
                 f"TCP NewReno's throughput stays unchanged from 50 MB to {big:g} MB",
                 abs(change) < 2.0,
                 f"satcp {nr[50].tcp_bps / 8:,.0f} -> {nr[big].tcp_bps / 8:,.0f} B/s "
-                f"({C.fmt_pct(change)})",
+                f"({fmt_pct(change)})",
             )
         )
         ad = data["adalr-newreno"]
         upto = [mb for mb in sizes if mb <= 400]
         mono = all(ad[a].link_bps <= ad[b].link_bps for a, b in itertools.pairwise(upto))
         checks.append(
-            C.Check(
+            Check(
                 "Sec. 7.5.1.1.3",
                 "TCP-ADaLR's link throughput increases with the file size up to 400 MB",
                 mono,
@@ -1002,7 +954,7 @@ def _file_sizes(runs: dict, quick: bool, out: Path, dpi: int) -> Part:
         )
     small = min(sizes)
     checks.append(
-        C.Check(
+        Check(
             "Sec. 7.5.1.1.3",
             "the link utilization is lowest for the smallest file (500 kB)",
             all(
@@ -1010,7 +962,7 @@ def _file_sizes(runs: dict, quick: bool, out: Path, dpi: int) -> Part:
                 for v in ("adalr-newreno", "newreno")
             ),
             ", ".join(
-                f"{C.variant_label(v)} {data[v][small].util_pct:.1f}% at {small:g} MB"
+                f"{variant_label(v)} {data[v][small].util_pct:.1f}% at {small:g} MB"
                 for v in ("adalr-newreno", "newreno")
             ),
         )
@@ -1024,7 +976,7 @@ def _file_sizes(runs: dict, quick: bool, out: Path, dpi: int) -> Part:
         "four (the SACK and NewReno versions coincide without loss). File "
         "`fig7_16-19_file_sizes.csv`.",
         "",
-        *C.markdown_table(
+        *markdown_table(
             [
                 "File (MB)",
                 "ADaLR NewReno time (s)",
@@ -1044,9 +996,9 @@ def _file_sizes(runs: dict, quick: bool, out: Path, dpi: int) -> Part:
         "- "
         + _file_size_note(
             imp("time"),
-            [C.improvement_pct(cum[mb].time, data["sack"][mb].time) for mb in sizes],
+            [improvement_pct(cum[mb].time, data["sack"][mb].time) for mb in sizes],
             imp("tcp_bps"),
-            [C.improvement_pct(cum[mb].tcp_bps, data["sack"][mb].tcp_bps) for mb in sizes],
+            [improvement_pct(cum[mb].tcp_bps, data["sack"][mb].tcp_bps) for mb in sizes],
             sizes,
         ),
         "",
@@ -1056,7 +1008,7 @@ def _file_sizes(runs: dict, quick: bool, out: Path, dpi: int) -> Part:
     lo, hi = sorted(rt, key=abs)[0], sorted(rt, key=abs)[-1]
     finding = (
         f"Figs. 7.16-7.19 (file sizes): TCP-ADaLR NewReno vs NewReno download time "
-        f"{C.fmt_pct(lo)} to {C.fmt_pct(hi)} (thesis -9% to -38%)."
+        f"{fmt_pct(lo)} to {fmt_pct(hi)} (thesis -9% to -38%)."
     )
     return Part(md, rows, claims, checks, [finding])
 
@@ -1073,13 +1025,13 @@ def _file_size_note(
         "throughput 9% to 75% higher), i.e. its TCP-ADaLR window keeps growing during the "
         "transfer. Under the default reading (`per_ack`) the window stays rwnd plus at most one "
         "increment, so satcp's gain is flat: download "
-        f"{C.fmt_pct(per_time[0])} ({sizes[0]:g} MB) to {C.fmt_pct(per_time[-1])} "
-        f"({sizes[-1]:g} MB), TCP throughput {C.fmt_pct(per_tcp[0])} to "
-        f"{C.fmt_pct(per_tcp[-1])}. Under the cumulative reading (last two columns, vs TCP "
+        f"{fmt_pct(per_time[0])} ({sizes[0]:g} MB) to {fmt_pct(per_time[-1])} "
+        f"({sizes[-1]:g} MB), TCP throughput {fmt_pct(per_tcp[0])} to "
+        f"{fmt_pct(per_tcp[-1])}. Under the cumulative reading (last two columns, vs TCP "
         "SACK) the window grows with cwnd until the link limits, and the gain grows with the "
-        f"file size as in the thesis, but overshoots it: download {C.fmt_pct(cum_time[0])} to "
-        f"{C.fmt_pct(cum_time[-1])}, TCP throughput {C.fmt_pct(cum_tcp[0])} to "
-        f"{C.fmt_pct(cum_tcp[-1])}. Both readings are shown; neither is tuned."
+        f"file size as in the thesis, but overshoots it: download {fmt_pct(cum_time[0])} to "
+        f"{fmt_pct(cum_time[-1])}, TCP throughput {fmt_pct(cum_tcp[0])} to "
+        f"{fmt_pct(cum_tcp[-1])}. Both readings are shown; neither is tuned."
     )
 
 
@@ -1091,42 +1043,42 @@ def _http(runs: dict, out: Path) -> Part:
     table = []
     times: dict[tuple[str, bool], float] = {}
     pages = set()
-    for v, label in C.VARIANTS:
+    for v, label in VARIANTS:
         cells = []
-        for da, _ in C.DELAYED_ACK:
-            t, n = C.http_page_time(runs[("http", v, da)])
+        for da in DELAYED_ACK:
+            t, n = http_page_time(runs[("http", v, da)])
             pages.add(n)
             times[(v, da)] = t
             th = thesis_value("7.8", v, da)
-            rows.append(C.Row("table7.8", v, da, "", "http_page_response_time_s", t, th))
-            cells.append(C.cell(t, th, 2))
+            rows.append(Row("table7.8", v, da, "", "http_page_response_time_s", t, th))
+            cells.append(cell(t, th, 2))
         table.append([label, *cells])
-    C.write_text(out / "table7_8.csv", C.rows_csv(rows))
+    write_rows(out / "table7_8.csv", rows)
     claims = []
     for da, p in ((True, 10), (False, 9)):
         claims.append(
-            C.Claim(
+            Claim(
                 experiment="table7.8",
                 source="Sec. 7.5.1.2 / Table 7.8",
                 statement=f"TCP-ADaLR ~{p}% shorter page response time, "
                 f"{'with' if da else 'without'} delayed ACK",
                 metric="http_page_response_time_change_pct (Eq. 7.2)",
                 thesis=-p,
-                satcp=C.improvement_pct(times[("adalr-sack", da)], times[("sack", da)]),
+                satcp=improvement_pct(times[("adalr-sack", da)], times[("sack", da)]),
                 variant="adalr-sack vs sack",
                 delayed_ack=da,
-                implied=C.improvement_pct(
+                implied=improvement_pct(
                     thesis_value("7.8", "adalr-sack", da), thesis_value("7.8", "sack", da)
                 ),
             )
         )
     notes = []
-    rtt = window_bound(C.thesis_scenario("ftp")).rtt_s
+    rtt = window_bound(thesis_scenario("ftp")).rtt_s
     for r in rows:
         if r.flagged:
             notes.append(
-                f"{C.variant_label(r.variant)}, delayed ACK {'on' if r.delayed_ack else 'off'} "
-                f"({C.fmt_pct(r.diff_pct)}): a page is {r.satcp / rtt:.1f} RTTs in satcp, "
+                f"{variant_label(r.variant)}, delayed ACK {'on' if r.delayed_ack else 'off'} "
+                f"({fmt_pct(r.diff_pct)}): a page is {r.satcp / rtt:.1f} RTTs in satcp, "
                 f"{r.thesis / rtt:.1f} in the thesis; request sizes and pipelining are not "
                 "given by the thesis (docs/model.md, Applications)."
             )
@@ -1136,18 +1088,18 @@ def _http(runs: dict, out: Path) -> Part:
         f"Mean over the {'/'.join(str(p) for p in sorted(pages))} pages of the 1,000 s run "
         "(Table 7.3). Cells: satcp (thesis, diff). File `table7_8.csv`.",
         "",
-        *C.markdown_table(["Variant", "Delayed ACK enabled", "Delayed ACK disabled"], table),
+        *markdown_table(["Variant", "Delayed ACK enabled", "Delayed ACK disabled"], table),
         "",
     ]
     if notes:
         md += ["Why satcp differs by more than 15%:", ""] + [f"- {n}" for n in notes] + [""]
     finding = (
         "Table 7.8 (HTTP): TCP-ADaLR vs SACK page time "
-        + " / ".join(C.fmt_pct(c.satcp) for c in claims)
+        + " / ".join(fmt_pct(c.satcp) for c in claims)
         + " (thesis "
-        + " / ".join(C.fmt_pct(c.implied) for c in claims)
+        + " / ".join(fmt_pct(c.implied) for c in claims)
         + "); largest cell gap "
-        + C.fmt_pct(max((r.diff_pct for r in rows), key=abs))
+        + fmt_pct(max((r.diff_pct for r in rows), key=abs))
         + "."
     )
     return Part(md, rows, claims, [], [finding])
@@ -1158,8 +1110,8 @@ def _http(runs: dict, out: Path) -> Part:
 
 def _section(
     parts: Sequence[Part],
-    claims: Sequence[C.Claim],
-    checks: Sequence[C.Check],
+    claims: Sequence[Claim],
+    checks: Sequence[Check],
     quick: bool,
     n_runs: int,
     peak_util: tuple[tuple[float, float], float] | None = None,
@@ -1177,9 +1129,9 @@ def _section(
         findings.append(
             f"Figs. 7.4-7.15 (goodput, TCP and link throughput, utilization): TCP-ADaLR is ahead "
             f"in {sum(c.satcp > 0 for c in figs)} of {len(figs)} stated comparisons, by "
-            f"{C.fmt_pct(min(c.satcp for c in figs))} to {C.fmt_pct(max(c.satcp for c in figs))} "
-            f"in satcp vs the thesis's {C.fmt_pct(min(c.thesis for c in figs), 0)} to "
-            f"{C.fmt_pct(max(c.thesis for c in figs), 0)} (whole-transfer averages or 5 s peaks, "
+            f"{fmt_pct(min(c.satcp for c in figs))} to {fmt_pct(max(c.satcp for c in figs))} "
+            f"in satcp vs the thesis's {fmt_pct(min(c.thesis for c in figs), 0)} to "
+            f"{fmt_pct(max(c.thesis for c in figs), 0)} (whole-transfer averages or 5 s peaks, "
             "as each statement says)."
         )
     findings.append(
@@ -1196,9 +1148,7 @@ def _section(
         '(OPNET\'s collection interval, App. A) for the figures and for the "up to" peaks; '
         "`series_ideal.csv` holds them.",
         "",
-        C.CLAIMS_BEGIN,
-        *[f"- {f}" for f in findings],
-        C.CLAIMS_END,
+        *findings_block(findings),
         "",
     ]
     for p in parts:
@@ -1212,7 +1162,7 @@ def _section(
         "throughput all scale as 1/download time). diff compares the stated ratios, "
         "(1 + satcp) / (1 + thesis) - 1, or the levels. File `claims_ideal.csv`.",
         "",
-        *C.claims_markdown(claims),
+        *claims_markdown(claims),
         "",
     ]
     notes = [
@@ -1223,7 +1173,7 @@ def _section(
     inconsistent = [
         c
         for c in claims
-        if c.implied is not None and abs(C.claim_diff_pct(c.thesis, c.implied, c.kind)) > 5.0
+        if c.implied is not None and abs(claim_diff_pct(c.thesis, c.implied, c.kind)) > 5.0
     ]
     if inconsistent:
         notes.append(
@@ -1248,5 +1198,5 @@ def _section(
             "peak ratios stay far below the thesis's."
         )
     md += ["Why statements differ by more than 15%:", ""] + [f"- {n}" for n in notes] + [""]
-    md += ["Qualitative statements:", "", *C.checks_markdown(checks), ""]
+    md += ["Qualitative statements:", "", *checks_markdown(checks), ""]
     return "\n".join(md)

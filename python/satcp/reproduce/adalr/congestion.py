@@ -17,16 +17,27 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from .. import run_many
-from ..results import Results
-from . import common as C
-from .baseline import window_bound
+from ..baseline import window_bound
+from .claims import Check, Claim, checks_markdown, claims_markdown, findings_block
+from .measures import FtpRun, HttpRun, labelled, write_series
+from .plots import time_series_figures
+from .scenarios import DELAYED_ACK, VARIANTS, run_jobs, thesis_scenario, variant_label
+from .tables import (
+    Row,
+    csv_bool,
+    diff_pct,
+    fmt_pct,
+    improvement_pct,
+    markdown_table,
+    span,
+    write_rows,
+)
+from .thesis_values import thesis_value
 
 TITLE = "Congestion losses only (thesis Sec. 7.5.2)"
 
@@ -36,48 +47,20 @@ READINGS: tuple[tuple[int, int, str], ...] = (
     (25, 15, "Sec. 7.5.2"),
 )
 BUFFERS = (15, 25)
-
-#: table -> variant -> (delayed ACK enabled, disabled), seconds. (Table 7.9's
-#: heading says "Page response time"; its values are FTP download times.)
-THESIS: dict[str, dict[str, tuple[float, float]]] = {
-    "7.9": {
-        "adalr-sack": (1212.7, 1226.7),
-        "adalr-newreno": (1228.0, 1232.4),
-        "sack": (1224.8, 1226.7),
-        "newreno": (1216.6, 1226.7),
-    },
-    "7.10": {
-        "adalr-sack": (11.0, 10.3),
-        "adalr-newreno": (11.0, 11.1),
-        "sack": (13.8, 11.7),
-        "newreno": (16.6, 11.7),
-    },
-}
-#: Thesis Table 7.8 (ideal channel, HTTP), for the "increase over ideal" check.
-THESIS_HTTP_IDEAL = {
-    "adalr-sack": (4.4, 3.9),
-    "adalr-newreno": (4.4, 3.9),
-    "sack": (4.9, 4.3),
-    "newreno": (4.9, 4.3),
-}
 #: "comparable" download times: largest / smallest - 1 at most this (percent).
 COMPARABLE_PCT = 10.0
 #: Times closer than this (s) count as a tie in the ordering statements.
 TIE_S = 0.01
 
 
-def thesis_value(table: str, variant: str, delayed_ack: bool) -> float:
-    return THESIS[table][variant][0 if delayed_ack else 1]
-
-
 def _jobs(quick: bool) -> list[tuple[tuple, dict[str, Any]]]:
     jobs: list[tuple[tuple, dict[str, Any]]] = []
     for buf in BUFFERS:
-        for v, _ in C.VARIANTS:
-            for da, _ in C.DELAYED_ACK:
-                sc = C.thesis_scenario(variant=v, delayed_ack=da, gateway_buffer_packets=buf)
+        for v, _ in VARIANTS:
+            for da in DELAYED_ACK:
+                sc = thesis_scenario(variant=v, delayed_ack=da, gateway_buffer_packets=buf)
                 jobs.append((("ftp", buf, v, da), sc))
-                sc = C.thesis_scenario(
+                sc = thesis_scenario(
                     "http",
                     variant=v,
                     delayed_ack=da,
@@ -85,42 +68,13 @@ def _jobs(quick: bool) -> list[tuple[tuple, dict[str, Any]]]:
                     sample_interval_s=0.0,
                 )
                 jobs.append((("http", buf, v, da), sc))
-    for v, _ in C.VARIANTS:
-        for da, _ in C.DELAYED_ACK:
-            sc = C.thesis_scenario("http", variant=v, delayed_ack=da, sample_interval_s=0.0)
+    for v, _ in VARIANTS:
+        for da in DELAYED_ACK:
+            sc = thesis_scenario("http", variant=v, delayed_ack=da, sample_interval_s=0.0)
             jobs.append((("http", None, v, da), sc))
-            sc = C.thesis_scenario(variant=v, delayed_ack=da, sample_interval_s=0.0)
+            sc = thesis_scenario(variant=v, delayed_ack=da, sample_interval_s=0.0)
             jobs.append((("ftp", None, v, da), sc))
     return jobs
-
-
-def run_count(quick: bool) -> int:
-    return len(_jobs(quick))
-
-
-@dataclass
-class Http:
-    """What the experiments read from one HTTP run."""
-
-    mean: float
-    pages: int
-    drops: int
-    retransmissions: int
-    recoveries: int
-    timeouts: int
-
-    @classmethod
-    def of(cls, res: Results) -> Http:
-        mean, pages = C.http_page_time(res)
-        f = res.flows
-        return cls(
-            mean,
-            pages,
-            int(C.satellite_link(res)["queue_drops"]),
-            int(f["server_retransmitted_segments"].sum()),
-            int(f["server_fast_retransmits"].sum()),
-            int(f["server_timeouts"].sum()),
-        )
 
 
 def reproduce(out: Path, workers: int | None = None, quick: bool = False) -> str:
@@ -130,54 +84,47 @@ def reproduce(out: Path, workers: int | None = None, quick: bool = False) -> str
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     jobs = _jobs(quick)
-    results = run_many([sc for _, sc in jobs], workers=workers)
-    runs: dict[tuple, Any] = {}
-    for (key, _), res in zip(jobs, results, strict=True):
-        runs[key] = C.FtpRun(res) if key[0] == "ftp" else Http.of(res)
-    del results
+    runs: dict[tuple, Any] = {
+        key: FtpRun(res) if key[0] == "ftp" else HttpRun.of(res)
+        for key, res in run_jobs(jobs, workers)
+    }
     dpi = 60 if quick else 100
 
     ftp_rows, http_rows = _rows(runs)
-    C.write_text(out / "table7_9.csv", C.rows_csv(ftp_rows))
-    C.write_text(out / "table7_10.csv", C.rows_csv(http_rows))
+    write_rows(out / "table7_9.csv", ftp_rows)
+    write_rows(out / "table7_10.csv", http_rows)
     claims, checks = _claims(runs)
-    C.write_text(out / "claims_congestion.csv", C.rows_csv(c.row() for c in claims))
+    write_rows(out / "claims_congestion.csv", [c.row() for c in claims])
     figs, frames = _figures(runs, out, dpi)
-    C.write_text(out / "series_congestion.csv", pd.concat(frames).to_csv(index=False))
+    write_series(out / "series_congestion.csv", frames)
     return _section(runs, ftp_rows, http_rows, claims, checks, figs, len(jobs))
 
 
-def _rows(runs: dict) -> tuple[list[C.Row], list[C.Row]]:
+def _rows(runs: dict) -> tuple[list[Row], list[Row]]:
+    """The CSV rows of Table 7.9 (FTP) and Table 7.10 (HTTP)."""
     ftp, http = [], []
     for buf in BUFFERS:
-        for v, _ in C.VARIANTS:
-            for da, _ in C.DELAYED_ACK:
-                ftp.append(
-                    C.Row(
-                        "table7.9",
-                        v,
-                        da,
-                        f"gateway_buffer_packets={buf}",
-                        "ftp_download_response_time_s",
-                        runs[("ftp", buf, v, da)].time,
-                        thesis_value("7.9", v, da),
+        for v, _ in VARIANTS:
+            for da in DELAYED_ACK:
+                for rows, app, table, metric, value in (
+                    (ftp, "ftp", "7.9", "ftp_download_response_time_s", "time"),
+                    (http, "http", "7.10", "http_page_response_time_s", "mean"),
+                ):
+                    rows.append(
+                        Row(
+                            f"table{table}",
+                            v,
+                            da,
+                            f"gateway_buffer_packets={buf}",
+                            metric,
+                            getattr(runs[(app, buf, v, da)], value),
+                            thesis_value(table, v, da),
+                        )
                     )
-                )
-                http.append(
-                    C.Row(
-                        "table7.10",
-                        v,
-                        da,
-                        f"gateway_buffer_packets={buf}",
-                        "http_page_response_time_s",
-                        runs[("http", buf, v, da)].mean,
-                        thesis_value("7.10", v, da),
-                    )
-                )
     return ftp, http
 
 
-def _mean_abs(rows: Sequence[C.Row], buf: int) -> float:
+def _mean_abs(rows: Sequence[Row], buf: int) -> float:
     vals = [abs(r.diff_pct) for r in rows if r.parameter.endswith(f"={buf}")]
     return sum(vals) / len(vals) if vals else math.nan
 
@@ -189,24 +136,22 @@ def _spread(values: Sequence[float]) -> float:
 def _spreads(runs: dict) -> list[tuple[int, str, str]]:
     out = []
     for buf in BUFFERS:
-        sp = [
-            _spread([runs[("ftp", buf, v, da)].time for v, _ in C.VARIANTS]) for da in (True, False)
-        ]
+        sp = [_spread([runs[("ftp", buf, v, da)].time for v, _ in VARIANTS]) for da in DELAYED_ACK]
         out.append((buf, f"{sp[0]:.1f}%", f"{sp[1]:.1f}%"))
     return out
 
 
-def _claims(runs: dict) -> tuple[list[C.Claim], list[C.Check]]:
-    claims: list[C.Claim] = []
-    checks: list[C.Check] = []
+def _claims(runs: dict) -> tuple[list[Claim], list[Check]]:
+    claims: list[Claim] = []
+    checks: list[Check] = []
     for ftp_buf, http_buf, where in READINGS:
         par = f"{where}: FTP {ftp_buf}, HTTP {http_buf} packets"
-        for da, _ in C.DELAYED_ACK:
+        for da in DELAYED_ACK:
             w = "with" if da else "without"
-            times = {v: runs[("ftp", ftp_buf, v, da)].time for v, _ in C.VARIANTS}
-            th = {v: thesis_value("7.9", v, da) for v, _ in C.VARIANTS}
+            times = {v: runs[("ftp", ftp_buf, v, da)].time for v, _ in VARIANTS}
+            th = {v: thesis_value("7.9", v, da) for v, _ in VARIANTS}
             checks.append(
-                C.Check(
+                Check(
                     "Sec. 7.5.2.1 / Table 7.9",
                     f"the four variants' download times are comparable, {w} delayed ACK "
                     f"(spread <= {COMPARABLE_PCT:g}%)",
@@ -217,16 +162,16 @@ def _claims(runs: dict) -> tuple[list[C.Claim], list[C.Check]]:
                     par,
                 )
             )
-        times = {v: runs[("ftp", ftp_buf, v, True)].time for v, _ in C.VARIANTS}
+        times = {v: runs[("ftp", ftp_buf, v, True)].time for v, _ in VARIANTS}
         others = {v: t for v, t in times.items() if v != "adalr-sack"}
         checks.append(
-            C.Check(
+            Check(
                 "Sec. 7.5.2.1",
                 "TCP-ADaLR SACK slightly shorter than the other three, with delayed ACK",
                 all(times["adalr-sack"] < t - TIE_S for t in others.values()),
                 "satcp "
                 + ", ".join(
-                    f"{C.variant_label(v)} {times[v]:.1f} s"
+                    f"{variant_label(v)} {times[v]:.1f} s"
                     for v in sorted(times, key=lambda v: times[v])
                 )
                 + (
@@ -239,14 +184,14 @@ def _claims(runs: dict) -> tuple[list[C.Claim], list[C.Check]]:
         )
         pairs = [
             (v, runs[("ftp", ftp_buf, v, True)].time, runs[("ftp", ftp_buf, v, False)].time)
-            for v, _ in C.VARIANTS
+            for v, _ in VARIANTS
         ]
         checks.append(
-            C.Check(
+            Check(
                 "Sec. 7.5.2.1",
                 "every variant downloads faster with delayed ACK than without",
                 all(a < b for _, a, b in pairs),
-                "; ".join(f"{C.variant_label(v)} {a:.1f} / {b:.1f} s" for v, a, b in pairs),
+                "; ".join(f"{variant_label(v)} {a:.1f} / {b:.1f} s" for v, a, b in pairs),
                 par,
             )
         )
@@ -254,24 +199,24 @@ def _claims(runs: dict) -> tuple[list[C.Claim], list[C.Check]]:
             a = runs[("http", http_buf, "adalr-sack", da)].mean
             b = runs[("http", http_buf, "sack", da)].mean
             claims.append(
-                C.Claim(
+                Claim(
                     experiment="table7.10",
                     source="Table 7.10 caption",
                     statement=f"TCP-ADaLR SACK {p}% shorter page response time than TCP SACK, "
                     f"{'with' if da else 'without'} delayed ACK",
                     metric="http_page_response_time_change_pct (Eq. 7.2)",
                     thesis=-p,
-                    satcp=C.improvement_pct(a, b),
+                    satcp=improvement_pct(a, b),
                     variant="adalr-sack vs sack",
                     delayed_ack=da,
                     parameter=par,
-                    implied=C.improvement_pct(
+                    implied=improvement_pct(
                         thesis_value("7.10", "adalr-sack", da), thesis_value("7.10", "sack", da)
                     ),
                 )
             )
         for da, w in ((True, "with"), (False, "without")):
-            t = {v: runs[("http", http_buf, v, da)].mean for v, _ in C.VARIANTS}
+            t = {v: runs[("http", http_buf, v, da)].mean for v, _ in VARIANTS}
             order = sorted(t, key=lambda v: t[v])
             tcp_best = min(t["sack"], t["newreno"])
             ok = (
@@ -280,19 +225,19 @@ def _claims(runs: dict) -> tuple[list[C.Claim], list[C.Check]]:
                 and t["adalr-sack"] < tcp_best - TIE_S
             )
             checks.append(
-                C.Check(
+                Check(
                     "Sec. 7.5.2.2",
                     f"TCP-ADaLR SACK best, TCP-ADaLR NewReno second, {w} delayed ACK",
                     ok,
                     "satcp order: "
-                    + " < ".join(f"{C.variant_label(v)} {t[v]:.2f} s" for v in order)
+                    + " < ".join(f"{variant_label(v)} {t[v]:.2f} s" for v in order)
                     + f" (ties within {TIE_S:g} s allowed between the two ADaLR variants)",
                     par,
                 )
             )
             adalr_first = max(t["adalr-sack"], t["adalr-newreno"]) < tcp_best - TIE_S
             checks.append(
-                C.Check(
+                Check(
                     "Sec. 7.5.2.2",
                     f"the TCP-ADaLR variants' pages are faster than TCP SACK's and TCP "
                     f"NewReno's, {w} delayed ACK",
@@ -309,18 +254,21 @@ def _claims(runs: dict) -> tuple[list[C.Claim], list[C.Check]]:
                 runs[("http", None, v, da)].mean,
                 runs[("http", http_buf, v, da)].mean,
             )
-            for v, _ in C.VARIANTS
-            for da, _ in C.DELAYED_ACK
+            for v, _ in VARIANTS
+            for da in DELAYED_ACK
+        ]
+        # Table 7.10 against Table 7.8 (the ideal channel).
+        thesis_grew = [
+            diff_pct(thesis_value("7.10", v, da), thesis_value("7.8", v, da)) for v, da, *_ in grew
         ]
         checks.append(
-            C.Check(
+            Check(
                 "Sec. 7.5.2.2",
                 "congestion lengthens the page response time compared with the ideal channel",
                 all(b > a * 1.01 for *_, a, b in grew),
-                f"satcp {min(C.diff_pct(b, a) for *_, a, b in grew):+.1f}% to "
-                f"{max(C.diff_pct(b, a) for *_, a, b in grew):+.1f}% (thesis +"
-                f"{min(C.diff_pct(thesis_value('7.10', v, da), THESIS_HTTP_IDEAL[v][0 if da else 1]) for v, da, *_ in grew):.0f}% to +"  # noqa: E501
-                f"{max(C.diff_pct(thesis_value('7.10', v, da), THESIS_HTTP_IDEAL[v][0 if da else 1]) for v, da, *_ in grew):.0f}%)",  # noqa: E501
+                f"satcp {min(diff_pct(b, a) for *_, a, b in grew):+.1f}% to "
+                f"{max(diff_pct(b, a) for *_, a, b in grew):+.1f}% (thesis +"
+                f"{min(thesis_grew):.0f}% to +{max(thesis_grew):.0f}%)",
                 par,
             )
         )
@@ -334,38 +282,38 @@ def _figures(runs: dict, out: Path, dpi: int) -> tuple[list[str], list[pd.DataFr
     names: list[str] = []
     frames: list[pd.DataFrame] = []
     for buf in BUFFERS:
-        for da, _ in C.DELAYED_ACK:
+        for da in DELAYED_ACK:
             series = []
-            for v, label in C.VARIANTS:
+            for v, label in VARIANTS:
                 ser = runs[("ftp", buf, v, da)].series
                 series.append((v, label, ser))
-                frame = ser.copy()
-                frame.insert(0, "delayed_ack", "true" if da else "false")
-                frame.insert(0, "variant", v)
-                frame.insert(0, "gateway_buffer_packets", buf)
-                frames.append(frame)
+                frames.append(
+                    labelled(ser, gateway_buffer_packets=buf, variant=v, delayed_ack=csv_bool(da))
+                )
             what = (
                 f"congestion only (gateway buffer {buf} packets), delayed ACK "
                 f"{'enabled' if da else 'disabled'}"
             )
-            names += C.time_series_figures(
+            names += time_series_figures(
                 out, FIG_NUMBERS[da], what, series, dpi, suffix=f"_buf{buf}"
             )
     return sorted(names), frames
 
 
-def _ftp_table(ftp_rows: Sequence[C.Row]) -> list[str]:
-    cells = {(r.variant, r.delayed_ack, r.parameter): r for r in ftp_rows}
-    table = []
-    for v, label in C.VARIANTS:
+def _buffer_table(rows: Sequence[Row], table: str, digits: int) -> list[str]:
+    """Table 7.9 or 7.10: per variant, the thesis's value and satcp's with
+    each buffer (diff), delayed ACK enabled, then disabled."""
+    cells = {(r.variant, r.delayed_ack, r.parameter): r for r in rows}
+    lines = []
+    for v, label in VARIANTS:
         line = [label]
-        for da, _ in C.DELAYED_ACK:
-            line.append(f"{thesis_value('7.9', v, da):g}")
+        for da in DELAYED_ACK:
+            line.append(f"{thesis_value(table, v, da):g}")
             for buf in BUFFERS:
                 r = cells[(v, da, f"gateway_buffer_packets={buf}")]
-                line.append(f"{r.satcp:.1f} ({C.fmt_pct(r.diff_pct)})")
-        table.append(line)
-    return C.markdown_table(
+                line.append(f"{r.satcp:.{digits}f} ({fmt_pct(r.diff_pct)})")
+        lines.append(line)
+    return markdown_table(
         [
             "Variant",
             "thesis, delayed ACK",
@@ -375,40 +323,15 @@ def _ftp_table(ftp_rows: Sequence[C.Row]) -> list[str]:
             "satcp, buffer 15",
             "satcp, buffer 25",
         ],
-        table,
-    )
-
-
-def _http_table(http_rows: Sequence[C.Row]) -> list[str]:
-    cells = {(r.variant, r.delayed_ack, r.parameter): r for r in http_rows}
-    table = []
-    for v, label in C.VARIANTS:
-        line = [label]
-        for da, _ in C.DELAYED_ACK:
-            line.append(f"{thesis_value('7.10', v, da):g}")
-            for buf in BUFFERS:
-                r = cells[(v, da, f"gateway_buffer_packets={buf}")]
-                line.append(f"{r.satcp:.2f} ({C.fmt_pct(r.diff_pct)})")
-        table.append(line)
-    return C.markdown_table(
-        [
-            "Variant",
-            "thesis, delayed ACK",
-            "satcp, buffer 15",
-            "satcp, buffer 25",
-            "thesis, no delayed ACK",
-            "satcp, buffer 15",
-            "satcp, buffer 25",
-        ],
-        table,
+        lines,
     )
 
 
 def _loss_table(runs: dict) -> list[str]:
     rows = []
     for buf in BUFFERS:
-        for da, _ in C.DELAYED_ACK:
-            for v, label in C.VARIANTS:
+        for da in DELAYED_ACK:
+            for v, label in VARIANTS:
                 f = runs[("ftp", buf, v, da)]
                 h = runs[("http", buf, v, da)]
                 rows.append(
@@ -426,7 +349,7 @@ def _loss_table(runs: dict) -> list[str]:
                         h.timeouts,
                     ]
                 )
-    return C.markdown_table(
+    return markdown_table(
         [
             "Variant",
             "delayed ACK",
@@ -446,34 +369,30 @@ def _loss_table(runs: dict) -> list[str]:
 
 def _section(
     runs: dict,
-    ftp_rows: Sequence[C.Row],
-    http_rows: Sequence[C.Row],
-    claims: Sequence[C.Claim],
-    checks: Sequence[C.Check],
+    ftp_rows: Sequence[Row],
+    http_rows: Sequence[Row],
+    claims: Sequence[Claim],
+    checks: Sequence[Check],
     figs: Sequence[str],
     n_runs: int,
 ) -> str:
-    sc = C.thesis_scenario()
+    sc = thesis_scenario()
     wb = window_bound(sc)
     bdp_packets = 2.048e6 * wb.rtt_s / 8 / 1500
-    ideal_queue = [
-        runs[("ftp", None, v, da)].max_queue for v, _ in C.VARIANTS for da in (True, False)
-    ]
+    ideal_queue = [runs[("ftp", None, v, da)].max_queue for v, _ in VARIANTS for da in DELAYED_ACK]
     ftp_all = [r for r in ftp_rows if not math.isnan(r.satcp)]
     fmin = min(r.satcp for r in ftp_all)
     fmax = max(r.satcp for r in ftp_all)
     thesis_rate = 50e6 * 8 / 1220.0
-    http = [
-        runs[("http", b, v, da)] for b in BUFFERS for v, _ in C.VARIANTS for da in (True, False)
-    ]
-    http15 = [runs[("http", 15, v, da)] for v, _ in C.VARIANTS for da in (True, False)]
-    ideal_http = [runs[("http", None, v, da)] for v, _ in C.VARIANTS for da in (True, False)]
+    http = [runs[("http", b, v, da)] for b in BUFFERS for v, _ in VARIANTS for da in DELAYED_ACK]
+    http15 = [runs[("http", 15, v, da)] for v, _ in VARIANTS for da in DELAYED_ACK]
+    ideal_http = [runs[("http", None, v, da)] for v, _ in VARIANTS for da in DELAYED_ACK]
     page_bytes = 10_710 + 15 * 7_758
-    th_http = [thesis_value("7.10", v, da) for v, _ in C.VARIANTS for da in (True, False)]
+    th_http = [thesis_value("7.10", v, da) for v, _ in VARIANTS for da in DELAYED_ACK]
     th_more = [
-        thesis_value("7.10", v, da) - THESIS_HTTP_IDEAL[v][0 if da else 1]
-        for v, _ in C.VARIANTS
-        for da in (True, False)
+        thesis_value("7.10", v, da) - thesis_value("7.8", v, da)
+        for v, _ in VARIANTS
+        for da in DELAYED_ACK
     ]
 
     fit = {where: (_mean_abs(ftp_rows, fb), _mean_abs(http_rows, hb)) for fb, hb, where in READINGS}
@@ -482,8 +401,8 @@ def _section(
     better_all = min(fit, key=lambda k: fit[k][0] + fit[k][1])
 
     ftp_note = (
-        f"FTP, every cell ({C.fmt_pct(max(r.diff_pct for r in ftp_all))} to "
-        f"{C.fmt_pct(min(r.diff_pct for r in ftp_all))}): the path's bandwidth-delay product "
+        f"FTP, every cell ({fmt_pct(max(r.diff_pct for r in ftp_all))} to "
+        f"{fmt_pct(min(r.diff_pct for r in ftp_all))}): the path's bandwidth-delay product "
         f"is 2,048 kb/s x {wb.rtt_s * 1e3:.1f} ms = {bdp_packets:.0f} full packets, while "
         f"the 65,535 B rwnd allows 44, so a window-limited sender never builds a standing "
         f"queue at the gateway: with an unlimited buffer satcp's queue peaks at "
@@ -509,8 +428,8 @@ def _section(
         f"{min(h.mean for h in http):.2f}-{max(h.mean for h in http):.2f} s "
         f"(ideal {min(h.mean for h in ideal_http):.2f}-{max(h.mean for h in ideal_http):.2f} "
         f"s). The thesis's pages take {min(th_http):g}-{max(th_http):g} s, "
-        f"{C.span(min(th_more), max(th_more), 1)} s more than its ideal ones (Table 7.8), "
-        f"i.e. {C.span(min(th_more) / wb.rtt_s, max(th_more) / wb.rtt_s)} extra RTTs of "
+        f"{span(min(th_more), max(th_more), 1)} s more than its ideal ones (Table 7.8), "
+        f"i.e. {span(min(th_more) / wb.rtt_s, max(th_more) / wb.rtt_s)} extra RTTs of "
         f"{wb.rtt_s:.2f} s: with a minimum RTO of 1 s (initial 3 s, Table 7.4) that looks like "
         "one or more retransmission timeouts per page, which satcp's loss recovery avoids at "
         "these drop counts. The thesis does not report losses or timeouts per page."
@@ -523,14 +442,14 @@ def _section(
         f"{bdp_packets:.0f}-packet bandwidth-delay product); the four variants' spread "
         "(largest / smallest - 1, delayed ACK on / off) is "
         + "; ".join(f"{c_on} / {c_off} with buffer {fb}" for fb, c_on, c_off in _spreads(runs))
-        + f" (thesis {_spread([thesis_value('7.9', v, True) for v, _ in C.VARIANTS]):.1f}% / "
-        f"{_spread([thesis_value('7.9', v, False) for v, _ in C.VARIANTS]):.1f}%).",
+        + f" (thesis {_spread([thesis_value('7.9', v, True) for v, _ in VARIANTS]):.1f}% / "
+        f"{_spread([thesis_value('7.9', v, False) for v, _ in VARIANTS]):.1f}%).",
         "Table 7.10 (HTTP, congestion): satcp "
         f"{min(h.mean for h in http):.2f}-{max(h.mean for h in http):.2f} s vs thesis "
         "10.3-16.6 s; TCP-ADaLR SACK vs SACK (delayed ACK on / off) "
         + "; ".join(
             f"buffer {hb}: "
-            + " / ".join(C.fmt_pct(c.satcp) for c in claims if c.parameter.startswith(where))
+            + " / ".join(fmt_pct(c.satcp) for c in claims if c.parameter.startswith(where))
             for _, hb, where in READINGS
         )
         + ' (thesis caption -33% / -12%, its table -20.3% / -12.0%); "TCP-ADaLR SACK '
@@ -550,9 +469,7 @@ def _section(
         'gives both "15 for FTP / 25 for HTTP" (Sec. 7.3) and "25 for FTP / 15 for HTTP" '
         "(Sec. 7.5.2), so both are shown.",
         "",
-        C.CLAIMS_BEGIN,
-        *[f"- {f}" for f in findings],
-        C.CLAIMS_END,
+        *findings_block(findings),
         "",
         "### Table 7.9: FTP download response time (s), congestion only",
         "",
@@ -560,14 +477,14 @@ def _section(
         '25. (The thesis\'s table heading says "Page response time"; its values are the FTP '
         "download times.) File `table7_9.csv`.",
         "",
-        *_ftp_table(ftp_rows),
+        *_buffer_table(ftp_rows, "7.9", 1),
         "",
         "### Table 7.10: HTTP page response time (s), congestion only",
         "",
         "Mean over the pages of the 1,000 s run; satcp (diff to the thesis). Sec. 7.3 "
         "reading: buffer 25; Sec. 7.5.2 reading: buffer 15. File `table7_10.csv`.",
         "",
-        *_http_table(http_rows),
+        *_buffer_table(http_rows, "7.10", 2),
         "",
         "Losses behind these numbers (drops at the gateway buffer, retransmitted segments, "
         "loss-recovery episodes, retransmission timeouts):",
@@ -576,7 +493,7 @@ def _section(
         "",
         "Which buffer reading matches better (mean |diff| over the 8 cells of each table):",
         "",
-        *C.markdown_table(
+        *markdown_table(
             ["Reading", "FTP buffer", "Table 7.9 mean |diff|", "HTTP buffer", "Table 7.10"],
             [
                 [where, fb, f"{fit[where][0]:.1f}%", hb, f"{fit[where][1]:.1f}%"]
@@ -599,17 +516,19 @@ def _section(
         "",
         "File `claims_congestion.csv`.",
         "",
-        *C.claims_markdown(claims),
+        *claims_markdown(claims),
         "",
     ]
     off = [c for c in claims if c.verdict != "yes"]
     if off:
+        vs_newreno = improvement_pct(
+            thesis_value("7.10", "adalr-sack", True), thesis_value("7.10", "newreno", True)
+        )
         md += [
             "Why statements differ by more than 15%: the page times themselves differ (HTTP "
             "note above), and the caption's 33% is not what Table 7.10 gives for TCP SACK "
-            f"({C.fmt_pct(claims[0].implied)}); it matches TCP NewReno "
-            f"({C.fmt_pct(C.improvement_pct(11.0, 16.6))}).",
+            f"({fmt_pct(claims[0].implied)}); it matches TCP NewReno ({fmt_pct(vs_newreno)}).",
             "",
         ]
-    md += ["Qualitative statements:", "", *C.checks_markdown(checks), ""]
+    md += ["Qualitative statements:", "", *checks_markdown(checks), ""]
     return "\n".join(md)

@@ -8,10 +8,18 @@ reproduced in parts, each a module of this package with
 
 that writes its CSV/PNG files into ``out`` and returns a Markdown section:
 
-- :mod:`.adalr_ideal`: Table 5.1, Tables 7.5-7.8, Figs. 7.4-7.19;
-- :mod:`.adalr_congestion`: Tables 7.9-7.10, Figs. 7.20-7.27;
-- ``adalr_lossy``: error losses only, congestion and error losses;
-- ``adalr_fairness``: fairness and friendliness.
+- :mod:`.ideal`: Table 5.1, Tables 7.5-7.8, Figs. 7.4-7.19;
+- :mod:`.congestion`: Tables 7.9-7.10, Figs. 7.20-7.27;
+- :mod:`.lossy`: error losses only, congestion and error losses
+  (Figs. 7.28-7.51; with :mod:`.lossy_runs`, :mod:`.lossy_claims`,
+  :mod:`.lossy_evidence`);
+- :mod:`.fairness`: fairness and friendliness (Tables 7.11-7.15).
+
+Shared by the parts: :mod:`.scenarios` (the thesis networks, the variants,
+running), :mod:`.measures` (what is read from a run), :mod:`.thesis_values`
+(the thesis's numbers), :mod:`.tables` (percentages, Markdown and CSV),
+:mod:`.claims` (statements beside satcp's numbers), :mod:`.stats` (means,
+confidence intervals, fairness indices) and :mod:`.plots` (figures).
 
 A part whose module does not exist (yet) gets a line saying so. Everything,
 ``report.md`` included, is written into a temporary directory and then moved
@@ -29,18 +37,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
-from .._fsutil import fill_dir_atomically
-from .common import CLAIMS_BEGIN, CLAIMS_END
+from ..._fsutil import fill_dir_atomically
+from .claims import CLAIMS_BEGIN, CLAIMS_END
 
 DEFAULT_OUT = os.path.join("reports", "adalr")
 REPORT = "report.md"
 
-#: (module in satcp.reproduce, what it covers)
+#: (module in this package, what it covers)
 PARTS: tuple[tuple[str, str], ...] = (
-    ("adalr_ideal", "Ideal channel: Table 5.1, Tables 7.5-7.8, Figs. 7.4-7.19"),
-    ("adalr_congestion", "Congestion losses only: Tables 7.9-7.10, Figs. 7.20-7.27"),
-    ("adalr_lossy", "Error losses only, and congestion with error losses (Secs. 7.5.3-7.5.4)"),
-    ("adalr_fairness", "Fairness and friendliness (Sec. 7.5.5)"),
+    ("ideal", "Ideal channel: Table 5.1, Tables 7.5-7.8, Figs. 7.4-7.19"),
+    ("congestion", "Congestion losses only: Tables 7.9-7.10, Figs. 7.20-7.27"),
+    ("lossy", "Error losses only, and congestion with error losses (Secs. 7.5.3-7.5.4)"),
+    ("fairness", "Fairness and friendliness (Sec. 7.5.5)"),
 )
 
 
@@ -101,19 +109,24 @@ def reproduce(
     return Report(text, sections, paths, time.perf_counter() - t0)
 
 
-def _claims_block(markdown: str) -> list[str]:
-    """The lines a section put between CLAIMS_BEGIN and CLAIMS_END."""
-    lines = markdown.splitlines()
-    out: list[str] = []
+def _split_claims(markdown: str) -> tuple[list[str], str]:
+    """The non-blank lines a section put between CLAIMS_BEGIN and
+    CLAIMS_END (the summary shows them), and the section with that block
+    replaced by a pointer to the summary."""
+    block: list[str] = []
+    rest: list[str] = []
     inside = False
-    for line in lines:
+    for line in markdown.splitlines():
         if line.strip() == CLAIMS_BEGIN:
             inside = True
+            rest.append("(Findings: see the summary at the top.)")
         elif line.strip() == CLAIMS_END:
             inside = False
-        elif inside and line.strip():
-            out.append(line)
-    return out
+        elif not inside:
+            rest.append(line)
+        elif line.strip():
+            block.append(line)
+    return block, "\n".join(rest)
 
 
 def _heading(markdown: str) -> str:
@@ -158,7 +171,7 @@ def render(sections: Sequence[Section], quick: bool) -> str:
         if s.markdown is None:
             md += [f"- {s.covers}: this part is not available yet (`{s.module}`).", ""]
             continue
-        block = _claims_block(s.markdown)
+        block, _ = _split_claims(s.markdown)
         md.append(f"**{_heading(s.markdown) or s.covers}**")
         md.append("")
         md += block or ["- see its section below."]
@@ -168,24 +181,9 @@ def render(sections: Sequence[Section], quick: bool) -> str:
             md += [
                 f"## {s.covers}",
                 "",
-                f"Not available yet: the module `satcp.reproduce.{s.module}` does not exist.",
+                f"Not available yet: the module `{__name__}.{s.module}` does not exist.",
                 "",
             ]
         else:
-            md += [_without_claims_block(s.markdown).rstrip("\n"), ""]
+            md += [_split_claims(s.markdown)[1].rstrip("\n"), ""]
     return "\n".join(md).rstrip("\n") + "\n"
-
-
-def _without_claims_block(markdown: str) -> str:
-    """The section without its claims block (the summary shows it)."""
-    out: list[str] = []
-    inside = False
-    for line in markdown.splitlines():
-        if line.strip() == CLAIMS_BEGIN:
-            inside = True
-            out.append("(Findings: see the summary at the top.)")
-        elif line.strip() == CLAIMS_END:
-            inside = False
-        elif not inside:
-            out.append(line)
-    return "\n".join(out)
