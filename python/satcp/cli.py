@@ -6,6 +6,7 @@
     satcp variants
     satcp reproduce baseline [--out DIR] [--workers N]
     satcp reproduce adalr [--out DIR] [--workers N] [--quick]
+    satcp reproduce peach [--out DIR] [--workers N] [--quick]
 
 Bad input (a missing file, a TOML error, an invalid scenario, a bad --set or
 command line) prints one line ``satcp: error: <message>`` on stderr and
@@ -76,14 +77,16 @@ def _build_parser() -> argparse.ArgumentParser:
     rp = sub.add_parser("reproduce", help="reproduce published results")
     rp.add_argument(
         "what",
-        choices=("baseline", "adalr"),
+        choices=("baseline", "adalr", "peach"),
         help="baseline: thesis Tables 7.5 and 7.8; adalr: the TCP-ADaLR thesis experiments "
-        "(tables, figures, claims)",
+        "(tables, figures, claims); peach: the TCP-Peach paper's experiments (Figs. 3-20)",
     )
     rp.add_argument("--out", metavar="DIR", default=None, help="default: reports/<what>")
     rp.add_argument("--workers", type=int, default=None, help="parallel runs (default: cores)")
     rp.add_argument(
-        "--quick", action="store_true", help="adalr only: a reduced set of runs (for tests)"
+        "--quick",
+        action="store_true",
+        help="adalr and peach only: a reduced set of runs (for tests)",
     )
     return p
 
@@ -204,8 +207,10 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
         raise UsageError(f"--workers {args.workers}: must be at least 1")
     if args.what == "adalr":
         return _cmd_reproduce_adalr(args)
+    if args.what == "peach":
+        return _cmd_reproduce_peach(args)
     if args.quick:
-        raise UsageError("--quick applies to 'reproduce adalr' only")
+        raise UsageError("--quick applies to 'reproduce adalr' and 'reproduce peach' only")
     from .reproduce import baseline
 
     out = args.out if args.out is not None else baseline.DEFAULT_OUT
@@ -241,6 +246,40 @@ def _cmd_reproduce_adalr(args: argparse.Namespace) -> int:
     print(
         f"\nwrote {os.path.join(out, adalr.REPORT)}, {csvs} CSV and {pngs} PNG files "
         f"in {report.seconds:.1f} s ({parts})"
+    )
+    return 0
+
+
+def _cmd_reproduce_peach(args: argparse.Namespace) -> int:
+    from .reproduce import peach
+
+    out = args.out if args.out is not None else peach.DEFAULT_OUT
+    _check_out_dir(out)
+    try:
+        report = peach.reproduce(out_dir=out, workers=args.workers, quick=args.quick)
+    except OSError as e:
+        raise UsageError(_os_error(e)) from None
+    claims = report.claims
+    held = sum(1 for c in claims if c.reproduced)
+    for c in claims:
+        if not c.reproduced:
+            print(
+                f"not reproduced: {c.where}: {c.statement}: paper "
+                f"{c.paper_text or c.value(c.paper) if c.paper is not None else '-'}, "
+                f"satcp {c.value(c.satcp)}"
+            )
+    missing = [p.covers for p in report.parts if p.section is None]
+    for m in missing:
+        print(f"not available: {m}")
+    csvs = sum(p.endswith(".csv") for p in report.paths)
+    pngs = sum(p.endswith(".png") for p in report.paths)
+    parts = ", ".join(
+        f"{p.module} {p.section.seconds:.1f} s" for p in report.parts if p.section is not None
+    )
+    print(
+        f"\n{held} of {len(claims)} claims of the paper hold in satcp; wrote "
+        f"{os.path.join(out, peach.REPORT)}, {csvs} CSV and {pngs} PNG files in "
+        f"{report.seconds:.1f} s ({parts})"
     )
     return 0
 

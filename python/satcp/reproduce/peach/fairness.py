@@ -1,0 +1,613 @@
+"""TCP-Peach, Sec. V-B and Figs. 17, 19, 20: fairness.
+
+- Fig. 17 (homogeneous): N = 10 TCP-Peach connections on the Sec. V network
+  (K = 50, rwnd = 64, c = 1,300 segments/s, PLoss = 0, RTT 550 ms), 550 s;
+  acked_i(t), the segments acknowledged to connection i by time t, sampled
+  every second. The paper adds that other parameters give similar results:
+  satcp also runs N = 20 (the channel is then congested; with N = 10 the
+  ten windows of 64 segments fit in the path).
+- Fig. 19 (heterogeneous, Fig. 18): M = 5 satellite connections X (RTT
+  550 ms, link-error loss PLoss_X on their GEO channel) and N = 5
+  terrestrial connections Y (RTT 200 ms, no errors) share the bottleneck
+  A-B (c = 1,300 segments/s, K = 50); fairness phi = r_X / r_Y (Eq. 6),
+  with X running TCP-Peach or TCP-Reno and Y TCP-Reno.
+- Fig. 20: TCP-Reno (X) and TCP-Peach (Y) connections on the same GEO path
+  (the Sec. V network, PLoss on the channel for both): phi_Reno/Peach =
+  r_X / r_Y, against all-TCP-Reno. The paper does not give M and N for
+  Fig. 20; satcp uses Fig. 19's M = N = 5.
+
+Sec. V's variants: ``peach-sack`` and ``sack`` (both with SACK), Reno from
+one segment, no delayed ACK. Goodputs are per connection, segments/s, over
+550 s; each point is the mean over the seeds (one run without errors).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import statistics
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ... import run_many
+from .common import (
+    MSS,
+    PEACH,
+    RENO,
+    RTT_S,
+    Claim,
+    Panel,
+    Section,
+    Series,
+    flow_goodputs,
+    fmt,
+    hetero_scenario,
+    markdown_table,
+    mean,
+    plot,
+    sec5_scenario,
+    sender_delays,
+    write_csv,
+)
+
+__all__ = ["PLOSS", "compute", "jain", "reproduce"]
+
+PLOSS: tuple[float, ...] = (0.0, 1e-4, 1e-3, 1e-2)
+QUICK_PLOSS: tuple[float, ...] = (0.0, 1e-2)
+SEEDS: tuple[int, ...] = (1, 2, 3, 4, 5)
+QUICK_SEEDS: tuple[int, ...] = (1,)
+M = N = 5
+FIG17_N = 10
+FIG17_STEP_S = 1.0
+
+FIG17, FIG17B = "fig17_fairness_homogeneous.png", "fig17_other_n20.png"
+FIG19, FIG20 = "fig19_fairness_satellite_terrestrial.png", "fig20_fairness_reno_peach_geo.png"
+CSV17, CSV19, CSV20 = (
+    "fig17_acked_per_connection.csv",
+    "fig19_fairness.csv",
+    "fig20_fairness.csv",
+)
+
+# Sec. V-B, Fig. 20 at PLoss_X = PLoss_Y = 1e-2 (segments/s per connection).
+PAPER_RX_RENO_PEACH = 12.1
+PAPER_RY_RENO_PEACH = 100.0
+PAPER_R_RENO_RENO = 19.7
+
+
+def jain(xs: Sequence[float]) -> float:
+    """Jain's fairness index (sum x)^2 / (n sum x^2)."""
+    xs = [float(x) for x in xs]
+    sq = sum(x * x for x in xs)
+    return (sum(xs) ** 2) / (len(xs) * sq) if sq else math.nan
+
+
+@dataclass
+class Acked:
+    n: int
+    times: list[float]
+    acked: list[list[float]]  # per connection, per time
+
+    def worst_ratio(self, after_s: float = 10.0) -> float:
+        """Largest max_i / min_i of acked_i(t) over the samples after ``after_s``."""
+        worst = 1.0
+        for j, t in enumerate(self.times):
+            if t < after_s:
+                continue
+            vals = [a[j] for a in self.acked]
+            if min(vals) > 0:
+                worst = max(worst, max(vals) / min(vals))
+        return worst
+
+    @property
+    def final_jain(self) -> float:
+        return jain([a[-1] for a in self.acked])
+
+
+def _acked(res: Any, n: int) -> Acked:
+    """acked_i(t) = segments delivered to receiver i by t, in application order."""
+    fs = res.flow_series
+    conn_of_app = dict(zip(res.flows["app"], res.flows["conn"], strict=True))
+    acked = []
+    times: list[float] = []
+    for app in range(n):
+        sel = fs[fs["conn"] == conn_of_app[app]]
+        acked.append([b / MSS for b in sel["bytes_delivered"].to_list()])
+        times = sel["time_s"].to_list()
+    return Acked(n, times, acked)
+
+
+@dataclass
+class Fairness:
+    fig17: Acked
+    fig17_n20: Acked
+    reno_n20_jain: float  # TCP-Reno in the N = 20 case, for comparison
+    alone_1e2: float  # one TCP-Peach connection alone at PLoss 1e-2 (mean over seeds)
+    n20_delay_corr: float  # correlation of sender access delay and acked_i(550 s), N = 20
+    # (case, ploss) -> (r_X, r_Y) means over seeds; case "peach_reno" / "reno_reno"
+    fig19: dict[tuple[str, float], tuple[float, float]]
+    # case "reno_peach" / "reno_reno"
+    fig20: dict[tuple[str, float], tuple[float, float]]
+    rows19: list[dict[str, Any]]
+    rows20: list[dict[str, Any]]
+    runs: int
+
+
+def compute(
+    plosses: Sequence[float] = PLOSS,
+    seeds: Sequence[int] = SEEDS,
+    workers: int | None = None,
+) -> Fairness:
+    specs: list[dict[str, Any]] = [
+        sec5_scenario([PEACH] * FIG17_N, sample_interval_s=FIG17_STEP_S, name="peach-fig17"),
+        sec5_scenario([PEACH] * 20, sample_interval_s=FIG17_STEP_S, name="peach-fig17-n20"),
+        sec5_scenario([RENO] * 20, name="peach-fig17-n20-reno"),
+        *(sec5_scenario([PEACH], ploss=1e-2, seed=s, name="peach-alone") for s in seeds),
+    ]
+    n0 = len(specs)
+    tags: list[tuple[str, str, float, int]] = []
+    for p in plosses:
+        for s in seeds:
+            for case, xv in (("peach_reno", PEACH), ("reno_reno", RENO)):
+                specs.append(hetero_scenario(xv, RENO, ploss_x=p, m=M, n=N, seed=s))
+                tags.append(("19", case, p, s))
+            for case, yv in (("reno_peach", PEACH), ("reno_reno", RENO)):
+                specs.append(sec5_scenario([RENO] * M + [yv] * N, ploss=p, seed=s))
+                tags.append(("20", case, p, s))
+    res = run_many(specs, workers=workers)
+    fig17 = _acked(res[0], FIG17_N)
+    fig17_n20 = _acked(res[1], 20)
+    reno_n20 = jain(flow_goodputs(res[2]))
+    alone = mean(flow_goodputs(r)[0] for r in res[3:n0])
+    corr = statistics.correlation(sender_delays(20, 1), [a[-1] for a in fig17_n20.acked])
+    per: dict[tuple[str, str, float], list[tuple[float, float]]] = {}
+    rows: dict[str, list[dict[str, Any]]] = {"19": [], "20": []}
+    for (fig, case, p, s), r in zip(tags, res[n0:], strict=True):
+        g = flow_goodputs(r)
+        rx, ry = mean(g[:M]), mean(g[M:])
+        per.setdefault((fig, case, p), []).append((rx, ry))
+        rows[fig].append(
+            {
+                "case": case,
+                "ploss": p,
+                "seed": s,
+                "r_x_segments_per_s": rx,
+                "r_y_segments_per_s": ry,
+                "phi": rx / ry if ry else math.nan,
+                **{f"conn{i}": x for i, x in enumerate(g)},
+            }
+        )
+
+    def means(fig: str) -> dict[tuple[str, float], tuple[float, float]]:
+        return {
+            (case, p): (mean(v[0] for v in vals), mean(v[1] for v in vals))
+            for (f, case, p), vals in per.items()
+            if f == fig
+        }
+
+    return Fairness(
+        fig17,
+        fig17_n20,
+        reno_n20,
+        alone,
+        corr,
+        means("19"),
+        means("20"),
+        rows["19"],
+        rows["20"],
+        len(specs),
+    )
+
+
+def phi(pair: tuple[float, float]) -> float:
+    return pair[0] / pair[1] if pair[1] else math.nan
+
+
+def claims(fa: Fairness, plosses: Sequence[float]) -> list[Claim]:
+    f17 = fa.fig17
+    out = [
+        Claim(
+            "17",
+            f"homogeneous case, N = {FIG17_N}: acked_i(t) about equal for all i at "
+            "any t (largest max/min ratio after 10 s)",
+            None,
+            f17.worst_ratio(),
+            "",
+            holds=f17.worst_ratio() <= 1.10,
+            digits=3,
+        ),
+        Claim(
+            "17",
+            f"homogeneous case, N = {FIG17_N}: Jain's index of acked_i(550 s)",
+            None,
+            f17.final_jain,
+            "",
+            holds=f17.final_jain >= 0.99,
+            digits=4,
+        ),
+        Claim(
+            "17",
+            "similar results with other parameters (satcp: N = 20, a congested "
+            "channel; Jain's index of acked_i(550 s))",
+            None,
+            fa.fig17_n20.final_jain,
+            "",
+            holds=fa.fig17_n20.final_jain >= 0.95,
+            digits=4,
+            note=f"TCP-Reno in the same network: {fa.reno_n20_jain:.4f}",
+        ),
+    ]
+    pr = [phi(fa.fig19[("peach_reno", p)]) for p in plosses]
+    rr = [phi(fa.fig19[("reno_reno", p)]) for p in plosses]
+    out.append(
+        Claim(
+            "19",
+            "TCP-Peach on the satellite connections gives a higher fairness "
+            "phi = r_X / r_Y than TCP-Reno, at every PLoss_X",
+            None,
+            min(a - b for a, b in zip(pr, rr, strict=True)),
+            "(smallest phi_Peach/Reno - phi_Reno/Reno)",
+            holds=all(a > b for a, b in zip(pr, rr, strict=True)),
+            digits=3,
+            note="phi_Peach/Reno "
+            + ", ".join(f"{x:.3f}" for x in pr)
+            + "; phi_Reno/Reno "
+            + ", ".join(f"{x:.3f}" for x in rr),
+        )
+    )
+    if 1e-2 in plosses:
+        rp = fa.fig20[("reno_peach", 1e-2)]
+        rrr = fa.fig20[("reno_reno", 1e-2)]
+        out += [
+            Claim(
+                "20",
+                "(Reno) & (Peach), PLoss = 1e-2: goodput r_X of a TCP-Reno connection",
+                PAPER_RX_RENO_PEACH,
+                rp[0],
+                "segments/s",
+                digits=1,
+            ),
+            Claim(
+                "20",
+                "(Reno) & (Peach), PLoss = 1e-2: goodput r_Y of a TCP-Peach connection",
+                PAPER_RY_RENO_PEACH,
+                rp[1],
+                "segments/s",
+                digits=1,
+            ),
+            Claim(
+                "20",
+                "(Reno) & (Peach), PLoss = 1e-2: phi_Reno/Peach = r_X / r_Y",
+                PAPER_RX_RENO_PEACH / PAPER_RY_RENO_PEACH,
+                phi(rp),
+                "",
+                digits=3,
+            ),
+            Claim(
+                "20",
+                "(Reno) & (Reno), PLoss = 1e-2: r_X (M = 5 connections)",
+                PAPER_R_RENO_RENO,
+                rrr[0],
+                "segments/s",
+                digits=1,
+            ),
+            Claim(
+                "20",
+                "(Reno) & (Reno), PLoss = 1e-2: r_Y (N = 5 connections)",
+                PAPER_R_RENO_RENO,
+                rrr[1],
+                "segments/s",
+                digits=1,
+            ),
+            Claim(
+                "20",
+                "beside TCP-Peach, TCP-Reno loses a little (r_X) while TCP-Peach gains "
+                "a lot (r_Y), relative to all TCP-Reno, at PLoss = 1e-2 (paper: -39% vs "
+                "+408%)",
+                None,
+                (rp[1] / rrr[1] - 1) * 100,
+                "% r_Y gain",
+                holds=(rp[1] / rrr[1] - 1) > 3 * max(0.0, 1 - rp[0] / rrr[0]),
+                digits=0,
+                note=f"r_X change {(rp[0] / rrr[0] - 1) * 100:+.0f}%",
+            ),
+        ]
+    rr20 = [phi(fa.fig20[("reno_reno", p)]) for p in plosses]
+    rp20 = [phi(fa.fig20[("reno_peach", p)]) for p in plosses]
+    out += [
+        Claim(
+            "20",
+            "phi_Reno/Reno is about 1 at every PLoss (within 10%)",
+            None,
+            max(abs(x - 1) for x in rr20),
+            "(largest |phi - 1|)",
+            holds=all(abs(x - 1) <= 0.10 for x in rr20),
+            digits=3,
+        ),
+        Claim(
+            "20",
+            "phi_Reno/Peach is much lower than 1 (satcp: below 0.5 at PLoss = "
+            "1e-2 and falling as PLoss grows)",
+            None,
+            rp20[-1],
+            f"(at PLoss {plosses[-1]:g})",
+            holds=rp20[-1] < 0.5 and all(a >= b - 0.02 for a, b in itertools.pairwise(rp20)),
+            digits=3,
+            note="phi_Reno/Peach "
+            + ", ".join(f"{x:.2f} at {_ticks([p])[0]}" for x, p in zip(rp20, plosses, strict=True)),
+        ),
+    ]
+    return out
+
+
+def _ticks(plosses: Sequence[float]) -> list[str]:
+    return ["0" if p == 0 else f"{p:g}" for p in plosses]
+
+
+def reproduce(out: Path, workers: int | None, quick: bool) -> Section:
+    t0 = time.perf_counter()
+    plosses = QUICK_PLOSS if quick else PLOSS
+    seeds = QUICK_SEEDS if quick else SEEDS
+    fa = compute(plosses, seeds, workers)
+    # Fig. 17
+    rows17 = []
+    for label, a in (("N=10", fa.fig17), ("N=20", fa.fig17_n20)):
+        for j, t in enumerate(a.times):
+            rows17.append(
+                {"case": label, "time_s": t, **{f"conn{i}": a.acked[i][j] for i in range(a.n)}}
+            )
+    write_csv(out / CSV17, ("case", "time_s", *(f"conn{i}" for i in range(20))), rows17)
+    for path, a, title in (
+        (
+            FIG17,
+            fa.fig17,
+            f"Fig. 17: acked_i(t) of N = {FIG17_N} TCP-Peach connections "
+            "(K = 50, rwnd = 64, c = 1300 segments/s, PLoss = 0, RTT 550 ms; satcp)",
+        ),
+        (
+            FIG17B,
+            fa.fig17_n20,
+            "Fig. 17 with N = 20 TCP-Peach connections (other parameters; satcp)",
+        ),
+    ):
+        plot(
+            out / path,
+            title,
+            [
+                Panel(
+                    "Time [s]",
+                    "acked_i(t) [segments]",
+                    [
+                        Series(f"connection {i + 1}", a.times, a.acked[i], linewidth=1.0)
+                        for i in range(a.n)
+                    ],
+                    legend=a.n <= 10,
+                )
+            ],
+        )
+    # Figs. 19-20
+    cols = (
+        "case",
+        "ploss",
+        "seed",
+        "r_x_segments_per_s",
+        "r_y_segments_per_s",
+        "phi",
+        *(f"conn{i}" for i in range(M + N)),
+    )
+    write_csv(out / CSV19, cols, fa.rows19)
+    write_csv(out / CSV20, cols, fa.rows20)
+    xs = list(range(len(plosses)))
+    plot(
+        out / FIG19,
+        "Fig. 19: fairness phi = r_X / r_Y, satellite connections X (RTT 550 "
+        "ms, PLoss_X) and terrestrial connections Y (RTT 200 ms), M = N = 5 (satcp)",
+        [
+            Panel(
+                "PLoss_X",
+                "Fairness phi",
+                [
+                    Series(
+                        "(Peach) & (Reno): phi_Peach/Reno",
+                        xs,
+                        [phi(fa.fig19[("peach_reno", p)]) for p in plosses],
+                        "peach",
+                        markers=True,
+                    ),
+                    Series(
+                        "(Reno) & (Reno): phi_Reno/Reno",
+                        xs,
+                        [phi(fa.fig19[("reno_reno", p)]) for p in plosses],
+                        "reno",
+                        markers=True,
+                    ),
+                ],
+                xticklabels=_ticks(plosses),
+            )
+        ],
+    )
+    plot(
+        out / FIG20,
+        "Fig. 20: fairness phi = r_X / r_Y, TCP-Reno (X) and TCP-Peach (Y) "
+        "through the same GEO channel, M = N = 5 (satcp)",
+        [
+            Panel(
+                "PLoss",
+                "Fairness phi",
+                [
+                    Series(
+                        "(Reno) & (Peach): phi_Reno/Peach",
+                        xs,
+                        [phi(fa.fig20[("reno_peach", p)]) for p in plosses],
+                        "peach",
+                        markers=True,
+                    ),
+                    Series(
+                        "(Reno) & (Reno): phi_Reno/Reno",
+                        xs,
+                        [phi(fa.fig20[("reno_reno", p)]) for p in plosses],
+                        "reno",
+                        markers=True,
+                    ),
+                ],
+                xticklabels=_ticks(plosses),
+                ylim=(0, 1.2),
+            )
+        ],
+    )
+    cl = claims(fa, plosses)
+    md = _markdown(fa, plosses, seeds, cl)
+    return Section(
+        "Figs. 17, 19, 20: fairness",
+        md,
+        cl,
+        [FIG17, FIG17B, FIG19, FIG20, CSV17, CSV19, CSV20],
+        runs=fa.runs,
+        seconds=time.perf_counter() - t0,
+    )
+
+
+def _fig19_text(fa: Fairness, plosses: Sequence[float]) -> list[str]:
+    pr = [phi(fa.fig19[("peach_reno", p)]) for p in plosses]
+    rr = [phi(fa.fig19[("reno_reno", p)]) for p in plosses]
+    ok = all(a > b for a, b in zip(pr, rr, strict=True))
+    pairs = ", ".join(f"{a:.3f} vs {b:.3f}" for a, b in zip(pr, rr, strict=True))
+    first = (
+        f"TCP-Peach on the satellite connections raises phi at every PLoss_X ({pairs}); "
+        if ok
+        else f"TCP-Peach on the satellite connections does not raise phi at every PLoss_X "
+        f"({pairs}); "
+    )
+    return [
+        first + "the paper gives no number. Even without errors a satellite connection gets "
+        f"only {pr[0]:.2f} (TCP-Peach) or {rr[0]:.2f} (TCP-Reno) of a terrestrial one's "
+        "goodput: its round-trip time is 2.75 times longer, so after each congestion loss "
+        "its window regrows 2.75 times slower (the usual bias of window-based congestion "
+        "control against long RTTs), while the terrestrial connections, not limited by "
+        "rwnd (5 x 64 / 0.2 s = 1,600 segments/s > c), keep the shared buffer full. Link "
+        "errors add losses on the satellite side only. TCP-Peach's gain presumably comes "
+        "from Sudden Start after timeouts and from the dummies of Rapid Recovery where they "
+        "find room; at the full buffer most dummies are dropped (low priority), so the gain "
+        "stays modest.",
+        "",
+    ]
+
+
+def _markdown(fa: Fairness, plosses: Sequence[float], seeds: Sequence[int], cl: list[Claim]) -> str:
+    r19 = []
+    for p in plosses:
+        a, b = fa.fig19[("peach_reno", p)], fa.fig19[("reno_reno", p)]
+        r19.append(
+            [
+                _ticks([p])[0],
+                fmt(a[0], 1),
+                fmt(a[1], 1),
+                fmt(phi(a), 3),
+                fmt(b[0], 1),
+                fmt(b[1], 1),
+                fmt(phi(b), 3),
+            ]
+        )
+    r20 = []
+    for p in plosses:
+        a, b = fa.fig20[("reno_peach", p)], fa.fig20[("reno_reno", p)]
+        r20.append(
+            [
+                _ticks([p])[0],
+                fmt(a[0], 1),
+                fmt(a[1], 1),
+                fmt(phi(a), 3),
+                fmt(b[0], 1),
+                fmt(b[1], 1),
+                fmt(phi(b), 3),
+            ]
+        )
+    md = [
+        "## Figs. 17, 19, 20: fairness (Sec. V-B)",
+        "",
+        f"Per-connection goodput in segments/s over 550 s; means over seeds "
+        f"{', '.join(map(str, seeds))} (each draws the senders' access delays, 0-1 ms, and "
+        f"the link errors; Fig. 17 is seed 1). Figures `{FIG17}` "
+        f"(and `{FIG17B}` for N = 20), `{FIG19}`, `{FIG20}`; data `{CSV17}`, `{CSV19}`, "
+        f"`{CSV20}` (every connection of every run).",
+        "",
+        f"**Fig. 17.** With N = {FIG17_N}, the ten windows of 64 segments (64 / 0.55 s = "
+        "116 segments/s each, 1,164 in all) fit in the 1,300 segments/s channel: every "
+        "connection is limited by its own rwnd, so the curves coincide, as in the paper. "
+        f"With N = 20 the channel is congested and the connections do not share it "
+        f"evenly: Jain's index {fa.fig17_n20.final_jain:.4f}, acked_i(550 s) from "
+        f"{min(a[-1] for a in fa.fig17_n20.acked):.0f} to "
+        f"{max(a[-1] for a in fa.fig17_n20.acked):.0f} segments; TCP-Reno in the same "
+        f"network has {fa.reno_n20_jain:.4f}, so this is not TCP-Peach's doing. The buffer "
+        "(K = 50, against a bandwidth-delay product of 715 segments) is full most of the "
+        "time, and in a deterministic simulation whichever connections' packets reach it "
+        "just after a departure keep winning the freed places round after round (phase "
+        "effects, Floyd and Jacobson 1992): goodput follows the connections' sub-millisecond "
+        f"access delays (correlation {fa.n20_delay_corr:+.2f} between a TCP-Peach "
+        "sender's access delay and its acked_i(550 s)), not their variant. The usual "
+        "remedy, a random per-packet processing delay at the hosts that keeps packet "
+        "order, does not exist in satcp "
+        "(its `reorder` jitter reorders segments).",
+        "",
+        "**Fig. 19** (X satellite, RTT 550 ms; Y terrestrial, RTT 200 ms; Y runs TCP-Reno):",
+        "",
+        *markdown_table(
+            [
+                "PLoss_X",
+                "Peach r_X",
+                "Reno r_Y",
+                "phi_Peach/Reno",
+                "Reno r_X",
+                "Reno r_Y",
+                "phi_Reno/Reno",
+            ],
+            r19,
+        ),
+        "",
+        *_fig19_text(fa, plosses),
+        "**Fig. 20** (X TCP-Reno, Y TCP-Peach or TCP-Reno, both through the GEO channel "
+        "with PLoss):",
+        "",
+        *markdown_table(
+            [
+                "PLoss",
+                "Reno r_X",
+                "Peach r_Y",
+                "phi_Reno/Peach",
+                "Reno r_X",
+                "Reno r_Y",
+                "phi_Reno/Reno",
+            ],
+            r20,
+        ),
+        "",
+    ]
+    if 1e-2 in plosses:
+        rp = fa.fig20[("reno_peach", 1e-2)]
+        rr = fa.fig20[("reno_reno", 1e-2)]
+        total = M * rp[0] + N * rp[1]
+        md += [
+            f"**Why r_X and r_Y differ from 12.1 and 100 at PLoss = 1e-2.** satcp's "
+            f"TCP-Reno gets {rr[0]:.1f} segments/s per connection with only TCP-Reno around, "
+            f"the paper's 19.7 (Mathis's law: {math.sqrt(1.5) / (RTT_S * 0.1):.1f}). Beside "
+            f"TCP-Peach it keeps {rp[0]:.1f}: the ten connections together carry "
+            f"{total:.0f} segments/s, {100 * total / 1300:.0f}% of the channel, so there is "
+            "no congestion through which TCP-Peach could take TCP-Reno's share; link errors "
+            "alone limit TCP-Reno, as they do without TCP-Peach. The paper's r_X falling "
+            "from 19.7 to 12.1 suggests that its channel was congested, which 5 x 12.1 + N x 100 "
+            "segments/s is not for N = 5: its Fig. 20 probably had more connections than "
+            "Fig. 19 (the paper does not say). satcp's TCP-Peach gets "
+            f"{rp[1]:.1f} segments/s per connection, about half the paper's 100, and not "
+            "for lack of capacity: a single TCP-Peach connection alone on the channel gets "
+            f"{fa.alone_1e2:.1f}. A 64-segment window holds a lost segment with probability "
+            "0.47 per RTT, and in satcp each loss at cwnd0 = rwnd stops new data for the "
+            "whole recovery, about one RTT, because the receiver's window stays anchored at "
+            "the lost segment (Fig. 7: such a loss costs more than the paper's cwnd0/2). "
+            "Losing about one RTT of data with probability 0.47 per RTT leaves roughly "
+            "116 x 0.53 = 61 segments/s of the rwnd rate; the paper's accounting, half an "
+            "RTT of data per loss, leaves roughly 116 x 0.77 = 89, near its 100.",
+            "",
+        ]
+    return "\n".join(md)
