@@ -4,6 +4,7 @@
 #                included) installed in editable mode via `maturin develop`
 #   make run     setup + `satcp reproduce baseline` (thesis Tables 7.5, 7.8)
 #                + `satcp reproduce adalr` (every TCP-ADaLR thesis experiment)
+#                + `satcp reproduce peach` (every TCP-Peach paper experiment)
 #   make test    setup + Rust format/lint/tests + Python lint/tests
 #   make bench   the core's criterion benchmarks
 #
@@ -45,6 +46,7 @@ $(BUILD_STAMP): $(DEPS_STAMP) $(RUST_SOURCES) pyproject.toml
 run: setup
 	$(BIN)/satcp reproduce baseline
 	$(BIN)/satcp reproduce adalr
+	$(BIN)/satcp reproduce peach
 
 test: setup lint-rust test-rust lint-python test-python
 
