@@ -18,8 +18,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
-from typing import NoReturn
+from collections.abc import Iterable, Sequence
+from typing import Any, NoReturn
 
 PROG = "satcp"
 EXIT_BAD_INPUT = 2
@@ -224,41 +224,49 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_reproduction(args: argparse.Namespace, what: Any) -> tuple[str, Any]:
+    """Runs ``what.reproduce`` (``satcp.reproduce.adalr`` or ``.peach``) into
+    ``--out`` (default ``what.DEFAULT_OUT``); returns the directory and the
+    report."""
+    out = args.out if args.out is not None else what.DEFAULT_OUT
+    _check_out_dir(out)
+    try:
+        report = what.reproduce(out_dir=out, workers=args.workers, quick=args.quick)
+    except OSError as e:
+        raise UsageError(_os_error(e)) from None
+    return out, report
+
+
+def _files_written(out: str, what: Any, report: Any, parts: Iterable[str]) -> str:
+    """'wrote <out>/report.md, N CSV and M PNG files in S s (part S s, ...)'."""
+    csvs = sum(p.endswith(".csv") for p in report.paths)
+    pngs = sum(p.endswith(".png") for p in report.paths)
+    return (
+        f"wrote {os.path.join(out, what.REPORT)}, {csvs} CSV and {pngs} PNG files "
+        f"in {report.seconds:.1f} s ({', '.join(parts)})"
+    )
+
+
 def _cmd_reproduce_adalr(args: argparse.Namespace) -> int:
     from .reproduce import adalr
 
-    out = args.out if args.out is not None else adalr.DEFAULT_OUT
-    _check_out_dir(out)
-    try:
-        report = adalr.reproduce(out_dir=out, workers=args.workers, quick=args.quick)
-    except OSError as e:
-        raise UsageError(_os_error(e)) from None
+    out, report = _run_reproduction(args, adalr)
     md = report.markdown
     start = md.find("## Summary")
     end = md.find("\n## ", start + 1)
     print(md[start:end].rstrip("\n") if start >= 0 else md.splitlines()[0])
-    csvs = sum(p.endswith(".csv") for p in report.paths)
-    pngs = sum(p.endswith(".png") for p in report.paths)
-    parts = ", ".join(
+    parts = (
         f"{s.module} {s.seconds:.1f} s" if s.markdown is not None else f"{s.module} n/a"
         for s in report.sections
     )
-    print(
-        f"\nwrote {os.path.join(out, adalr.REPORT)}, {csvs} CSV and {pngs} PNG files "
-        f"in {report.seconds:.1f} s ({parts})"
-    )
+    print(f"\n{_files_written(out, adalr, report, parts)}")
     return 0
 
 
 def _cmd_reproduce_peach(args: argparse.Namespace) -> int:
     from .reproduce import peach
 
-    out = args.out if args.out is not None else peach.DEFAULT_OUT
-    _check_out_dir(out)
-    try:
-        report = peach.reproduce(out_dir=out, workers=args.workers, quick=args.quick)
-    except OSError as e:
-        raise UsageError(_os_error(e)) from None
+    out, report = _run_reproduction(args, peach)
     claims = report.claims
     held = sum(1 for c in claims if c.reproduced)
     for c in claims:
@@ -271,15 +279,10 @@ def _cmd_reproduce_peach(args: argparse.Namespace) -> int:
     missing = [p.covers for p in report.parts if p.section is None]
     for m in missing:
         print(f"not available: {m}")
-    csvs = sum(p.endswith(".csv") for p in report.paths)
-    pngs = sum(p.endswith(".png") for p in report.paths)
-    parts = ", ".join(
-        f"{p.module} {p.section.seconds:.1f} s" for p in report.parts if p.section is not None
-    )
+    parts = (f"{p.module} {p.section.seconds:.1f} s" for p in report.parts if p.section is not None)
     print(
-        f"\n{held} of {len(claims)} claims of the paper hold in satcp; wrote "
-        f"{os.path.join(out, peach.REPORT)}, {csvs} CSV and {pngs} PNG files in "
-        f"{report.seconds:.1f} s ({parts})"
+        f"\n{held} of {len(claims)} claims of the paper hold in satcp; "
+        f"{_files_written(out, peach, report, parts)}"
     )
     return 0
 

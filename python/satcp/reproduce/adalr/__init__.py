@@ -23,25 +23,22 @@ confidence intervals, fairness indices) and :mod:`.plots` (figures).
 
 A part whose module does not exist (yet) gets a line saying so. Everything,
 ``report.md`` included, is written into a temporary directory and then moved
-into the output directory (:func:`satcp._fsutil.fill_dir_atomically`): a
+into the output directory (:func:`satcp.reproduce.report.run_parts`): a
 failing part leaves the output directory as it was.
 """
 
 from __future__ import annotations
 
-import importlib
 import os
-import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from types import ModuleType
 
-from ..._fsutil import fill_dir_atomically
+from .. import report
+from ..report import REPORT as REPORT
 from .claims import CLAIMS_BEGIN, CLAIMS_END
 
 DEFAULT_OUT = os.path.join("reports", "adalr")
-REPORT = "report.md"
 
 #: (module in this package, what it covers)
 PARTS: tuple[tuple[str, str], ...] = (
@@ -60,25 +57,18 @@ class Section:
     seconds: float = 0.0
 
 
-@dataclass
-class Report:
-    markdown: str
-    sections: list[Section]
-    paths: list[str] = field(default_factory=list)
-    seconds: float = 0.0
+class Report(report.Done[Section]):
+    """The report's text, one :class:`Section` per part, the files written."""
+
+    @property
+    def sections(self) -> list[Section]:
+        return self.items
 
 
 def load_part(name: str) -> ModuleType | None:
     """The part's module, or None if it does not exist or has no
     ``reproduce``. Errors inside an existing module propagate."""
-    full = f"{__package__}.{name}"
-    try:
-        mod = importlib.import_module(full)
-    except ModuleNotFoundError as e:
-        if e.name == full:
-            return None
-        raise
-    return mod if callable(getattr(mod, "reproduce", None)) else None
+    return report.load_part(__name__, name)
 
 
 def reproduce(
@@ -89,24 +79,16 @@ def reproduce(
 ) -> Report:
     """Runs every available part and writes their files and ``report.md``
     into ``out_dir``, all or nothing."""
-    t0 = time.perf_counter()
-
-    def fill(tmp: str) -> tuple[list[Section], str]:
-        sections = []
-        for name, covers in parts:
-            mod = load_part(name)
-            if mod is None:
-                sections.append(Section(name, covers, None))
-                continue
-            t = time.perf_counter()
-            md = mod.reproduce(Path(tmp), workers, quick)
-            sections.append(Section(name, covers, md, time.perf_counter() - t))
-        text = render(sections, quick)
-        Path(tmp, REPORT).write_text(text, encoding="utf-8")
-        return sections, text
-
-    (sections, text), paths = fill_dir_atomically(out_dir, fill)
-    return Report(text, sections, paths, time.perf_counter() - t0)
+    done = report.run_parts(
+        out_dir,
+        parts,
+        load_part,
+        lambda name, covers, md, seconds: Section(name, covers, md, seconds),
+        lambda tmp, sections, t0: render(sections, quick),
+        workers,
+        quick,
+    )
+    return Report(done.items, done.markdown, done.paths, done.seconds)
 
 
 def _split_claims(markdown: str) -> tuple[list[str], str]:

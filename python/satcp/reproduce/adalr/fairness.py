@@ -44,8 +44,8 @@ from pathlib import Path
 from typing import Any
 
 from ..._fsutil import text_writer, write_files_atomically
+from ..plotstyle import new_figure
 from .claims import findings_block, quoted, statements_markdown
-from .plots import new_figure
 from .scenarios import (
     FAIRNESS_FILE_BYTES,
     FAIRNESS_LINK_BPS,

@@ -1,7 +1,7 @@
-"""The figures' style: matplotlib's object API on the Agg canvas (no pyplot
-state, safe in threads).
+"""The figures of the ADaLR reproduction, in the shared style of
+:mod:`satcp.reproduce.plotstyle` (matplotlib's object API on the Agg canvas:
+no pyplot state, safe in threads).
 
-- :func:`new_figure`: an empty figure that can be saved as PNG;
 - :func:`plot_lines`: one thesis-style line figure (:class:`Line`,
   :data:`SERIES_STYLE`);
 - :func:`figure_set`, :func:`time_series_figures`: a figure per quantity,
@@ -11,40 +11,38 @@ state, safe in threads).
 from __future__ import annotations
 
 import os
-import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pandas as pd
 
+from ..plotstyle import (
+    DEFAULT_STYLE,
+    Style,
+    draw_series,
+    grid_and_legend,
+    new_figure,
+    save_png,
+    series_styles,
+    wrap_title,
+)
 from .measures import BIN_S
 
-if TYPE_CHECKING:
-    from matplotlib.figure import Figure
-
 #: Line styles of the thesis figures' series: (color, linestyle, marker).
-SERIES_STYLE: dict[str, tuple[str, str, str]] = {
-    "adalr-nodelack": ("tab:red", "-", "o"),
-    "adalr-delack": ("tab:blue", "-", "s"),
-    "tcp-nodelack": ("tab:green", "--", "^"),
-    "tcp-delack": ("black", "--", "v"),
-    "adalr-sack": ("tab:red", "-", "o"),
-    "adalr-newreno": ("tab:orange", ":", "s"),
-    "sack": ("tab:blue", "--", "^"),
-    "newreno": ("black", "-.", "v"),
-}
-
-
-def new_figure(figsize: tuple[float, float], dpi: float | None = None) -> Figure:
-    """An empty figure on the Agg canvas (``dpi`` None: matplotlib's default)."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=figsize, dpi=dpi)
-    FigureCanvasAgg(fig)
-    return fig
+SERIES_STYLE: dict[str, Style] = series_styles(
+    """
+    adalr-nodelack  tab:red     -   o
+    adalr-delack    tab:blue    -   s
+    tcp-nodelack    tab:green   --  ^
+    tcp-delack      black       --  v
+    adalr-sack      tab:red     -   o
+    adalr-newreno   tab:orange  :   s
+    sack            tab:blue    --  ^
+    newreno         black       -.  v
+    """
+)
 
 
 @dataclass
@@ -73,19 +71,9 @@ def plot_lines(
     fig = new_figure((7.5, 4.8))
     ax = fig.add_subplot()
     for ln in lines:
-        color, ls, marker = SERIES_STYLE.get(ln.style, (None, "-", "o"))
-        ax.plot(
-            ln.x,
-            ln.y,
-            label=ln.label,
-            color=color,
-            linestyle=ls,
-            marker=marker if ln.markers else None,
-            linewidth=1.4,
-            markersize=5,
-            **ln.extra,
-        )
-    ax.set_title("\n".join(textwrap.wrap(title, 90)), fontsize=10)
+        style = SERIES_STYLE.get(ln.style, DEFAULT_STYLE)
+        draw_series(ax, ln.x, ln.y, ln.label, style, markers=ln.markers, **ln.extra)
+    ax.set_title(wrap_title(title, 90), fontsize=10)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     if xlog:
@@ -95,13 +83,8 @@ def plot_lines(
     else:
         ax.set_ylim(bottom=0)
     ax.set_xlim(left=0 if not xlog else None)
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8, loc="best")
-    fig.tight_layout()
-    p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(p, dpi=dpi)
-    return p
+    grid_and_legend(ax)
+    return save_png(fig, path, dpi)
 
 
 @dataclass(frozen=True)

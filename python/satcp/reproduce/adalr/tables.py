@@ -3,18 +3,23 @@
 Every comparison with the thesis is a percentage difference,
 (satcp - thesis) / thesis x 100 (:func:`diff_pct`); the thesis's own
 improvements (Eqs. 7.2-7.3) are the same formula (:func:`improvement_pct`).
+:func:`diff_pct`, :func:`markdown_table` and the CSV helpers are
+:mod:`satcp.reproduce.tables`', shared with the other reproductions.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+
+from ..tables import csv_text as csv_text
+from ..tables import diff_pct as diff_pct
+from ..tables import is_nan as is_nan
+from ..tables import markdown_table as markdown_table
+from ..tables import write_text as write_text
 
 #: A satcp number "matches" the thesis's within this many percent of it;
 #: differences beyond it are explained in the report.
@@ -39,19 +44,7 @@ ROWS_CSV_HEADER = (*CSV_COLUMNS, "extend_series")
 CI_CSV_COLUMNS = (*CSV_COLUMNS[:6], "satcp_ci95", *CSV_COLUMNS[6:])
 
 
-def is_nan(v: Any) -> bool:
-    """None or a float NaN: a number that is missing."""
-    return v is None or (isinstance(v, float) and math.isnan(v))
-
-
 # --- percentages -------------------------------------------------------------
-
-
-def diff_pct(satcp: float, thesis: float) -> float:
-    """(satcp - thesis) / thesis x 100 (NaN when either is missing)."""
-    if satcp is None or thesis is None or not thesis or is_nan(satcp) or is_nan(thesis):
-        return math.nan
-    return (satcp - thesis) / thesis * 100.0
 
 
 def improvement_pct(metric: float, baseline: float) -> float:
@@ -104,33 +97,7 @@ def cell(satcp: float, thesis: float | None, digits: int = 1) -> str:
     return f"{satcp:.{digits}f} ({thesis:g}, {fmt_pct(diff_pct(satcp, thesis))})"
 
 
-def markdown_table(
-    headers: Sequence[str], rows: Iterable[Sequence[Any]], align: str | None = None
-) -> list[str]:
-    """Lines of a Markdown table. ``align`` has one letter per column, "l"
-    or "r"; by default the first column is left-aligned, the others right."""
-    if align is None:
-        align = "l" + "r" * (len(headers) - 1)
-    marks = {"l": "---", "r": "---:"}
-    out = [
-        "| " + " | ".join(headers) + " |",
-        "| " + " | ".join(marks[a] for a in align) + " |",
-    ]
-    for row in rows:
-        out.append("| " + " | ".join(str(c).replace("|", "/") for c in row) + " |")
-    return out
-
-
 # --- CSV files ---------------------------------------------------------------
-
-
-def csv_text(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
-    """A CSV file's text: the header, then the rows ("\\n" line ends)."""
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(header)
-    w.writerows(rows)
-    return buf.getvalue()
 
 
 def csv_bool(v: bool | None) -> str:
@@ -181,13 +148,6 @@ def rows_csv(rows: Iterable[Row]) -> str:
             for r in rows
         ),
     )
-
-
-def write_text(path: str | os.PathLike[str], text: str) -> Path:
-    p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(text, encoding="utf-8")
-    return p
 
 
 def write_rows(path: str | os.PathLike[str], rows: Iterable[Row]) -> Path:

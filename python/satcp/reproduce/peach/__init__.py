@@ -12,30 +12,33 @@ that writes its CSV and PNG files into ``out``:
   vs link capacity);
 - :mod:`.web`: Figs. 14-16 (web transfers; Fig. 16 needs TCP Fast Start);
 - :mod:`.fairness`: Figs. 17, 19, 20;
-- :mod:`.common`: the Sec. V network builders, claims, tables, figures.
+- :mod:`.common`: the Sec. V network builders and reading runs;
+- :mod:`.claims`: the paper's numbers beside satcp's; :mod:`.figures`: the
+  paper's figures (in the style of :mod:`satcp.reproduce.plotstyle`).
 
 Everything, ``report.md`` included, is written into a temporary directory
-and then moved into the output directory: a failing part leaves it as it
+and then moved into the output directory
+(:func:`satcp.reproduce.report.run_parts`): a failing part leaves it as it
 was.
 """
 
 from __future__ import annotations
 
-import importlib
 import os
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from types import ModuleType
 
-from ..._fsutil import fill_dir_atomically
-from .common import CLAIM_COLUMNS, TOLERANCE_PCT, Claim, Section, claims_table, write_csv
+from .. import report
+from ..report import REPORT
+from ..tables import write_csv
+from .claims import CLAIM_COLUMNS, TOLERANCE_PCT, Claim, Section, claims_table
 
 __all__ = ["DEFAULT_OUT", "PARTS", "REPORT", "Report", "reproduce"]
 
 DEFAULT_OUT = os.path.join("reports", "peach")
-REPORT = "report.md"
 CLAIMS_CSV = "claims.csv"
 
 #: (module in this package, what it covers)
@@ -55,27 +58,16 @@ class Part:
     section: Section | None  # None: the module does not exist
 
 
-@dataclass
-class Report:
-    markdown: str
-    parts: list[Part]
-    paths: list[str] = field(default_factory=list)
-    seconds: float = 0.0
+class Report(report.Done[Part]):
+    """The report's text, one :class:`Part` per part, the files written."""
+
+    @property
+    def parts(self) -> list[Part]:
+        return self.items
 
     @property
     def claims(self) -> list[Claim]:
         return [c for p in self.parts if p.section for c in p.section.claims]
-
-
-def _load(name: str) -> ModuleType | None:
-    full = f"{__name__}.{name}"
-    try:
-        mod = importlib.import_module(full)
-    except ModuleNotFoundError as e:
-        if e.name == full:
-            return None
-        raise
-    return mod if callable(getattr(mod, "reproduce", None)) else None
 
 
 def reproduce(
@@ -86,27 +78,21 @@ def reproduce(
 ) -> Report:
     """Runs every available part and writes their files, ``claims.csv`` and
     ``report.md`` into ``out_dir``, all or nothing."""
-    t0 = time.perf_counter()
 
-    def fill(tmp: str) -> tuple[list[Part], str]:
-        done = []
-        for name, covers in parts:
-            mod = _load(name)
-            if mod is None:
-                done.append(Part(name, covers, None))
-                continue
-            t = time.perf_counter()
-            sec = mod.reproduce(Path(tmp), workers, quick)
-            sec.seconds = time.perf_counter() - t
-            done.append(Part(name, covers, sec))
+    def record(name: str, covers: str, sec: Section | None, seconds: float) -> Part:
+        if sec is not None:
+            sec.seconds = seconds
+        return Part(name, covers, sec)
+
+    def finish(tmp: Path, done: list[Part], t0: float) -> str:
         claims = [c for p in done if p.section for c in p.section.claims]
-        write_csv(Path(tmp, CLAIMS_CSV), CLAIM_COLUMNS, [c.row() for c in claims])
-        text = render(done, quick, time.perf_counter() - t0)
-        Path(tmp, REPORT).write_text(text, encoding="utf-8")
-        return done, text
+        write_csv(tmp / CLAIMS_CSV, CLAIM_COLUMNS, [c.row() for c in claims])
+        return render(done, quick, time.perf_counter() - t0)
 
-    (done, text), paths = fill_dir_atomically(out_dir, fill)
-    return Report(text, done, paths, time.perf_counter() - t0)
+    done = report.run_parts(
+        out_dir, parts, partial(report.load_part, __name__), record, finish, workers, quick
+    )
+    return Report(done.items, done.markdown, done.paths, done.seconds)
 
 
 def render(parts: Sequence[Part], quick: bool, seconds: float) -> str:

@@ -7,12 +7,14 @@
 - :func:`hetero_scenario`: the heterogeneous network of Fig. 18 (M satellite
   and N terrestrial connections through one bottleneck A-B);
 - :func:`flow_goodputs`, :func:`aggregate_goodput`: goodput in segments/s;
-- :class:`Claim`, :func:`claims_table`: a number or statement of the paper
-  beside satcp's;
-- :class:`Section`: what each experiment module returns;
-- :class:`Series`, :class:`Panel`, :func:`plot`: figures drawn like the
-  paper's (matplotlib object API on the Agg canvas: no pyplot state, safe in
-  threads); :func:`write_csv`, :func:`markdown_table`, :func:`mean`.
+- :func:`mean`;
+- from :mod:`.claims`: :class:`Claim`, :func:`claims_table` (a number or
+  statement of the paper beside satcp's), :class:`Section` (what each
+  experiment module returns), :func:`fmt`;
+- from :mod:`.figures`: :class:`Series`, :class:`Panel`, :func:`plot`
+  (figures drawn like the paper's);
+- from :mod:`satcp.reproduce.tables`: :func:`write_csv`,
+  :func:`markdown_table`.
 
 Every experiment module has
 ``reproduce(out: pathlib.Path, workers: int | None, quick: bool) -> Section``
@@ -26,19 +28,19 @@ windows in segments.
 
 from __future__ import annotations
 
-import csv
 import math
-import os
 import random
-import textwrap
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
+
+from ..tables import markdown_table, write_csv
+from .claims import CLAIM_COLUMNS, TOLERANCE_PCT, Claim, Section, claims_table, fmt
+from .figures import STYLE, Panel, Series, plot
 
 __all__ = [
     "ACCESS_BPS",
     "ACCESS_DELAY_S",
+    "CLAIM_COLUMNS",
     "C_SEG",
     "DURATION_S",
     "HEADER_BYTES",
@@ -97,8 +99,6 @@ ACCESS_DELAY_S = 0.0005
 #: [0, JITTER_S] from the run's seed (mean ACCESS_DELAY_S), see
 #: :func:`sender_delays`.
 JITTER_S = 0.001
-#: A number of the paper is "reproduced" when satcp is within this (percent).
-TOLERANCE_PCT = 15.0
 
 #: Sec. V: "both TCP-Reno and TCP-Peach apply the SACK option" (Reno is
 #: NewReno, ref. [22]); Secs. III-IV (Figs. 3, 7, 9) describe the plain
@@ -111,17 +111,6 @@ LABEL = {
     RENO: "TCP-Reno",
     PEACH_PLAIN: "TCP-Peach",
     RENO_PLAIN: "TCP-Reno",
-}
-
-#: Series styles: (color, linestyle, marker). The paper draws TCP-Peach with
-#: solid and TCP-Reno with dashed lines.
-STYLE: dict[str, tuple[str, str, str]] = {
-    "peach": ("tab:red", "-", "o"),
-    "reno": ("black", "--", "s"),
-    "iiw": ("tab:blue", ":", "^"),
-    "faststart": ("tab:green", "-.", "v"),
-    "peach2": ("tab:orange", "-", "D"),
-    "reno2": ("tab:gray", "--", "x"),
 }
 
 
@@ -142,6 +131,31 @@ def _tcp(rwnd_seg: int, initial_window: int, tcp: Mapping[str, Any] | None) -> d
     }
     t.update(tcp or {})
     return t
+
+
+def _scenario(
+    name: str,
+    seed: int,
+    duration_s: float,
+    sample_interval_s: float,
+    nodes: list[str],
+    links: list[dict[str, Any]],
+    apps: list[dict[str, Any]],
+    tcp: dict[str, Any],
+) -> dict[str, Any]:
+    """A scenario dict of unlimited transfers from t = 0 (the run lasts
+    ``duration_s`` whether or not they are done)."""
+    return {
+        "name": name,
+        "seed": int(seed),
+        "duration_s": float(duration_s),
+        "stop_when_done": False,
+        "sample_interval_s": float(sample_interval_s),
+        "nodes": nodes,
+        "links": links,
+        "apps": apps,
+        "tcp": tcp,
+    }
 
 
 def _app(client: str, server: str, variant: str, app: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -214,17 +228,16 @@ def sec5_scenario(
             "ab": ab,
         }
     )
-    return {
-        "name": name,
-        "seed": int(seed),
-        "duration_s": float(duration_s),
-        "stop_when_done": False,
-        "sample_interval_s": float(sample_interval_s),
-        "nodes": nodes,
-        "links": links,
-        "apps": apps,
-        "tcp": _tcp(rwnd_seg, initial_window, tcp),
-    }
+    return _scenario(
+        name,
+        seed,
+        duration_s,
+        sample_interval_s,
+        nodes,
+        links,
+        apps,
+        _tcp(rwnd_seg, initial_window, tcp),
+    )
 
 
 def _access(name: str, a: str, b: str, delay_s: float = ACCESS_DELAY_S) -> dict[str, Any]:
@@ -321,17 +334,9 @@ def hetero_scenario(
         links.append(_access(f"yup{i}", s, "router_a", delays[m + i]))
         links.append(_access(f"ydown{i}", "router_b", r, ter_delay))
         apps.append(_app(r, s, y_variant, None))
-    return {
-        "name": name,
-        "seed": int(seed),
-        "duration_s": float(duration_s),
-        "stop_when_done": False,
-        "sample_interval_s": float(sample_interval_s),
-        "nodes": nodes,
-        "links": links,
-        "apps": apps,
-        "tcp": _tcp(rwnd_seg, 1, None),
-    }
+    return _scenario(
+        name, seed, duration_s, sample_interval_s, nodes, links, apps, _tcp(rwnd_seg, 1, None)
+    )
 
 
 # --- reading runs --------------------------------------------------------------
@@ -358,234 +363,3 @@ def aggregate_goodput(res: Any, duration_s: float | None = None) -> float:
 def mean(values: Iterable[float]) -> float:
     v = [float(x) for x in values if x is not None and not math.isnan(float(x))]
     return sum(v) / len(v) if v else math.nan
-
-
-def fmt(v: float | None, digits: int = 1, unit: str = "") -> str:
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return "n/a"
-    s = f"{v:.{digits}f}"
-    return f"{s} {unit}".strip() if unit else s
-
-
-# --- claims --------------------------------------------------------------------
-
-
-@dataclass
-class Claim:
-    """A number the paper states (``paper``) or a statement without one
-    (``paper`` None, ``holds`` given), beside satcp's value computed the
-    same way. Numeric claims hold within :data:`TOLERANCE_PCT`, or by
-    ``holds`` when it is given (e.g. "at most", "about")."""
-
-    figure: str
-    statement: str
-    paper: float | None
-    satcp: float | None
-    unit: str = ""
-    holds: bool | None = None
-    note: str = ""
-    digits: int = 2
-    paper_text: str | None = None  # shown instead of the number
-
-    @property
-    def where(self) -> str:
-        """'Fig. 7', 'Sec. IV-A', 'Fig. 3 / Eq. 1'."""
-        return ("Fig. " if self.figure[:1].isdigit() else "Sec. ") + self.figure
-
-    @property
-    def diff_pct(self) -> float:
-        if self.paper is None or self.satcp is None or not self.paper:
-            return math.nan
-        if math.isnan(self.satcp):
-            return math.nan
-        return (self.satcp - self.paper) / abs(self.paper) * 100.0
-
-    @property
-    def reproduced(self) -> bool | None:
-        if self.holds is not None:
-            return self.holds
-        d = self.diff_pct
-        if math.isnan(d):
-            return None
-        return abs(d) <= TOLERANCE_PCT
-
-    @property
-    def verdict(self) -> str:
-        r = self.reproduced
-        return "n/a" if r is None else ("yes" if r else "no")
-
-    def value(self, v: float | None) -> str:
-        return fmt(v, self.digits, self.unit)
-
-    def row(self) -> dict[str, Any]:
-        return {
-            "figure": self.figure,
-            "statement": self.statement,
-            "unit": self.unit,
-            "paper": "" if self.paper is None else f"{self.paper:g}",
-            "satcp": "" if self.satcp is None or math.isnan(self.satcp) else f"{self.satcp:.6g}",
-            "diff_pct": "" if math.isnan(self.diff_pct) else f"{self.diff_pct:.1f}",
-            "reproduced": self.verdict,
-            "note": self.note,
-        }
-
-
-CLAIM_COLUMNS = ("figure", "statement", "unit", "paper", "satcp", "diff_pct", "reproduced", "note")
-
-
-def claims_table(claims: Sequence[Claim]) -> list[str]:
-    rows = []
-    for c in claims:
-        paper = c.paper_text or (c.value(c.paper) if c.paper is not None else "(no number)")
-        d = math.nan if c.paper_text else c.diff_pct  # a bound or a rough value: no diff
-        rows.append(
-            [
-                c.where,
-                c.statement,
-                paper,
-                c.value(c.satcp) if c.satcp is not None else "",
-                "" if math.isnan(d) else f"{d:+.0f}%",
-                c.verdict,
-                c.note,
-            ]
-        )
-    return markdown_table(
-        ["Where", "The paper says", "paper", "satcp", "diff", "holds", "note"], rows, "llrrrll"
-    )
-
-
-@dataclass
-class Section:
-    """One experiment group: a Markdown body (starting with a ``##``
-    heading), its claims, the files it wrote and how long it took."""
-
-    title: str
-    markdown: str
-    claims: list[Claim] = field(default_factory=list)
-    files: list[str] = field(default_factory=list)
-    runs: int = 0
-    seconds: float = 0.0
-
-
-# --- tables and files ------------------------------------------------------------
-
-
-def markdown_table(
-    headers: Sequence[str], rows: Iterable[Sequence[Any]], align: str | None = None
-) -> list[str]:
-    if align is None:
-        align = "l" + "r" * (len(headers) - 1)
-    marks = {"l": "---", "r": "---:"}
-    out = [
-        "| " + " | ".join(headers) + " |",
-        "| " + " | ".join(marks[a] for a in align) + " |",
-    ]
-    for row in rows:
-        out.append("| " + " | ".join(str(c).replace("|", "/") for c in row) + " |")
-    return out
-
-
-def write_csv(
-    path: str | os.PathLike[str], columns: Sequence[str], rows: Iterable[Mapping[str, Any]]
-) -> Path:
-    p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    with p.open("w", encoding="utf-8", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(columns), lineterminator="\n")
-        w.writeheader()
-        for r in rows:
-            w.writerow({k: _csv_value(r.get(k, "")) for k in columns})
-    return p
-
-
-def _csv_value(v: Any) -> Any:
-    if isinstance(v, float):
-        return "" if math.isnan(v) else f"{v:.6g}"
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return v
-
-
-# --- figures ---------------------------------------------------------------------
-
-
-@dataclass
-class Series:
-    label: str
-    x: Sequence[float]
-    y: Sequence[float]
-    style: str = ""
-    markers: bool = False
-    linewidth: float = 1.4
-    drawstyle: str = "default"
-
-
-@dataclass
-class Panel:
-    xlabel: str
-    ylabel: str
-    series: Sequence[Series]
-    xlog: bool = False
-    ylim: tuple[float, float] | None = None
-    xlim: tuple[float, float] | None = None
-    #: Categorical x axis: the tick labels at x = 0, 1, 2, ...
-    xticklabels: Sequence[str] | None = None
-    legend: bool = True
-    hlines: Sequence[tuple[float, str]] = ()
-
-
-def plot(
-    path: str | os.PathLike[str],
-    title: str,
-    panels: Sequence[Panel],
-    *,
-    dpi: int = 100,
-    width: float = 7.0,
-    panel_height: float = 3.4,
-) -> Path:
-    """Draws one figure of stacked panels (like the paper's upper/bottom
-    plots) and writes it as PNG."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(width, panel_height * len(panels) + 0.6))
-    FigureCanvasAgg(fig)
-    axes = fig.subplots(len(panels), 1, squeeze=False)[:, 0]
-    for ax, pn in zip(axes, panels, strict=True):
-        for s in pn.series:
-            color, ls, marker = STYLE.get(s.style, (None, "-", "o"))
-            ax.plot(
-                s.x,
-                s.y,
-                label=s.label,
-                color=color,
-                linestyle=ls,
-                marker=marker if s.markers else None,
-                linewidth=s.linewidth,
-                markersize=5,
-                drawstyle=s.drawstyle,
-            )
-        for y, label in pn.hlines:
-            ax.axhline(y, color="gray", linewidth=0.8, linestyle=":", label=label or None)
-        ax.set_xlabel(pn.xlabel)
-        ax.set_ylabel(pn.ylabel)
-        if pn.xlog:
-            ax.set_xscale("log")
-        if pn.xticklabels is not None:
-            ax.set_xticks(range(len(pn.xticklabels)))
-            ax.set_xticklabels(pn.xticklabels)
-        if pn.ylim is not None:
-            ax.set_ylim(*pn.ylim)
-        else:
-            ax.set_ylim(bottom=0)
-        if pn.xlim is not None:
-            ax.set_xlim(*pn.xlim)
-        ax.grid(True, alpha=0.3)
-        if pn.legend and (pn.series or pn.hlines):
-            ax.legend(fontsize=8, loc="best")
-    axes[0].set_title("\n".join(textwrap.wrap(title, 80)), fontsize=10)
-    fig.tight_layout()
-    p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(p, dpi=dpi)
-    return p

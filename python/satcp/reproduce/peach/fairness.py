@@ -33,25 +33,20 @@ from pathlib import Path
 from typing import Any
 
 from ... import run_many
+from ..tables import markdown_table, write_csv
+from .claims import Claim, Section, fmt
 from .common import (
     MSS,
     PEACH,
     RENO,
     RTT_S,
-    Claim,
-    Panel,
-    Section,
-    Series,
     flow_goodputs,
-    fmt,
     hetero_scenario,
-    markdown_table,
     mean,
-    plot,
     sec5_scenario,
     sender_delays,
-    write_csv,
 )
+from .figures import Panel, Series, plot
 
 __all__ = ["PLOSS", "compute", "jain", "reproduce"]
 
@@ -400,63 +395,40 @@ def reproduce(out: Path, workers: int | None, quick: bool) -> Section:
     write_csv(out / CSV19, cols, fa.rows19)
     write_csv(out / CSV20, cols, fa.rows20)
     xs = list(range(len(plosses)))
-    plot(
-        out / FIG19,
-        "Fig. 19: fairness phi = r_X / r_Y, satellite connections X (RTT 550 "
-        "ms, PLoss_X) and terrestrial connections Y (RTT 200 ms), M = N = 5 (satcp)",
-        [
-            Panel(
-                "PLoss_X",
-                "Fairness phi",
-                [
-                    Series(
-                        "(Peach) & (Reno): phi_Peach/Reno",
-                        xs,
-                        [phi(fa.fig19[("peach_reno", p)]) for p in plosses],
-                        "peach",
-                        markers=True,
-                    ),
-                    Series(
-                        "(Reno) & (Reno): phi_Reno/Reno",
-                        xs,
-                        [phi(fa.fig19[("reno_reno", p)]) for p in plosses],
-                        "reno",
-                        markers=True,
-                    ),
-                ],
-                xticklabels=_ticks(plosses),
-            )
-        ],
+    # (file, title, x label, results, ((case, label, style), ...), ylim)
+    figures = (
+        (
+            FIG19,
+            "Fig. 19: fairness phi = r_X / r_Y, satellite connections X (RTT 550 "
+            "ms, PLoss_X) and terrestrial connections Y (RTT 200 ms), M = N = 5 (satcp)",
+            "PLoss_X",
+            fa.fig19,
+            (
+                ("peach_reno", "(Peach) & (Reno): phi_Peach/Reno", "peach"),
+                ("reno_reno", "(Reno) & (Reno): phi_Reno/Reno", "reno"),
+            ),
+            None,
+        ),
+        (
+            FIG20,
+            "Fig. 20: fairness phi = r_X / r_Y, TCP-Reno (X) and TCP-Peach (Y) "
+            "through the same GEO channel, M = N = 5 (satcp)",
+            "PLoss",
+            fa.fig20,
+            (
+                ("reno_peach", "(Reno) & (Peach): phi_Reno/Peach", "peach"),
+                ("reno_reno", "(Reno) & (Reno): phi_Reno/Reno", "reno"),
+            ),
+            (0, 1.2),
+        ),
     )
-    plot(
-        out / FIG20,
-        "Fig. 20: fairness phi = r_X / r_Y, TCP-Reno (X) and TCP-Peach (Y) "
-        "through the same GEO channel, M = N = 5 (satcp)",
-        [
-            Panel(
-                "PLoss",
-                "Fairness phi",
-                [
-                    Series(
-                        "(Reno) & (Peach): phi_Reno/Peach",
-                        xs,
-                        [phi(fa.fig20[("reno_peach", p)]) for p in plosses],
-                        "peach",
-                        markers=True,
-                    ),
-                    Series(
-                        "(Reno) & (Reno): phi_Reno/Reno",
-                        xs,
-                        [phi(fa.fig20[("reno_reno", p)]) for p in plosses],
-                        "reno",
-                        markers=True,
-                    ),
-                ],
-                xticklabels=_ticks(plosses),
-                ylim=(0, 1.2),
-            )
-        ],
-    )
+    for name, title, xlabel, results, cases, ylim in figures:
+        series = [
+            Series(label, xs, [phi(results[(case, p)]) for p in plosses], style, markers=True)
+            for case, label, style in cases
+        ]
+        panel = Panel(xlabel, "Fairness phi", series, xticklabels=_ticks(plosses), ylim=ylim)
+        plot(out / name, title, [panel])
     cl = claims(fa, plosses)
     md = _markdown(fa, plosses, seeds, cl)
     return Section(
@@ -495,35 +467,24 @@ def _fig19_text(fa: Fairness, plosses: Sequence[float]) -> list[str]:
     ]
 
 
+def _phi_rows(
+    results: dict[tuple[str, float], tuple[float, float]],
+    case_a: str,
+    case_b: str,
+    plosses: Sequence[float],
+) -> list[list[str]]:
+    """Table rows of Figs. 19-20: PLoss, then r_X, r_Y and phi of two cases."""
+    rows = []
+    for p in plosses:
+        a, b = results[(case_a, p)], results[(case_b, p)]
+        cells = [fmt(a[0], 1), fmt(a[1], 1), fmt(phi(a), 3), fmt(b[0], 1), fmt(b[1], 1)]
+        rows.append([_ticks([p])[0], *cells, fmt(phi(b), 3)])
+    return rows
+
+
 def _markdown(fa: Fairness, plosses: Sequence[float], seeds: Sequence[int], cl: list[Claim]) -> str:
-    r19 = []
-    for p in plosses:
-        a, b = fa.fig19[("peach_reno", p)], fa.fig19[("reno_reno", p)]
-        r19.append(
-            [
-                _ticks([p])[0],
-                fmt(a[0], 1),
-                fmt(a[1], 1),
-                fmt(phi(a), 3),
-                fmt(b[0], 1),
-                fmt(b[1], 1),
-                fmt(phi(b), 3),
-            ]
-        )
-    r20 = []
-    for p in plosses:
-        a, b = fa.fig20[("reno_peach", p)], fa.fig20[("reno_reno", p)]
-        r20.append(
-            [
-                _ticks([p])[0],
-                fmt(a[0], 1),
-                fmt(a[1], 1),
-                fmt(phi(a), 3),
-                fmt(b[0], 1),
-                fmt(b[1], 1),
-                fmt(phi(b), 3),
-            ]
-        )
+    r19 = _phi_rows(fa.fig19, "peach_reno", "reno_reno", plosses)
+    r20 = _phi_rows(fa.fig20, "reno_peach", "reno_reno", plosses)
     md = [
         "## Figs. 17, 19, 20: fairness (Sec. V-B)",
         "",

@@ -31,6 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from ... import run_many
+from ..tables import markdown_table, write_csv
+from .claims import Claim, Section, fmt
 from .common import (
     C_SEG,
     LABEL,
@@ -39,18 +41,11 @@ from .common import (
     RENO,
     RTT_S,
     RWND_SEG,
-    Claim,
-    Panel,
-    Section,
-    Series,
     aggregate_goodput,
-    fmt,
-    markdown_table,
     mean,
-    plot,
     sec5_scenario,
-    write_csv,
 )
+from .figures import Panel, Series, plot
 
 __all__ = [
     "CAPACITIES",

@@ -20,21 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from ... import run_many
-from .common import (
-    MSS,
-    PEACH_PLAIN,
-    RENO_PLAIN,
-    RTT_S,
-    RWND_SEG,
-    Claim,
-    Panel,
-    Section,
-    Series,
-    fmt,
-    plot,
-    sec5_scenario,
-    write_csv,
-)
+from ..tables import write_csv
+from .claims import Claim, Section, fmt
+from .common import MSS, PEACH_PLAIN, RENO_PLAIN, RTT_S, RWND_SEG, sec5_scenario
+from .figures import Panel, Series, plot
 
 __all__ = ["STEP_S", "Startup", "measure", "reproduce", "scenarios"]
 

@@ -36,23 +36,10 @@ from pathlib import Path
 from typing import Any
 
 from ... import run_many, variants
-from .common import (
-    N_FLOWS,
-    PEACH,
-    RENO,
-    RTT_S,
-    Claim,
-    Panel,
-    Section,
-    Series,
-    aggregate_goodput,
-    fmt,
-    markdown_table,
-    mean,
-    plot,
-    sec5_scenario,
-    write_csv,
-)
+from ..tables import markdown_table, write_csv
+from .claims import Claim, Section, fmt
+from .common import N_FLOWS, PEACH, RENO, RTT_S, aggregate_goodput, mean, sec5_scenario
+from .figures import Panel, Series, plot
 
 __all__ = ["PLOSS", "available", "compute", "reproduce"]
 
