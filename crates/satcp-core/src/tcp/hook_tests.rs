@@ -44,32 +44,34 @@ struct Sent {
     prio: Priority,
 }
 
-type Wire = Vec<(SimTime, bool, TcpHeader)>; // (arrival, to_server, header)
-
-/// Logs what an endpoint emitted and puts it on the wire; returns whether
-/// the server just got connected (so the test writes the data).
-fn ship(
-    log: &mut Vec<Sent>,
-    wire: &mut Wire,
+/// An ideal wire of fixed one-way delay between a client and a server
+/// endpoint, logging every segment either of them emits.
+struct Wire {
     delay: Duration,
-    out: &mut TcpOutput,
-    from_server: bool,
-    now: SimTime,
-    written: &mut bool,
-) {
-    for (h, prio) in out.segments.drain(..) {
-        log.push(Sent {
-            at: now,
-            from_server,
-            h,
-            prio,
-        });
-        wire.push((now + delay, !from_server, h));
+    /// (arrival, to_server, header), in order of emission.
+    in_flight: Vec<(SimTime, bool, TcpHeader)>,
+    log: Vec<Sent>,
+    /// The server just got connected: the test writes its data.
+    server_connected: bool,
+}
+
+impl Wire {
+    /// Logs what an endpoint emitted and puts it on the wire.
+    fn ship(&mut self, out: &mut TcpOutput, from_server: bool, now: SimTime) {
+        for (h, prio) in out.segments.drain(..) {
+            self.log.push(Sent {
+                at: now,
+                from_server,
+                h,
+                prio,
+            });
+            self.in_flight.push((now + self.delay, !from_server, h));
+        }
+        if from_server && out.notices.contains(&Notice::Connected) {
+            self.server_connected = true;
+        }
+        out.notices.clear();
     }
-    if from_server && out.notices.contains(&Notice::Connected) {
-        *written = true;
-    }
-    out.notices.clear();
 }
 
 /// Runs client <-> server over a wire of one-way `delay` until quiet;
@@ -87,111 +89,49 @@ fn run_pair(cc: TestCc, bytes: u64, delay: Duration) -> (Vec<Sent>, TcpEndpoint)
     );
     let mut srv = TcpEndpoint::new(&cfg, false, Box::new(cc), Box::new(NewRenoRecovery));
     srv.listen();
-    let mut log = Vec::new();
-    let mut wire: Wire = Vec::new();
+    let mut wire = Wire {
+        delay,
+        in_flight: Vec::new(),
+        log: Vec::new(),
+        server_connected: false,
+    };
     let mut now = SimTime::ZERO;
     let mut out = TcpOutput::default();
     cli.connect(now, &mut out);
-    let mut written = false;
+    wire.ship(&mut out, false, now);
     for _ in 0..100_000 {
-        ship(
-            &mut log,
-            &mut wire,
-            delay,
-            &mut out,
-            false,
-            now,
-            &mut written,
-        );
-        if written {
-            written = false;
+        if std::mem::take(&mut wire.server_connected) {
             srv.write(bytes, now, &mut out);
-            ship(
-                &mut log,
-                &mut wire,
-                delay,
-                &mut out,
-                true,
-                now,
-                &mut written,
-            );
+            wire.ship(&mut out, true, now);
         }
         // Next event: a wire arrival or a timer.
-        wire.sort_by_key(|w| w.0);
-        let next_wire = wire.first().map(|w| w.0);
+        wire.in_flight.sort_by_key(|w| w.0);
+        let next_wire = wire.in_flight.first().map(|w| w.0);
         let next = [next_wire, cli.next_deadline(), srv.next_deadline()]
             .into_iter()
             .flatten()
             .min();
         let Some(t) = next else { break };
         now = t;
-        if next_wire == Some(t) {
-            let (_, to_server, h) = wire.remove(0);
-            if to_server {
-                srv.on_segment(&h, now, &mut out);
-                ship(
-                    &mut log,
-                    &mut wire,
-                    delay,
-                    &mut out,
-                    true,
-                    now,
-                    &mut written,
-                );
-            } else {
-                cli.on_segment(&h, now, &mut out);
-                ship(
-                    &mut log,
-                    &mut wire,
-                    delay,
-                    &mut out,
-                    false,
-                    now,
-                    &mut written,
-                );
-            }
+        let from_server = if next_wire == Some(t) {
+            let (_, to_server, h) = wire.in_flight.remove(0);
+            let ep = if to_server { &mut srv } else { &mut cli };
+            ep.on_segment(&h, now, &mut out);
+            to_server
         } else if cli.next_deadline() == Some(t) {
             cli.on_timer(now, &mut out);
-            ship(
-                &mut log,
-                &mut wire,
-                delay,
-                &mut out,
-                false,
-                now,
-                &mut written,
-            );
+            false
         } else {
             srv.on_timer(now, &mut out);
-            ship(
-                &mut log,
-                &mut wire,
-                delay,
-                &mut out,
-                true,
-                now,
-                &mut written,
-            );
-        }
-        if written {
-            written = false;
-            srv.write(bytes, now, &mut out);
-            ship(
-                &mut log,
-                &mut wire,
-                delay,
-                &mut out,
-                true,
-                now,
-                &mut written,
-            );
-        }
-        if cli.stats.bytes_delivered >= bytes && wire.is_empty() {
+            true
+        };
+        wire.ship(&mut out, from_server, now);
+        if cli.stats.bytes_delivered >= bytes && wire.in_flight.is_empty() {
             break;
         }
     }
     assert_eq!(cli.stats.bytes_delivered, bytes, "transfer incomplete");
-    (log, srv)
+    (wire.log, srv)
 }
 
 #[test]
