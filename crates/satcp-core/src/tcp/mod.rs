@@ -18,3 +18,6 @@ pub use path_cache::{CachedPath, PathCache};
 
 #[cfg(test)]
 mod hook_tests;
+
+#[cfg(test)]
+pub(crate) mod test_support;

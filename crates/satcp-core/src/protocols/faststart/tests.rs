@@ -5,7 +5,8 @@
 
 use super::*;
 use crate::engine::Duration;
-use crate::net::packet::{flags, SackBlocks, SeqRange, TcpHeader};
+use crate::net::packet::{SackBlocks, SeqRange, TcpHeader};
+use crate::tcp::test_support::{accept, peer_ack};
 use crate::tcp::{TcpConfig, TcpEndpoint, TcpOutput};
 
 const MSS: u64 = 1000;
@@ -127,16 +128,7 @@ fn server(variant: &str, cached: Option<CachedPath>, bytes: u64) -> (TcpEndpoint
     ep.start_from_cache(cached.as_ref(), SimTime::ZERO);
     ep.listen();
     let mut out = TcpOutput::default();
-    let syn = TcpHeader {
-        flags: flags::SYN,
-        window: 64_000,
-        syn_mss: MSS as u32,
-        sack_permitted: true,
-        ..Default::default()
-    };
-    ep.on_segment(&syn, SimTime::ZERO, &mut out);
-    ep.on_segment(&ack(1), at(HANDSHAKE), &mut out);
-    out.segments.clear();
+    accept(&mut ep, MSS as u32, 64_000, true, at(HANDSHAKE), &mut out);
     ep.write(bytes, at(HANDSHAKE), &mut out);
     (ep, out)
 }
@@ -146,13 +138,7 @@ fn at(t: f64) -> SimTime {
 }
 
 fn ack(n: u64) -> TcpHeader {
-    TcpHeader {
-        seq: 1,
-        ack: n,
-        flags: flags::ACK,
-        window: 64_000,
-        ..Default::default()
-    }
+    peer_ack(n, 64_000)
 }
 
 fn sack_ack(n: u64, blocks: &[(u64, u64)]) -> TcpHeader {
@@ -237,15 +223,7 @@ fn unpaced_burst_leaves_back_to_back() {
     ep.start_from_cache(Some(&entry(10, 0.0)), SimTime::ZERO);
     ep.listen();
     let mut out = TcpOutput::default();
-    let syn = TcpHeader {
-        flags: flags::SYN,
-        window: 64_000,
-        syn_mss: MSS as u32,
-        ..Default::default()
-    };
-    ep.on_segment(&syn, SimTime::ZERO, &mut out);
-    ep.on_segment(&ack(1), at(HANDSHAKE), &mut out);
-    out.segments.clear();
+    accept(&mut ep, MSS as u32, 64_000, false, at(HANDSHAKE), &mut out);
     ep.write(30 * MSS, at(HANDSHAKE), &mut out);
     assert_eq!(out.segments.len(), 10);
     assert!(out.segments.iter().all(|(_, p)| *p == Priority::Low));

@@ -7,6 +7,7 @@ use super::rapid_recovery::RapidRecovery;
 use super::*;
 use crate::engine::Duration;
 use crate::net::packet::{flags, SeqRange, TcpHeader};
+use crate::tcp::test_support::{accept, peer_ack};
 use crate::tcp::{TcpConfig, TcpEndpoint, TcpOutput};
 
 const MSS: u64 = 1000;
@@ -461,27 +462,20 @@ fn server(variant: &str, bytes: u64) -> (TcpEndpoint, TcpOutput) {
     ep.set_marked_policy(crate::protocols::marked_policy(&c));
     ep.listen();
     let mut out = TcpOutput::default();
-    let syn = TcpHeader {
-        flags: flags::SYN,
-        window: 64_000,
-        syn_mss: MSS as u32,
-        ..Default::default()
-    };
-    ep.on_segment(&syn, SimTime::ZERO, &mut out);
-    ep.on_segment(&ack(1), SimTime::from_secs_f64(0.55), &mut out);
-    out.segments.clear();
+    accept(
+        &mut ep,
+        MSS as u32,
+        64_000,
+        false,
+        SimTime::from_secs_f64(0.55),
+        &mut out,
+    );
     ep.write(bytes, SimTime::from_secs_f64(0.55), &mut out);
     (ep, out)
 }
 
 fn ack(n: u64) -> TcpHeader {
-    TcpHeader {
-        seq: 1,
-        ack: n,
-        flags: flags::ACK,
-        window: 64_000,
-        ..Default::default()
-    }
+    peer_ack(n, 64_000)
 }
 
 /// Through the endpoint: one data segment, then 63 dummies paced by the

@@ -1,0 +1,40 @@
+//! Helpers for unit tests that drive a single endpoint by hand, playing
+//! its peer with hand-written segments.
+
+use super::{TcpEndpoint, TcpOutput};
+use crate::engine::SimTime;
+use crate::net::packet::{flags, TcpHeader};
+
+/// The peer's pure ACK of everything below `ack`, advertising `window`.
+pub fn peer_ack(ack: u64, window: u32) -> TcpHeader {
+    TcpHeader {
+        seq: 1,
+        ack,
+        flags: flags::ACK,
+        window,
+        ..Default::default()
+    }
+}
+
+/// Takes a listening endpoint through a passive open: the peer's SYN at
+/// time zero, its ACK of our SYN at `rtt`. What the endpoint sent on the
+/// way (the SYN-ACK) is cleared from `out`.
+pub fn accept(
+    ep: &mut TcpEndpoint,
+    mss: u32,
+    window: u32,
+    sack_permitted: bool,
+    rtt: SimTime,
+    out: &mut TcpOutput,
+) {
+    let syn = TcpHeader {
+        flags: flags::SYN,
+        window,
+        syn_mss: mss,
+        sack_permitted,
+        ..Default::default()
+    };
+    ep.on_segment(&syn, SimTime::ZERO, out);
+    ep.on_segment(&peer_ack(1, window), rtt, out);
+    out.segments.clear();
+}
