@@ -7,7 +7,9 @@ use crate::engine::{Duration, EventQueue, SimTime};
 use crate::metrics::timeseries::{FlowSeries, LinkSeries};
 use crate::net::error_model::Fate;
 use crate::net::link::Link;
-use crate::net::packet::{EndpointId, LinkId, NodeId, Packet, PacketId, PacketPool, TcpHeader};
+use crate::net::packet::{
+    Ecn, EndpointId, LinkId, NodeId, Packet, PacketId, PacketPool, TcpHeader,
+};
 use crate::net::router_hook::{DropCause, RouterHook};
 use crate::net::topology::{Node, RoutingTable};
 use crate::protocols::{build_variant, marked_policy};
@@ -238,9 +240,9 @@ impl Simulation {
         let dst = self.pool.get(p).dst;
         if dst == node {
             let pkt = self.pool.get(p);
-            let (ep, hdr) = (pkt.endpoint, pkt.tcp);
+            let (ep, hdr, ecn) = (pkt.endpoint, pkt.tcp, pkt.ecn);
             self.pool.release(p);
-            self.deliver(ep, &hdr);
+            self.deliver(ep, &hdr, ecn);
             return;
         }
         let Some(l) = self.routes.next_hop(node, dst) else {
@@ -271,11 +273,11 @@ impl Simulation {
 
     // ----- TCP -----
 
-    fn deliver(&mut self, e: EndpointId, hdr: &TcpHeader) {
+    fn deliver(&mut self, e: EndpointId, hdr: &TcpHeader, ecn: Ecn) {
         let mut out = std::mem::take(&mut self.out);
         self.endpoints[e as usize]
             .ep
-            .on_segment(hdr, self.now, &mut out);
+            .on_segment_ecn(hdr, ecn, self.now, &mut out);
         self.after_tcp(e, &mut out);
         self.out = out;
     }
@@ -306,7 +308,7 @@ impl Simulation {
                 endpoint: peer,
                 size: hdr.wire_bytes(),
                 priority,
-                ecn: Default::default(),
+                ecn: if hdr.ect { Ecn::Ect } else { Ecn::NotEct },
                 tcp: hdr,
                 created: now,
             };

@@ -26,6 +26,9 @@ pub struct FlowStats {
     /// Marked ACKs (answers to our marked extra segments) received.
     pub marked_acks_received: u64,
     pub rtt_samples: u64,
+    /// Window reductions in answer to ECN echoes (ECE), at most one per
+    /// window (RFC 3168 Sec. 6.1.2).
+    pub ecn_reductions: u64,
     // --- as receiver ---
     pub segments_received: u64,
     /// Payload bytes received, duplicates and retransmissions included
@@ -35,6 +38,8 @@ pub struct FlowStats {
     pub bytes_delivered: u64,
     pub duplicate_segments_received: u64,
     pub out_of_order_segments: u64,
+    /// Segments of an ECN connection that arrived CE-marked.
+    pub ce_marks_received: u64,
     /// Marked ACKs sent in answer to marked segments (TCP-Peach dummies).
     pub marked_acks_sent: u64,
 }

@@ -14,6 +14,8 @@ pub struct LinkStats {
     pub enqueued_packets: u64,
     /// Packets dropped by the queue (overflow or active queue management).
     pub queue_drops: u64,
+    /// Packets the queue marked CE instead of dropping them (RED with ECN).
+    pub ce_marks: u64,
     /// Packets and bytes put on the wire.
     pub tx_packets: u64,
     pub tx_bytes: u64,
@@ -62,6 +64,7 @@ impl Link {
         let before = dropped.len();
         self.queue.enqueue(pkt, pool, now, dropped);
         self.stats.queue_drops += (dropped.len() - before) as u64;
+        self.stats.ce_marks = self.queue.ce_marks();
         let q = self.queue.len_packets() as u64;
         if q > self.stats.max_queue_packets {
             self.stats.max_queue_packets = q;

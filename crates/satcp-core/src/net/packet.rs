@@ -125,6 +125,10 @@ pub struct TcpHeader {
     /// Protocol marks carried in otherwise unused header bits (e.g. a
     /// TCP-Peach dummy segment); the core only carries them.
     pub marks: u8,
+    /// The sending TCP asks for an ECN-capable datagram (ECT(0), RFC 3168);
+    /// the simulation sets `Packet::ecn` from it. Not a header bit: it
+    /// stands for the socket's request to IP.
+    pub ect: bool,
 }
 
 impl TcpHeader {

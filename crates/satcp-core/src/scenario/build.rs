@@ -10,7 +10,7 @@ use crate::engine::{Duration, RngStream};
 use crate::net::error_model::{DelayDist, ErrorModel};
 use crate::net::link::{Link, LinkStats};
 use crate::net::packet::NodeId;
-use crate::net::queue::{DropTail, Queue, QueueLimit, StrictPriority};
+use crate::net::queue::{DropTail, Queue, QueueLimit, Red, RedParams, StrictPriority};
 use crate::net::topology::Node;
 use crate::sim::{AppSlot, Simulation};
 
@@ -18,7 +18,8 @@ fn node_id(s: &Scenario, name: &str) -> NodeId {
     s.nodes.iter().position(|n| n == name).expect("validated") as NodeId
 }
 
-fn queue(d: &DirectionConfig) -> Box<dyn Queue> {
+/// The direction's queue; `rng` is the queue's own random stream.
+fn queue(d: &DirectionConfig, rate_bps: u64, rng: RngStream) -> Box<dyn Queue> {
     let limit = match (d.queue_packets, d.queue_bytes) {
         (Some(p), _) => QueueLimit::Packets(p as usize),
         (None, Some(b)) => QueueLimit::Bytes(b),
@@ -29,6 +30,18 @@ fn queue(d: &DirectionConfig) -> Box<dyn Queue> {
             limit,
             d.priority_push_out.unwrap_or(true),
         )),
+        Some("red") => {
+            let def = RedParams::default();
+            let params = RedParams {
+                min_th: d.red_min_th.unwrap_or(def.min_th),
+                max_th: d.red_max_th.unwrap_or(def.max_th),
+                max_p: d.red_max_p.unwrap_or(def.max_p),
+                w_q: d.red_wq.unwrap_or(def.w_q),
+                gentle: d.red_gentle.unwrap_or(def.gentle),
+                ecn: d.ecn_marking.unwrap_or(def.ecn),
+            };
+            Box::new(Red::new(params, limit, rate_bps, rng))
+        }
         _ => Box::new(DropTail::new(limit)),
     }
 }
@@ -78,15 +91,19 @@ pub fn build(s: &Scenario) -> Simulation {
         for (dir, d, from, to) in [("ab", &l.ab, &l.a, &l.b), ("ba", &l.ba, &l.b, &l.a)] {
             let d = d.over(&common);
             let name = format!("{base}:{from}->{to}");
+            let rate_bps = d.rate_bps.expect("validated").round() as u64;
+            // The queue draws from its own stream, so that its decisions do
+            // not shift the error model's draws.
+            let queue_rng = RngStream::new(s.seed, &format!("queue/{base}/{dir}"));
             links.push(Link {
                 id: links.len() as u32,
                 rng: RngStream::new(s.seed, &format!("link/{base}/{dir}")),
                 name,
                 from: node_id(s, from),
                 to: node_id(s, to),
-                rate_bps: d.rate_bps.expect("validated").round() as u64,
+                rate_bps,
                 delay: Duration::from_secs_f64(d.delay_s.unwrap_or(0.0)),
-                queue: queue(&d),
+                queue: queue(&d, rate_bps, queue_rng),
                 errors: errors(&d),
                 drop_seqs: d.drop_seqs.clone().unwrap_or_default(),
                 in_service: None,

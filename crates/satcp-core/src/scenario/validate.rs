@@ -64,6 +64,7 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
         direction_fields(&format!("links[{i}]"), &common)?;
         for (dir, d) in [("ab", &l.ab), ("ba", &l.ba)] {
             direction_fields(&format!("links[{i}].{dir}"), d)?;
+            red_direction(&format!("links[{i}]"), dir, &d.over(&common))?;
             if d.over(&common).rate_bps.is_none() {
                 return Err(ScenarioError::new(
                     format!("links[{i}].rate_bps"),
@@ -125,8 +126,12 @@ fn direction_fields(table: &str, d: &DirectionConfig) -> Result<(), ScenarioErro
     }
     non_negative(&f("delay_s"), d.delay_s.unwrap_or(0.0))?;
     if let Some(q) = &d.queue {
-        if q != "drop_tail" && q != "priority" {
-            return Err(bad(f("queue"), q, "is not a queue (drop_tail, priority)"));
+        if !matches!(q.as_str(), "drop_tail" | "priority" | "red") {
+            return Err(bad(
+                f("queue"),
+                q,
+                "is not a queue (drop_tail, priority, red)",
+            ));
         }
     }
     if d.queue_packets == Some(0) {
@@ -137,6 +142,19 @@ fn direction_fields(table: &str, d: &DirectionConfig) -> Result<(), ScenarioErro
             f("queue_bytes"),
             "give queue_packets or queue_bytes, not both",
         ));
+    }
+    if let Some(v) = d.red_min_th {
+        non_negative(&f("red_min_th"), v)?;
+    }
+    if let Some(v) = d.red_max_th {
+        positive(&f("red_max_th"), v)?;
+    }
+    for (name, v) in [("red_max_p", d.red_max_p), ("red_wq", d.red_wq)] {
+        if let Some(v) = v {
+            if !(v > 0.0 && v <= 1.0) {
+                return Err(bad(f(name), v, "must be in (0, 1]"));
+            }
+        }
     }
     probability(&f("ber"), d.ber.unwrap_or(0.0))?;
     probability(&f("loss"), d.loss.unwrap_or(0.0))?;
@@ -159,6 +177,43 @@ fn direction_fields(table: &str, d: &DirectionConfig) -> Result<(), ScenarioErro
         &f("reorder_delay_sd_s"),
         d.reorder_delay_sd_s.unwrap_or(0.0),
     )?;
+    Ok(())
+}
+
+/// Checks the RED settings as they apply to one direction (link-level and
+/// direction tables merged): they need `queue = "red"`, and the thresholds
+/// must be ordered.
+fn red_direction(link: &str, dir: &str, d: &DirectionConfig) -> Result<(), ScenarioError> {
+    let is_red = d.queue.as_deref() == Some("red");
+    let given = [
+        ("red_min_th", d.red_min_th.is_some()),
+        ("red_max_th", d.red_max_th.is_some()),
+        ("red_max_p", d.red_max_p.is_some()),
+        ("red_wq", d.red_wq.is_some()),
+        ("red_gentle", d.red_gentle.is_some()),
+        ("ecn_marking", d.ecn_marking.is_some()),
+    ];
+    if !is_red {
+        if let Some((name, _)) = given.iter().find(|(_, set)| *set) {
+            return Err(ScenarioError::new(
+                format!("{link}.{name}"),
+                format!("applies only to queue = \"red\" (direction {dir} has another queue)"),
+            ));
+        }
+        return Ok(());
+    }
+    let def = crate::net::queue::RedParams::default();
+    let (min_th, max_th) = (
+        d.red_min_th.unwrap_or(def.min_th),
+        d.red_max_th.unwrap_or(def.max_th),
+    );
+    if max_th <= min_th {
+        return Err(bad(
+            format!("{link}.red_max_th"),
+            max_th,
+            &format!("must be above red_min_th ({min_th}) in direction {dir}"),
+        ));
+    }
     Ok(())
 }
 

@@ -46,6 +46,8 @@ pub struct TcpConfig {
     pub dsack: bool,
     /// Nagle's algorithm (RFC 896) on the sender.
     pub nagle: bool,
+    /// ECN (RFC 3168): offered in the SYN, used when the peer agrees.
+    pub ecn: bool,
     /// Parameters read only by the TCP-ADaLR variants.
     pub adalr: AdalrConfig,
     /// TCP-Peach settings (receiver support for dummy segments).
@@ -77,6 +79,7 @@ impl Default for TcpConfig {
             rtt_deviation_coefficient: 4.0,
             dsack: false,
             nagle: false,
+            ecn: false,
             adalr: AdalrConfig::default(),
             peach: PeachConfig::default(),
             faststart: FastStartConfig::default(),

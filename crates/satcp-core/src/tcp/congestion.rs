@@ -24,6 +24,15 @@ pub trait CongestionControl {
         s.cwnd = s.mss as u64;
     }
 
+    /// An ACK echoed congestion (ECN-Echo, RFC 3168 Sec. 6.1.2), the first
+    /// for this window, outside loss recovery. By default the same
+    /// reduction as a loss, without the retransmission: ssthresh as on
+    /// loss, cwnd = ssthresh.
+    fn on_ecn_echo(&mut self, s: &mut SendState) {
+        s.ssthresh = self.ssthresh_on_loss(s);
+        s.cwnd = s.ssthresh;
+    }
+
     /// A Karn-valid RTT sample was taken (after the estimator was updated).
     fn on_rtt_sample(&mut self, _s: &mut SendState, _rtt: Duration) {}
 

@@ -12,6 +12,7 @@
 use super::config::TcpConfig;
 use super::congestion::CongestionControl;
 use super::delayed_ack::{AckPolicy, DelayedAck};
+use super::ecn::EcnState;
 use super::marked::{IgnoreMarks, MarkedReply, MarkedSegmentPolicy};
 use super::path_cache::CachedPath;
 use super::receiver::ReceiveHalf;
@@ -21,7 +22,7 @@ use super::send_state::SendState;
 use super::sent_queue::SentQueue;
 use crate::engine::{Duration, SimTime};
 use crate::metrics::FlowStats;
-use crate::net::packet::{flags, Priority, SeqRange, TcpHeader};
+use crate::net::packet::{flags, Ecn, Priority, SeqRange, TcpHeader};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConnState {
@@ -49,6 +50,15 @@ pub enum Notice {
     Aborted,
 }
 
+/// What kind of segment `emit` sends: SYN and FIN occupy sequence space;
+/// `new_data` is a first transmission (ECN: ECT and CWR go on new data only).
+#[derive(Clone, Copy, Debug, Default)]
+struct Flags {
+    syn: bool,
+    fin: bool,
+    new_data: bool,
+}
+
 /// Segments to put on the wire and notices for the application, collected
 /// during one call into the endpoint.
 #[derive(Default)]
@@ -65,6 +75,7 @@ pub struct TcpEndpoint {
     recovery: Box<dyn LossRecovery>,
     ack_policy: Box<dyn AckPolicy>,
     marked: Box<dyn MarkedSegmentPolicy>,
+    ecn: EcnState,
     rto_deadline: Option<SimTime>,
     ack_now: bool,
     sack_offered: bool,
@@ -123,6 +134,7 @@ impl TcpEndpoint {
             recovery,
             ack_policy,
             marked: Box::new(IgnoreMarks),
+            ecn: EcnState::new(cfg.ecn),
             rto_deadline: None,
             ack_now: false,
             sack_offered: sack,
@@ -201,8 +213,15 @@ impl TcpEndpoint {
 
     // ----- events -----
 
-    /// A segment addressed to this endpoint arrived.
+    /// A segment addressed to this endpoint arrived in a datagram that was
+    /// not ECN-capable.
     pub fn on_segment(&mut self, h: &TcpHeader, now: SimTime, out: &mut TcpOutput) {
+        self.on_segment_ecn(h, Ecn::NotEct, now, out);
+    }
+
+    /// A segment arrived in a datagram whose ECN field is `ecn` (CE if a
+    /// router marked it).
+    pub fn on_segment_ecn(&mut self, h: &TcpHeader, ecn: Ecn, now: SimTime, out: &mut TcpOutput) {
         self.stats.segments_received += 1;
         if matches!(self.state, ConnState::Aborted | ConnState::Closed) {
             return;
@@ -213,6 +232,9 @@ impl TcpEndpoint {
         }
         if matches!(self.state, ConnState::Listen | ConnState::SynSent) {
             return;
+        }
+        if self.ecn.on_arrival(h, ecn) {
+            self.stats.ce_marks_received += 1;
         }
         if h.marks != 0 && self.on_marked(h, now, out) {
             return;
@@ -269,7 +291,17 @@ impl TcpEndpoint {
     fn send_syn(&mut self, now: SimTime, out: &mut TcpOutput) {
         self.tx.sent.push_new(SeqRange::new(0, 1), true, false, now);
         self.tx.snd_max = 1;
-        self.emit(0, 0, true, false, now, out);
+        self.emit(
+            0,
+            0,
+            Flags {
+                syn: true,
+                fin: false,
+                new_data: false,
+            },
+            now,
+            out,
+        );
         self.arm_rto(now);
     }
 
@@ -278,6 +310,7 @@ impl TcpEndpoint {
             ConnState::Listen => {
                 self.rx.on_syn(h.seq);
                 self.negotiate_sack(h.sack_permitted);
+                self.ecn.on_peer_syn(h, false);
                 self.tx.rwnd = h.window as u64;
                 self.state = ConnState::SynReceived;
                 self.send_syn(now, out);
@@ -285,6 +318,7 @@ impl TcpEndpoint {
             ConnState::SynSent if h.has(flags::ACK) && h.ack == 1 => {
                 self.rx.on_syn(h.seq);
                 self.negotiate_sack(h.sack_permitted);
+                self.ecn.on_peer_syn(h, true);
                 self.on_ack(h, now, out);
                 self.state = ConnState::Established;
                 out.notices.push(Notice::Connected);
@@ -335,6 +369,20 @@ impl TcpEndpoint {
             self.on_dupack(now);
         } else if ack == self.tx.snd_una {
             self.tx.rwnd = h.window as u64;
+        }
+        self.on_ecn_echo(h);
+    }
+
+    /// An ACK with ECE: reduce once per window, unless a loss-recovery
+    /// episode or timeout is already answering this window's congestion.
+    fn on_ecn_echo(&mut self, h: &TcpHeader) {
+        // The ECE of a SYN-ACK is negotiation, not an echo.
+        if h.has(flags::SYN) || self.tx.in_recovery || self.tx.in_timeout_recovery {
+            return;
+        }
+        if self.ecn.take_echo(h, self.tx.snd_una, self.tx.snd_max) {
+            self.stats.ecn_reductions += 1;
+            self.cc.on_ecn_echo(&mut self.tx);
         }
     }
 
@@ -516,7 +564,17 @@ impl TcpEndpoint {
             .sent
             .push_new(SeqRange::new(seq, end), false, fin, now);
         self.tx.snd_max = end;
-        self.emit(seq, len, false, fin, now, out);
+        self.emit(
+            seq,
+            len,
+            Flags {
+                syn: false,
+                fin,
+                new_data: true,
+            },
+            now,
+            out,
+        );
         self.arm_rto(now);
     }
 
@@ -526,7 +584,12 @@ impl TcpEndpoint {
         self.stats.retransmitted_segments += 1;
         self.stats.retransmitted_bytes += s.payload() as u64;
         let seq = s.range.start;
-        self.emit(seq, s.payload(), s.syn, s.fin, now, out);
+        let f = Flags {
+            syn: s.syn,
+            fin: s.fin,
+            new_data: false,
+        };
+        self.emit(seq, s.payload(), f, now, out);
         self.arm_rto(now);
     }
 
@@ -565,22 +628,21 @@ impl TcpEndpoint {
             h.sack = self.rx.sack_blocks();
         }
         if syn {
+            // A SYN-ACK is the SYN sent once the peer's SYN is in.
+            h.flags |= self.ecn.syn_flags(self.rx.rcv_nxt.is_some());
             h.syn_mss = self.tx.mss;
             h.sack_permitted = self.sack_offered;
         }
         h
     }
 
-    fn emit(
-        &mut self,
-        seq: u64,
-        len: u32,
-        syn: bool,
-        fin: bool,
-        now: SimTime,
-        out: &mut TcpOutput,
-    ) {
-        let h = self.header(seq, len, syn, fin);
+    fn emit(&mut self, seq: u64, len: u32, f: Flags, now: SimTime, out: &mut TcpOutput) {
+        let mut h = self.header(seq, len, f.syn, f.fin);
+        if !f.syn {
+            let new_data = f.new_data && len > 0;
+            h.flags |= self.ecn.segment_flags(h.has(flags::ACK), new_data);
+            h.ect = self.ecn.ect(new_data);
+        }
         if h.has(flags::ACK) {
             self.ack_policy.on_ack_sent();
             self.ack_now = false;
@@ -680,7 +742,7 @@ impl TcpEndpoint {
         // A pure ACK carries the next sequence number we would send.
         let seq = self.tx.snd_max;
         self.stats.pure_acks_sent += 1;
-        self.emit(seq, 0, false, false, now, out);
+        self.emit(seq, 0, Flags::default(), now, out);
     }
 
     fn check_finished(&mut self, out: &mut TcpOutput) {

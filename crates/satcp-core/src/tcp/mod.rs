@@ -3,6 +3,7 @@
 pub mod config;
 pub mod congestion;
 pub mod delayed_ack;
+pub mod ecn;
 pub mod endpoint;
 pub mod marked;
 pub mod path_cache;
@@ -16,6 +17,8 @@ pub use config::TcpConfig;
 pub use endpoint::{ConnState, Notice, TcpEndpoint, TcpOutput};
 pub use path_cache::{CachedPath, PathCache};
 
+#[cfg(test)]
+mod ecn_tests;
 #[cfg(test)]
 mod hook_tests;
 

@@ -3,12 +3,14 @@
 
 pub mod drop_tail;
 pub mod priority;
+pub mod red;
 
 use crate::engine::SimTime;
 use crate::net::packet::{PacketId, PacketPool};
 
 pub use drop_tail::DropTail;
 pub use priority::StrictPriority;
+pub use red::{Red, RedParams};
 
 /// How much a queue may hold.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -45,4 +47,8 @@ pub trait Queue {
     fn dequeue(&mut self, pool: &mut PacketPool, now: SimTime) -> Option<PacketId>;
     fn len_packets(&self) -> usize;
     fn len_bytes(&self) -> u64;
+    /// Packets marked CE (RFC 3168) so far; queues that never mark keep 0.
+    fn ce_marks(&self) -> u64 {
+        0
+    }
 }

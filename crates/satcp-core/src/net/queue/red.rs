@@ -1,0 +1,360 @@
+//! Random Early Detection (Floyd & Jacobson, "Random Early Detection
+//! Gateways for Congestion Avoidance", IEEE/ACM ToN 1993), optionally
+//! "gentle" (Floyd 2000), with ECN marking (RFC 3168 Sec. 5).
+//!
+//! On every arrival the average queue `avg` (in packets) is updated:
+//! `avg <- (1 - w_q) avg + w_q q`, or, if the queue was empty, decayed as if
+//! `m` small packets had been sent during the idle time (`avg <- (1 -
+//! w_q)^m avg`, the paper's Sec. 4 correction). Then:
+//! - `avg < min_th`: enqueue;
+//! - `min_th <= avg < max_th`: `p_b = max_p (avg - min_th) / (max_th -
+//!   min_th)`, `p_a = p_b / (1 - count p_b)` (count = arrivals since the
+//!   last early drop/mark), and the packet is marked (ECT with `ecn`) or
+//!   dropped with probability `p_a`;
+//! - `avg >= max_th`: dropped, or with `gentle` until `2 max_th` `p_b` rises
+//!   linearly from `max_p` to 1 (and marking still applies);
+//! - a full buffer (`limit`) drops regardless.
+
+use super::{Queue, QueueLimit};
+use crate::engine::{Duration, RngStream, SimTime};
+use crate::net::packet::{Ecn, PacketId, PacketPool};
+use std::collections::VecDeque;
+
+/// The RED parameters of one queue.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RedParams {
+    /// Thresholds on the average queue, packets.
+    pub min_th: f64,
+    pub max_th: f64,
+    /// Early drop/mark probability reached at `max_th`.
+    pub max_p: f64,
+    /// Weight of the current queue in the average.
+    pub w_q: f64,
+    pub gentle: bool,
+    /// Mark ECN-capable packets CE instead of dropping them early.
+    pub ecn: bool,
+}
+
+impl Default for RedParams {
+    /// The values Floyd recommends (min_th 5, max_th 15 = 3 min_th, max_p
+    /// 0.1, w_q 0.002); plain RED, dropping.
+    fn default() -> RedParams {
+        RedParams {
+            min_th: 5.0,
+            max_th: 15.0,
+            max_p: 0.1,
+            w_q: 0.002,
+            gentle: false,
+            ecn: false,
+        }
+    }
+}
+
+/// The idle-time correction counts the packets the link could have sent
+/// while the queue sat empty; a full-size 1500-byte datagram stands for
+/// them (ns-2's `mean_pktsize` plays this role).
+const IDLE_PACKET_BYTES: u32 = 1500;
+
+pub struct Red {
+    params: RedParams,
+    limit: QueueLimit,
+    q: VecDeque<PacketId>,
+    bytes: u64,
+    avg: f64,
+    /// Arrivals since the last early drop or mark; -1 while below min_th.
+    count: i64,
+    /// When the queue last became empty (None while it holds packets).
+    idle_since: Option<SimTime>,
+    /// Time one idle packet takes on the link.
+    idle_packet_time: Duration,
+    rng: RngStream,
+    ce_marks: u64,
+}
+
+impl Red {
+    /// `rate_bps` is the link's rate (for the idle-time correction); `rng`
+    /// is the queue's own stream, so its draws leave the link's error model
+    /// alone.
+    pub fn new(params: RedParams, limit: QueueLimit, rate_bps: u64, rng: RngStream) -> Red {
+        Red {
+            params,
+            limit,
+            q: VecDeque::new(),
+            bytes: 0,
+            avg: 0.0,
+            count: -1,
+            idle_since: Some(SimTime::ZERO),
+            idle_packet_time: Duration::serialization(IDLE_PACKET_BYTES, rate_bps.max(1)),
+            rng,
+            ce_marks: 0,
+        }
+    }
+
+    /// The average queue, packets.
+    pub fn avg(&self) -> f64 {
+        self.avg
+    }
+
+    fn update_avg(&mut self, now: SimTime) {
+        let w = self.params.w_q;
+        match self.idle_since {
+            Some(t) if self.q.is_empty() => {
+                let idle = now.0.saturating_sub(t.0) as f64;
+                let m = idle / self.idle_packet_time.0.max(1) as f64;
+                self.avg *= (1.0 - w).powf(m);
+            }
+            _ => self.avg = (1.0 - w) * self.avg + w * self.q.len() as f64,
+        }
+    }
+
+    /// p_b for the current average: None below min_th, Some(1.0) where
+    /// every arrival is dropped.
+    fn base_probability(&self) -> Option<f64> {
+        let RedParams {
+            min_th,
+            max_th,
+            max_p,
+            gentle,
+            ..
+        } = self.params;
+        let a = self.avg;
+        if a < min_th {
+            None
+        } else if a < max_th {
+            Some(max_p * (a - min_th) / (max_th - min_th))
+        } else if gentle && a < 2.0 * max_th {
+            Some(max_p + (1.0 - max_p) * (a - max_th) / max_th)
+        } else {
+            Some(1.0)
+        }
+    }
+
+    /// Whether the arrival is chosen for an early drop or mark.
+    fn early_congestion(&mut self) -> bool {
+        let Some(p_b) = self.base_probability() else {
+            self.count = -1;
+            return false;
+        };
+        if p_b >= 1.0 {
+            self.count = 0;
+            return true;
+        }
+        self.count += 1;
+        // Uniform spacing of marks: p_a grows with the arrivals since the
+        // last one (the paper's count method).
+        let denom = 1.0 - self.count as f64 * p_b;
+        let p_a = if denom <= 0.0 { 1.0 } else { p_b / denom };
+        if self.rng.uniform() < p_a {
+            self.count = 0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+impl Queue for Red {
+    fn enqueue(
+        &mut self,
+        pkt: PacketId,
+        pool: &mut PacketPool,
+        now: SimTime,
+        dropped: &mut Vec<PacketId>,
+    ) {
+        self.update_avg(now);
+        let size = pool.get(pkt).size;
+        if !self.limit.admits(self.q.len(), self.bytes, size) {
+            dropped.push(pkt);
+            return;
+        }
+        if self.early_congestion() {
+            // Above max_th without gentle the router is past warning: the
+            // forced drop stays a drop even for ECN-capable packets.
+            let forced = self.avg >= self.params.max_th && !self.params.gentle;
+            let p = pool.get_mut(pkt);
+            if self.params.ecn && !forced && p.ecn != Ecn::NotEct {
+                if p.ecn == Ecn::Ect {
+                    p.ecn = Ecn::Ce;
+                    self.ce_marks += 1;
+                }
+            } else {
+                dropped.push(pkt);
+                return;
+            }
+        }
+        self.idle_since = None;
+        self.bytes += size as u64;
+        self.q.push_back(pkt);
+    }
+
+    fn dequeue(&mut self, pool: &mut PacketPool, now: SimTime) -> Option<PacketId> {
+        let p = self.q.pop_front()?;
+        self.bytes -= pool.get(p).size as u64;
+        if self.q.is_empty() {
+            self.idle_since = Some(now);
+        }
+        Some(p)
+    }
+
+    fn len_packets(&self) -> usize {
+        self.q.len()
+    }
+    fn len_bytes(&self) -> u64 {
+        self.bytes
+    }
+    fn ce_marks(&self) -> u64 {
+        self.ce_marks
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::packet::{Packet, Priority, TcpHeader};
+
+    fn params(ecn: bool) -> RedParams {
+        RedParams {
+            min_th: 5.0,
+            max_th: 15.0,
+            max_p: 0.1,
+            w_q: 0.002,
+            gentle: false,
+            ecn,
+        }
+    }
+
+    fn red(p: RedParams, limit: usize) -> Red {
+        Red::new(
+            p,
+            QueueLimit::Packets(limit),
+            1_000_000,
+            RngStream::new(7, "queue/test/ab"),
+        )
+    }
+
+    fn pkt(pool: &mut PacketPool, ecn: Ecn) -> PacketId {
+        pool.alloc(Packet {
+            src: 0,
+            dst: 1,
+            endpoint: 0,
+            size: 1000,
+            priority: Priority::High,
+            ecn,
+            tcp: TcpHeader::default(),
+            created: SimTime::ZERO,
+        })
+    }
+
+    #[test]
+    fn average_follows_the_ewma_and_decays_when_idle() {
+        let mut pool = PacketPool::default();
+        let mut q = red(params(false), 1000);
+        let mut dropped = vec![];
+        let t = SimTime::ZERO;
+        // First arrival to an empty queue at time 0: no idle time yet.
+        q.enqueue(pkt(&mut pool, Ecn::NotEct), &mut pool, t, &mut dropped);
+        assert_eq!(q.avg(), 0.0);
+        q.enqueue(pkt(&mut pool, Ecn::NotEct), &mut pool, t, &mut dropped);
+        assert!((q.avg() - 0.002).abs() < 1e-12);
+        q.enqueue(pkt(&mut pool, Ecn::NotEct), &mut pool, t, &mut dropped);
+        let expect = 0.998 * 0.002 + 0.002 * 2.0;
+        assert!((q.avg() - expect).abs() < 1e-12);
+        // Empty it, stay idle for 100 packet times (12 ms each at 1 Mb/s).
+        while q.dequeue(&mut pool, t).is_some() {}
+        let later = t + Duration(100 * 12_000_000);
+        q.enqueue(pkt(&mut pool, Ecn::NotEct), &mut pool, later, &mut dropped);
+        let decayed = expect * 0.998f64.powf(100.0);
+        assert!((q.avg() - decayed).abs() < 1e-12);
+        assert!(dropped.is_empty());
+    }
+
+    #[test]
+    fn base_probability_regions() {
+        let mut q = red(params(false), 1000);
+        q.avg = 4.9;
+        assert_eq!(q.base_probability(), None);
+        q.avg = 10.0;
+        assert!((q.base_probability().unwrap() - 0.05).abs() < 1e-12);
+        q.avg = 15.0;
+        assert_eq!(q.base_probability(), Some(1.0));
+        q.params.gentle = true;
+        assert!((q.base_probability().unwrap() - 0.1).abs() < 1e-12);
+        q.avg = 22.5;
+        assert!((q.base_probability().unwrap() - 0.55).abs() < 1e-12);
+        q.avg = 30.0;
+        assert_eq!(q.base_probability(), Some(1.0));
+    }
+
+    /// Holds the average at `avg` by hand and offers `n` packets.
+    fn offer_at(q: &mut Red, avg: f64, n: usize, ecn: Ecn) -> (usize, usize) {
+        let mut pool = PacketPool::default();
+        q.params.w_q = 0.0;
+        q.idle_since = None;
+        q.avg = avg;
+        let (mut drops, mut marks) = (0, 0);
+        for _ in 0..n {
+            let mut dropped = vec![];
+            let p = pkt(&mut pool, ecn);
+            q.enqueue(p, &mut pool, SimTime::ZERO, &mut dropped);
+            drops += dropped.len();
+            if dropped.is_empty() {
+                if pool.get(p).ecn == Ecn::Ce {
+                    marks += 1;
+                }
+                q.dequeue(&mut pool, SimTime::ZERO);
+                q.idle_since = None;
+            }
+        }
+        (drops, marks)
+    }
+
+    #[test]
+    fn early_region_drops_at_about_p_a() {
+        // p_b = 0.05 at avg 10; the count method makes the gaps uniform on
+        // 1..1/p_b, so about 2 p_b / (1 + p_b) ~ 9.5 % of arrivals go.
+        let mut q = red(params(false), 1000);
+        let (drops, marks) = offer_at(&mut q, 10.0, 10_000, Ecn::Ect);
+        assert_eq!(marks, 0);
+        assert!((850..1050).contains(&drops), "{drops}");
+        let mut q = red(params(false), 1000);
+        assert_eq!(offer_at(&mut q, 4.0, 1000, Ecn::Ect), (0, 0));
+    }
+
+    #[test]
+    fn ecn_marks_ect_packets_and_drops_the_others() {
+        let mut q = red(params(true), 1000);
+        let (drops, marks) = offer_at(&mut q, 10.0, 10_000, Ecn::Ect);
+        assert_eq!(drops, 0);
+        assert!((850..1050).contains(&marks), "{marks}");
+        assert_eq!(q.ce_marks(), marks as u64);
+        let mut q = red(params(true), 1000);
+        let (drops, marks) = offer_at(&mut q, 10.0, 10_000, Ecn::NotEct);
+        assert_eq!(marks, 0);
+        assert!((850..1050).contains(&drops), "{drops}");
+    }
+
+    #[test]
+    fn above_max_th_drops_unless_gentle() {
+        let mut q = red(params(true), 1000);
+        assert_eq!(offer_at(&mut q, 16.0, 100, Ecn::Ect), (100, 0));
+        let mut p = params(true);
+        p.gentle = true;
+        let mut q = red(p, 1000);
+        let (drops, marks) = offer_at(&mut q, 16.0, 1000, Ecn::Ect);
+        assert_eq!(drops, 0);
+        assert!(marks > 100, "{marks}");
+    }
+
+    #[test]
+    fn full_buffer_drops_even_below_min_th() {
+        let mut pool = PacketPool::default();
+        let mut q = red(params(true), 2);
+        let mut dropped = vec![];
+        for _ in 0..3 {
+            let p = pkt(&mut pool, Ecn::Ect);
+            q.enqueue(p, &mut pool, SimTime::ZERO, &mut dropped);
+        }
+        assert_eq!(dropped.len(), 1);
+        assert_eq!(q.len_packets(), 2);
+    }
+}
