@@ -137,10 +137,7 @@ def _main(argv: Sequence[str] | None) -> int:
         if args.command == "validate":
             return _cmd_validate(args)
         if args.command == "variants":
-            from . import variants
-
-            print("\n".join(variants()))
-            return 0
+            return _cmd_variants()
         if args.command == "reproduce":
             return _cmd_reproduce(args)
     except ScenarioError as e:
@@ -172,6 +169,21 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         f"{args.file}: ok ({len(sc.get('nodes', []))} nodes, {len(sc.get('links', []))} links, "
         f"{len(sc.get('apps', []))} apps)"
     )
+    return 0
+
+
+def _cmd_variants() -> int:
+    """Each variant family with its loss recoveries and shorthand names,
+    then the router function kinds a scenario's [[routers]] may use."""
+    from . import _core
+
+    for name, about, recoveries, shorthands in _core.variant_families():
+        rec = ", ".join(recoveries)
+        names = f" (also: {', '.join(shorthands)})" if shorthands else ""
+        print(f"{name}{names}\n    recovery: {rec}\n    {about}")
+    print("\nrouter functions ([[routers]] kind = ...):")
+    for kind, about in _core.router_kinds():
+        print(f"{kind}\n    {about}")
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pandas as pd
 import pytest
@@ -138,7 +139,10 @@ def test_validate_and_variants():
     assert_bad_input(run_cli("validate", FTP, "--set", "tcp.variant=foo"), "not a known variant")
     proc = run_cli("variants")
     assert proc.returncode == 0
-    assert {"sack", "newreno"} <= set(proc.stdout.split())
+    names = set(re.findall(r"[\w-]+", proc.stdout))
+    assert {"reno", "sack", "newreno", "adalr-sack", "peach-sack", "faststart"} <= names
+    assert "example-drop-recorder" in names, "router function kinds are listed"
+    assert "example" not in proc.stdout.split(), "the worked example is not listed"
 
 
 def test_reproduce_baseline(tmp_path):

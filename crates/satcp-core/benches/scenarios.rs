@@ -1,6 +1,10 @@
 //! Fixed benchmark scenarios (`make bench`):
 //! (a) the thesis's 50 MB GEO FTP download with SACK and delayed ACK;
-//! (b) 20 long-lived flows sharing a 10 Mb/s GEO bottleneck for 550 s.
+//! (b) 20 long-lived flows sharing a 10 Mb/s GEO bottleneck for 550 s;
+//! (c) a large window: bulk transfer over a 1 Gb/s, 600 ms round-trip path
+//!     (10 Gb/s access link, then the long hop with random loss 1e-5) with
+//!     window scaling and SACK, 60 s simulated; same shape as (a), so the
+//!     cost per event compares like with like.
 //! Criterion reports wall time per run and, as throughput, simulated events
 //! per second. A plain summary line per scenario is printed first.
 
@@ -51,12 +55,30 @@ fn twenty_flows() -> Value {
     })
 }
 
+fn large_window() -> Value {
+    json!({
+        "name": "bench-c-large-window",
+        "duration_s": 60.0,
+        "stop_when_done": false,
+        "nodes": ["server", "gateway", "client"],
+        "tcp": {"variant": "sack", "delayed_ack": true, "window_scaling": true,
+                "rcv_buffer": 134_217_728u64, "initial_ssthresh": 134_217_728u64},
+        "links": [
+            {"a": "server", "b": "gateway", "rate_bps": 10e9, "delay_s": 0.010},
+            {"a": "gateway", "b": "client", "rate_bps": 1e9, "delay_s": 0.290,
+             "queue_packets": 100_000, "ab": {"loss": 1e-5}}
+        ],
+        "apps": [{"kind": "bulk", "client": "client", "server": "server"}]
+    })
+}
+
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("scenarios");
     g.sample_size(10);
     for (name, v) in [
         ("a_thesis_ftp_50MB", thesis_ftp()),
         ("b_20_flows_550s", twenty_flows()),
+        ("c_large_window_60s", large_window()),
     ] {
         let s = satcp_core::parse(&v.to_string()).expect("valid bench scenario");
         let t0 = Instant::now();

@@ -12,11 +12,15 @@
 
 pub mod apps;
 pub mod engine;
+pub mod error;
 pub mod metrics;
 pub mod net;
 pub mod protocols;
 pub mod scenario;
 pub mod sim;
 pub mod tcp;
+
+#[cfg(test)]
+mod tests;
 
 pub use scenario::{parse, run, run_json, RunResult, Scenario, ScenarioError};

@@ -7,20 +7,27 @@ use crate::engine::{Duration, EventQueue, SimTime};
 use crate::metrics::timeseries::{FlowSeries, LinkSeries};
 use crate::net::error_model::Fate;
 use crate::net::link::Link;
+use crate::net::observer::{PacketEvent, PacketEventKind, PacketObserver};
 use crate::net::packet::{
     Ecn, EndpointId, LinkId, NodeId, Packet, PacketId, PacketPool, TcpHeader,
 };
-use crate::net::router_hook::{DropCause, RouterHook};
+use crate::net::router::{DropCause, QueueDecision, RouterFunction};
 use crate::net::topology::{Node, RoutingTable};
-use crate::protocols::{build_variant, marked_policy};
-use crate::tcp::{Notice, PathCache, TcpConfig, TcpEndpoint, TcpOutput};
+use crate::tcp::{Notice, PathCache, TcpConfig, TcpEndpoint, TcpOutput, VariantFactory};
+use std::collections::VecDeque;
 
 #[derive(Clone, Copy, Debug)]
 enum Event {
     /// The last bit of the packet in service left the link's transmitter.
     TxDone(LinkId),
-    /// A packet reached the far end of a link.
+    /// A packet reached the far end of a link (one delayed for reordering;
+    /// the others travel in the link's propagation FIFO).
     Arrive(LinkId, PacketId),
+    /// The first packet in link `l`'s propagation FIFO reached its far end.
+    Propagated(LinkId),
+    /// A corrupted packet reached the far end of a link whose corrupted
+    /// packets travel on (`Link::corrupted_reach_next_node`).
+    ArriveCorrupted(LinkId, PacketId),
     TcpTimer(EndpointId),
     AppTimer(AppId, u64),
     Sample,
@@ -33,6 +40,8 @@ pub struct AppSlot {
     pub client: NodeId,
     pub server: NodeId,
     pub tcp: TcpConfig,
+    /// Makes the parts of each endpoint of the application's connections.
+    pub variant: Box<dyn VariantFactory>,
 }
 
 pub struct EndpointSlot {
@@ -61,7 +70,9 @@ pub struct Simulation {
     pub nodes: Vec<Node>,
     pub links: Vec<Link>,
     routes: RoutingTable,
-    hooks: Vec<Option<Box<dyn RouterHook>>>,
+    /// Router functions per node.
+    routers: Vec<Vec<Box<dyn RouterFunction>>>,
+    observers: Vec<Box<dyn PacketObserver>>,
     pub endpoints: Vec<EndpointSlot>,
     pub conns: Vec<ConnInfo>,
     pub apps: Vec<AppSlot>,
@@ -79,7 +90,13 @@ pub struct Simulation {
     // Scratch buffers reused across events.
     out: TcpOutput,
     actions: Vec<AppAction>,
-    dropped: Vec<PacketId>,
+    dropped: Vec<(PacketId, DropCause)>,
+    /// Per link, the packets in propagation with their arrival time and
+    /// event rank, in arrival order: a constant delay keeps them FIFO, so
+    /// only the head needs a place in the event heap, which then holds
+    /// O(links) entries instead of one per packet in flight (hundreds of
+    /// thousands on a long fat path).
+    propagating: Vec<VecDeque<(SimTime, u64, PacketId)>>,
 }
 
 impl Simulation {
@@ -95,7 +112,8 @@ impl Simulation {
             nodes,
             links,
             routes,
-            hooks: (0..n_nodes).map(|_| None).collect(),
+            routers: (0..n_nodes).map(|_| Vec::new()).collect(),
+            observers: Vec::new(),
             endpoints: Vec::new(),
             conns: Vec::new(),
             apps,
@@ -111,11 +129,39 @@ impl Simulation {
             out: TcpOutput::default(),
             actions: Vec::new(),
             dropped: Vec::new(),
+            propagating: (0..n_links).map(|_| VecDeque::new()).collect(),
         }
     }
 
-    pub fn set_router_hook(&mut self, node: NodeId, hook: Box<dyn RouterHook>) {
-        self.hooks[node as usize] = Some(hook);
+    /// Adds a router function at `node` (after those already there).
+    pub fn add_router_function(&mut self, node: NodeId, f: Box<dyn RouterFunction>) {
+        self.routers[node as usize].push(f);
+    }
+
+    /// Adds a packet observer: it sees every enqueue, drop, transmission and
+    /// arrival on every link direction.
+    pub fn add_observer(&mut self, o: Box<dyn PacketObserver>) {
+        self.observers.push(o);
+    }
+
+    /// The observers, to read what they collected after the run.
+    pub fn observers(&self) -> &[Box<dyn PacketObserver>] {
+        &self.observers
+    }
+
+    fn observe(&mut self, link: LinkId, kind: PacketEventKind, p: PacketId) {
+        if self.observers.is_empty() {
+            return;
+        }
+        let ev = PacketEvent {
+            time: self.now,
+            link,
+            kind,
+            packet: self.pool.get(p),
+        };
+        for o in &mut self.observers {
+            o.on_packet(&ev);
+        }
     }
 
     pub fn set_sampling(&mut self, interval: Option<Duration>) {
@@ -142,6 +188,18 @@ impl Simulation {
             match ev {
                 Event::TxDone(l) => self.on_tx_done(l),
                 Event::Arrive(l, p) => self.on_arrive(l, p),
+                Event::Propagated(l) => {
+                    let fifo = &mut self.propagating[l as usize];
+                    let (_, _, p) = fifo.pop_front().expect("a packet in propagation");
+                    if let Some(&(t, rank, _)) = fifo.front() {
+                        self.events.schedule_ranked(t, rank, Event::Propagated(l));
+                    }
+                    self.on_arrive(l, p);
+                }
+                Event::ArriveCorrupted(l, p) => {
+                    let to = self.links[l as usize].to;
+                    self.drop_packet(to, l, p, DropCause::Corruption);
+                }
                 Event::TcpTimer(e) => self.on_tcp_timer(e),
                 Event::AppTimer(a, tok) => self.with_app(a, |app, ctx| app.on_timer(tok, ctx)),
                 Event::Sample => self.on_sample(),
@@ -188,15 +246,20 @@ impl Simulation {
             }
         }
         match fate {
+            Fate::Corrupted if link.corrupted_reach_next_node => {
+                link.stats.corrupted += 1;
+                let at = now + link.delay;
+                self.events.schedule(at, Event::ArriveCorrupted(l, p));
+            }
             Fate::Corrupted => {
                 link.stats.corrupted += 1;
                 let to = link.to;
-                self.drop_packet(to, p, DropCause::Corruption);
+                self.drop_packet(to, l, p, DropCause::Corruption);
             }
             Fate::Lost => {
                 link.stats.lost += 1;
                 let to = link.to;
-                self.drop_packet(to, p, DropCause::Loss);
+                self.drop_packet(to, l, p, DropCause::Loss);
             }
             Fate::Delivered {
                 extra_delay,
@@ -210,33 +273,53 @@ impl Simulation {
                     link.stats.duplicated += 1;
                     let copy = self.pool.get(p).clone();
                     let c = self.pool.alloc(copy);
-                    self.events.schedule(at, Event::Arrive(l, c));
+                    self.propagate(l, at, c);
                 }
-                self.events.schedule(at + extra_delay, Event::Arrive(l, p));
+                if extra_delay > Duration::ZERO {
+                    self.events.schedule(at + extra_delay, Event::Arrive(l, p));
+                } else {
+                    self.propagate(l, at, p);
+                }
             }
         }
         self.start_link(l);
+    }
+
+    /// Puts a packet on link `l`'s wire, to arrive at `at`.
+    fn propagate(&mut self, l: LinkId, at: SimTime, p: PacketId) {
+        let rank = self.events.reserve();
+        let fifo = &mut self.propagating[l as usize];
+        debug_assert!(fifo.back().is_none_or(|&(t, _, _)| t <= at));
+        if fifo.is_empty() {
+            self.events.schedule_ranked(at, rank, Event::Propagated(l));
+        }
+        fifo.push_back((at, rank, p));
     }
 
     fn start_link(&mut self, l: LinkId) {
         let now = self.now;
         if let Some(done) = self.links[l as usize].start_next(&mut self.pool, now) {
             self.events.schedule(done, Event::TxDone(l));
+            if let Some(p) = self.links[l as usize].in_service {
+                self.observe(l, PacketEventKind::Transmit, p);
+            }
         }
     }
 
     fn on_arrive(&mut self, l: LinkId, p: PacketId) {
+        self.observe(l, PacketEventKind::Arrive, p);
         let link = &mut self.links[l as usize];
         let pkt = self.pool.get(p);
         link.stats.rx_packets += 1;
         link.stats.rx_bytes += pkt.size as u64;
         link.stats.rx_payload_bytes += pkt.tcp.len as u64;
         let node = link.to;
-        self.at_node(node, p);
+        self.at_node(node, p, Some(l));
     }
 
-    /// A packet is at `node`: deliver it there or forward it.
-    fn at_node(&mut self, node: NodeId, p: PacketId) {
+    /// A packet is at `node`, having come over link `from` (None: the node
+    /// sends it): deliver it there or forward it.
+    fn at_node(&mut self, node: NodeId, p: PacketId, from: Option<LinkId>) {
         let dst = self.pool.get(p).dst;
         if dst == node {
             let pkt = self.pool.get(p);
@@ -249,24 +332,49 @@ impl Simulation {
             self.pool.release(p);
             return;
         };
-        if self.pool.get(p).src != node {
-            if let Some(h) = self.hooks[node as usize].as_mut() {
-                h.on_forward(self.pool.get_mut(p));
-            }
-        }
         let now = self.now;
+        let routed = !self.routers[node as usize].is_empty();
+        if let (true, Some(from)) = (routed, from) {
+            let pkt = self.pool.get_mut(p);
+            for f in &mut self.routers[node as usize] {
+                f.on_forward(pkt, from, l, now);
+            }
+            pkt.resize();
+        }
         let mut dropped = std::mem::take(&mut self.dropped);
         self.links[l as usize].offer(p, &mut self.pool, now, &mut dropped);
-        for d in dropped.drain(..) {
-            self.drop_packet(node, d, DropCause::Congestion);
+        let enqueued = !dropped.iter().any(|&(d, _)| d == p);
+        if enqueued {
+            self.observe(l, PacketEventKind::Enqueue, p);
+            if routed && from.is_some() {
+                let pkt = self.pool.get(p);
+                for f in &mut self.routers[node as usize] {
+                    f.on_queue(pkt, l, QueueDecision::Enqueued, now);
+                }
+            }
+        }
+        for (d, cause) in dropped.drain(..) {
+            self.observe(l, PacketEventKind::Drop(cause), d);
+            if routed && self.pool.get(d).src != node {
+                let pkt = self.pool.get(d);
+                for f in &mut self.routers[node as usize] {
+                    f.on_queue(pkt, l, QueueDecision::Dropped(cause), now);
+                }
+            }
+            self.pool.release(d);
         }
         self.dropped = dropped;
         self.start_link(l);
     }
 
-    fn drop_packet(&mut self, node: NodeId, p: PacketId, cause: DropCause) {
-        if let Some(h) = self.hooks[node as usize].as_mut() {
-            h.on_drop(self.pool.get(p), cause);
+    /// `node` discards a packet that came over link `from` (lost or
+    /// corrupted on it).
+    fn drop_packet(&mut self, node: NodeId, from: LinkId, p: PacketId, cause: DropCause) {
+        self.observe(from, PacketEventKind::Drop(cause), p);
+        let now = self.now;
+        let pkt = self.pool.get(p);
+        for f in &mut self.routers[node as usize] {
+            f.on_discard(pkt, from, cause, now);
         }
         self.pool.release(p);
     }
@@ -313,7 +421,7 @@ impl Simulation {
                 created: now,
             };
             let p = self.pool.alloc(pkt);
-            self.at_node(node, p);
+            self.at_node(node, p, None);
         }
         self.ensure_timer(e);
         if !out.notices.is_empty() {
@@ -406,14 +514,9 @@ impl Simulation {
         assert_eq!(conn as usize, self.conns.len());
         let slot = &self.apps[a as usize];
         let (client, server) = (slot.client, slot.server);
-        let make = |cfg: &TcpConfig| {
-            let v = build_variant(cfg).expect("variant validated with the scenario");
-            let mut ep = TcpEndpoint::new(cfg, v.sack, v.cc, v.recovery);
-            ep.set_marked_policy(marked_policy(cfg));
-            ep
-        };
-        let mut c_ep = make(&slot.tcp);
-        let mut s_ep = make(&slot.tcp);
+        let make = || TcpEndpoint::from_parts(&slot.tcp, slot.variant.endpoint());
+        let mut c_ep = make();
+        let mut s_ep = make();
         c_ep.start_from_cache(self.path_cache.get(client, server), self.now);
         s_ep.start_from_cache(self.path_cache.get(server, client), self.now);
         s_ep.listen();

@@ -24,10 +24,42 @@ fn validate_json(scenario: &str) -> PyResult<()> {
         .map_err(|e| ScenarioError::new_err(e.to_string()))
 }
 
-/// Names of the TCP variants the core knows.
+/// Names a scenario may give as `tcp.variant`: the variant families and
+/// their shorthands.
 #[pyfunction]
 fn variants() -> Vec<&'static str> {
-    satcp_core::protocols::VARIANTS.to_vec()
+    satcp_core::protocols::variant_names()
+}
+
+/// The variant families: (name, description, loss recoveries, shorthands).
+#[pyfunction]
+fn variant_families() -> Vec<(
+    &'static str,
+    &'static str,
+    Vec<&'static str>,
+    Vec<&'static str>,
+)> {
+    satcp_core::protocols::VARIANTS
+        .iter()
+        .filter(|v| v.listed)
+        .map(|v| {
+            (
+                v.name,
+                v.about,
+                v.recoveries.iter().map(|r| r.name()).collect(),
+                v.shorthands.iter().map(|(s, _)| *s).collect(),
+            )
+        })
+        .collect()
+}
+
+/// The router function kinds: (kind, description).
+#[pyfunction]
+fn router_kinds() -> Vec<(&'static str, &'static str)> {
+    satcp_core::protocols::ROUTERS
+        .iter()
+        .map(|k| (k.kind, k.about))
+        .collect()
 }
 
 #[pymodule]
@@ -35,6 +67,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_json, m)?)?;
     m.add_function(wrap_pyfunction!(validate_json, m)?)?;
     m.add_function(wrap_pyfunction!(variants, m)?)?;
+    m.add_function(wrap_pyfunction!(variant_families, m)?)?;
+    m.add_function(wrap_pyfunction!(router_kinds, m)?)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

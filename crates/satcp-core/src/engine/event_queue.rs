@@ -55,9 +55,27 @@ impl<E> EventQueue<E> {
     }
 
     pub fn schedule(&mut self, time: SimTime, event: E) {
+        let seq = self.reserve();
+        self.heap.push(Entry { time, seq, event });
+    }
+
+    /// The insertion rank the next scheduled event would get, taken now:
+    /// a caller that holds events in its own FIFO (a link's packets in
+    /// propagation) schedules each later with `schedule_ranked`, and they
+    /// fire exactly where they would have had they been scheduled now.
+    pub fn reserve(&mut self) -> u64 {
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.heap.push(Entry { time, seq, event });
+        seq
+    }
+
+    pub fn schedule_ranked(&mut self, time: SimTime, rank: u64, event: E) {
+        debug_assert!(rank < self.next_seq);
+        self.heap.push(Entry {
+            time,
+            seq: rank,
+            event,
+        });
     }
 
     pub fn pop(&mut self) -> Option<(SimTime, E)> {

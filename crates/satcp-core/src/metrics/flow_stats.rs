@@ -29,6 +29,14 @@ pub struct FlowStats {
     /// Window reductions in answer to ECN echoes (ECE), at most one per
     /// window (RFC 3168 Sec. 6.1.2).
     pub ecn_reductions: u64,
+    /// ACKs whose first SACK block was a DSACK (RFC 2883).
+    pub dsacks_received: u64,
+    /// Of those, reports of a segment retransmitted since the last window
+    /// reduction: retransmissions shown unnecessary.
+    pub spurious_retransmissions: u64,
+    /// Window reductions undone because all their retransmissions were
+    /// spurious (only variants whose recovery asks for it, e.g. DSACK-R).
+    pub undos: u64,
     // --- as receiver ---
     pub segments_received: u64,
     /// Payload bytes received, duplicates and retransmissions included

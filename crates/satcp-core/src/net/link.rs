@@ -6,6 +6,7 @@
 use super::error_model::ErrorModel;
 use super::packet::{LinkId, NodeId, PacketId, PacketPool};
 use super::queue::Queue;
+use super::router::DropCause;
 use crate::engine::{Duration, RngStream, SimTime};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
@@ -45,6 +46,10 @@ pub struct Link {
     /// Sequence numbers of data packets still to be lost on purpose (each
     /// entry is used up by the first packet that matches it).
     pub drop_seqs: Vec<u64>,
+    /// A corrupted packet travels on and is discarded by the next node,
+    /// whose router functions see it (cause `Corruption`), instead of
+    /// vanishing at the end of its transmission.
+    pub corrupted_reach_next_node: bool,
     pub rng: RngStream,
     /// Packet being serialized, if any.
     pub in_service: Option<PacketId>,
@@ -58,7 +63,7 @@ impl Link {
         pkt: PacketId,
         pool: &mut PacketPool,
         now: SimTime,
-        dropped: &mut Vec<PacketId>,
+        dropped: &mut Vec<(PacketId, DropCause)>,
     ) {
         self.stats.enqueued_packets += 1;
         let before = dropped.len();

@@ -3,7 +3,8 @@
 
 pub mod error_model;
 pub mod link;
+pub mod observer;
 pub mod packet;
 pub mod queue;
-pub mod router_hook;
+pub mod router;
 pub mod topology;

@@ -20,11 +20,58 @@
 use super::newreno::NewRenoRecovery;
 use super::reno::reno_ca_increase;
 use super::sack::SackRecovery;
+use super::{Variant, VariantInput};
 use crate::engine::{Duration, SimTime};
+use crate::error::{bad, non_negative, positive, typed, ScenarioError};
 use crate::tcp::congestion::CongestionControl;
 use crate::tcp::recovery::LossRecovery;
 use crate::tcp::send_state::SendState;
+use crate::tcp::{EndpointParts, Recovery, VariantFactory};
 use serde::{Deserialize, Serialize};
+
+/// TCP-ADaLR over NewReno (`adalr-newreno`) or SACK (`adalr-sack`).
+pub const VARIANT: Variant = Variant {
+    name: "adalr",
+    about: "TCP-ADaLR (thesis Ch. 5): delay-scaled cwnd and rwnd increase, loss recovery tweaks",
+    recoveries: &[Recovery::NewReno, Recovery::Sack],
+    shorthands: &[
+        ("adalr-newreno", Recovery::NewReno),
+        ("adalr-sack", Recovery::Sack),
+    ],
+    build: factory,
+    listed: true,
+};
+
+struct AdalrFactory {
+    cfg: AdalrConfig,
+    dev_gain: f64,
+    recovery: Recovery,
+}
+
+fn factory(input: &VariantInput) -> Result<Box<dyn VariantFactory>, ScenarioError> {
+    let cfg: AdalrConfig = typed(input.settings)?;
+    cfg.validate()?;
+    Ok(Box::new(AdalrFactory {
+        cfg,
+        dev_gain: input.tcp.deviation_gain,
+        recovery: input.recovery,
+    }))
+}
+
+impl VariantFactory for AdalrFactory {
+    fn endpoint(&self) -> EndpointParts {
+        let cfg = self.cfg.clone();
+        let recovery: Box<dyn LossRecovery> = match self.recovery {
+            Recovery::NewReno => Box::new(AdalrRecovery::new(NewRenoRecovery, cfg.clone())),
+            Recovery::Sack => Box::new(AdalrRecovery::new(SackRecovery, cfg.clone())),
+        };
+        EndpointParts::new(
+            Box::new(Adalr::new(cfg, self.dev_gain)),
+            recovery,
+            self.recovery == Recovery::Sack,
+        )
+    }
+}
 
 /// Parameters of TCP-ADaLR (defaults: thesis Ch. 5).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -42,6 +89,25 @@ pub struct AdalrConfig {
     pub rto_margin: f64,
     /// Retransmissions per transmission round while recovering from a timeout.
     pub rto_retransmit_limit: u32,
+}
+
+impl AdalrConfig {
+    fn validate(&self) -> Result<(), ScenarioError> {
+        positive("breakpoint", self.breakpoint)?;
+        positive("rho_max", self.rho_max)?;
+        non_negative("rto_margin", self.rto_margin)?;
+        if !matches!(self.rwnd_mode.as_str(), "per_ack" | "cumulative") {
+            return Err(bad(
+                "rwnd_mode",
+                format!("{:?}", self.rwnd_mode),
+                "is not a mode (per_ack, cumulative)",
+            ));
+        }
+        if self.rto_retransmit_limit == 0 {
+            return Err(bad("rto_retransmit_limit", 0, "must be at least 1"));
+        }
+        Ok(())
+    }
 }
 
 impl Default for AdalrConfig {
@@ -793,7 +859,7 @@ mod tests {
         assert_eq!(s.cwnd, 12 * MSS);
         // SACKed segments leave pipe; cwnd never shrinks here.
         s.sent
-            .apply_sack(&[SeqRange::new(1 + 5 * MSS, 1 + 10 * MSS)]);
+            .apply_sack(&[SeqRange::new(1 + 5 * MSS, 1 + 10 * MSS)], SimTime::ZERO);
         assert_eq!(s.pipe(), 5 * MSS);
         rec.on_partial_ack(&mut s, MSS);
         // The scoreboard now presumes the five unSACKed segments lost.

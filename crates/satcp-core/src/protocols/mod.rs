@@ -1,85 +1,165 @@
-//! TCP variants. A variant is a congestion-control module plus a
-//! loss-recovery module (plus, later, receiver and router parts); the
-//! registry below is the only place that maps names to modules.
+//! TCP variants and router functions. Each variant family lives in its own
+//! module or folder, owns its settings (`[tcp.<family>]`) and builds its
+//! sender, receiver and router parts; the two registries below, one line
+//! per entry, are the only places that map names to them. `tcp/` and
+//! `net/` import nothing from here.
+//!
+//! Adding a variant: docs/architecture.md, "Adding a variant".
 
 pub mod adalr;
+pub mod example;
 pub mod faststart;
+pub mod header_bits;
 pub mod newreno;
 pub mod peach;
 pub mod reno;
 pub mod sack;
 
-use crate::tcp::congestion::CongestionControl;
-use crate::tcp::marked::{IgnoreMarks, MarkedSegmentPolicy};
+use crate::error::{bad, ScenarioError};
+use crate::net::router::RouterFunction;
 use crate::tcp::recovery::LossRecovery;
-use crate::tcp::TcpConfig;
+use crate::tcp::{Recovery, TcpConfig, TcpEndpoint, VariantFactory};
+use serde_json::Value;
 
-/// The modules one endpoint of a variant runs.
-pub struct VariantParts {
-    pub cc: Box<dyn CongestionControl>,
-    pub recovery: Box<dyn LossRecovery>,
-    /// Whether the endpoint offers the SACK option.
-    pub sack: bool,
+/// A variant family in the registry.
+pub struct Variant {
+    /// The family's name, which is also the name of its settings table.
+    pub name: &'static str,
+    /// One line for `satcp variants`.
+    pub about: &'static str,
+    /// Loss recoveries it can run; the first is the default.
+    pub recoveries: &'static [Recovery],
+    /// Other names and the loss recovery each implies ("sack" = reno with
+    /// SACK recovery).
+    pub shorthands: &'static [(&'static str, Recovery)],
+    /// Builds the family's factory, checking its settings. Errors name the
+    /// field relative to the family's table.
+    pub build: fn(&VariantInput) -> Result<Box<dyn VariantFactory>, ScenarioError>,
+    /// Listed by `satcp variants` (false for the worked example).
+    pub listed: bool,
 }
 
-/// Every variant name satcp knows, for help texts and error messages.
-pub const VARIANTS: &[&str] = &[
-    "newreno",
-    "sack",
-    "adalr-newreno",
-    "adalr-sack",
-    "peach",
-    "peach-sack",
-    "faststart",
-    "faststart-sack",
+/// What a variant's factory is built from.
+pub struct VariantInput<'a> {
+    pub tcp: &'a TcpConfig,
+    pub recovery: Recovery,
+    /// The family's settings table, or null.
+    pub settings: &'a Value,
+}
+
+/// A router function kind in the registry (`[[routers]] kind = ...`).
+pub struct RouterKind {
+    pub kind: &'static str,
+    pub about: &'static str,
+    /// Builds one instance from its settings (the entry's other fields);
+    /// errors name the field relative to the entry.
+    pub build: fn(&Value) -> Result<Box<dyn RouterFunction>, ScenarioError>,
+}
+
+/// Every variant family.
+pub const VARIANTS: &[&Variant] = &[
+    &reno::VARIANT,
+    &adalr::VARIANT,
+    &peach::VARIANT,
+    &faststart::VARIANT,
+    &example::VARIANT,
 ];
 
-/// The modules of the variant `cfg.variant`, or None if it is unknown.
-pub fn build_variant(cfg: &TcpConfig) -> Option<VariantParts> {
-    let adalr = || Box::new(adalr::Adalr::new(cfg.adalr.clone(), cfg.deviation_gain));
-    let parts = match cfg.variant.as_str() {
-        "newreno" => VariantParts {
-            cc: Box::new(reno::Reno::new()),
-            recovery: Box::new(newreno::NewRenoRecovery),
-            sack: false,
-        },
-        "sack" => VariantParts {
-            cc: Box::new(reno::Reno::new()),
-            recovery: Box::new(sack::SackRecovery),
-            sack: true,
-        },
-        "adalr-newreno" => VariantParts {
-            cc: adalr(),
-            recovery: Box::new(adalr::AdalrRecovery::new(
-                newreno::NewRenoRecovery,
-                cfg.adalr.clone(),
-            )),
-            sack: false,
-        },
-        "adalr-sack" => VariantParts {
-            cc: adalr(),
-            recovery: Box::new(adalr::AdalrRecovery::new(
-                sack::SackRecovery,
-                cfg.adalr.clone(),
-            )),
-            sack: true,
-        },
-        "peach" => peach::parts(false),
-        "peach-sack" => peach::parts(true),
-        "faststart" => faststart::parts(&cfg.faststart, false),
-        "faststart-sack" => faststart::parts(&cfg.faststart, true),
-        _ => return None,
-    };
-    Some(parts)
+/// Every router function kind.
+pub const ROUTERS: &[&RouterKind] = &[&example::DROP_RECORDER];
+
+/// The family a variant name denotes and the loss recovery the name
+/// implies, if any.
+pub fn find(name: &str) -> Option<(&'static Variant, Option<Recovery>)> {
+    VARIANTS.iter().find_map(|v| {
+        if v.name == name {
+            Some((*v, None))
+        } else {
+            v.shorthands
+                .iter()
+                .find(|(s, _)| *s == name)
+                .map(|(_, r)| (*v, Some(*r)))
+        }
+    })
 }
 
-/// How an endpoint answers marked segments: a receiver setting, not a
-/// variant's, so that a TCP-Peach sender may meet a receiver without
-/// Peach support (`tcp.peach.receiver_support = false`).
-pub fn marked_policy(cfg: &TcpConfig) -> Box<dyn MarkedSegmentPolicy> {
-    if cfg.peach.receiver_support {
-        Box::new(peach::receiver::PeachReceiver)
-    } else {
-        Box::new(IgnoreMarks)
+/// Every name a user may give as `tcp.variant` (listed families and their
+/// shorthands), for help texts and error messages.
+pub fn variant_names() -> Vec<&'static str> {
+    let mut names = Vec::new();
+    for v in VARIANTS.iter().filter(|v| v.listed) {
+        names.push(v.name);
+        names.extend(v.shorthands.iter().map(|(s, _)| *s));
+    }
+    names
+}
+
+/// The factory of the variant `tcp` selects, its settings checked. Errors
+/// name the field relative to the `[tcp]` table.
+pub fn factory(tcp: &TcpConfig) -> Result<Box<dyn VariantFactory>, ScenarioError> {
+    let Some((v, implied)) = find(&tcp.variant) else {
+        return Err(bad(
+            "variant",
+            format!("{:?}", tcp.variant),
+            &format!("is not a known variant ({})", variant_names().join(", ")),
+        ));
+    };
+    let recovery = match (implied, tcp.recovery) {
+        (Some(i), Some(r)) if i != r => {
+            return Err(ScenarioError::new(
+                "recovery",
+                format!(
+                    "{:?} conflicts with variant {:?}, which implies {:?} (use variant = {:?})",
+                    r.name(),
+                    tcp.variant,
+                    i.name(),
+                    v.name
+                ),
+            ))
+        }
+        (i, r) => r.or(i).unwrap_or(v.recoveries[0]),
+    };
+    if !v.recoveries.contains(&recovery) {
+        return Err(bad(
+            "recovery",
+            format!("{:?}", recovery.name()),
+            &format!("is not a loss recovery of variant {:?}", v.name),
+        ));
+    }
+    let settings = tcp.variant_settings.as_ref().unwrap_or(&Value::Null);
+    (v.build)(&VariantInput {
+        tcp,
+        recovery,
+        settings,
+    })
+    .map_err(|e| e.under(v.name))
+}
+
+/// An endpoint of the variant `tcp` selects, for tests and tools that
+/// drive endpoints by hand.
+pub fn endpoint(tcp: &TcpConfig) -> Result<TcpEndpoint, ScenarioError> {
+    Ok(TcpEndpoint::from_parts(tcp, factory(tcp)?.endpoint()))
+}
+
+/// A router function of kind `kind` with `settings`; errors name the field
+/// relative to the entry.
+pub fn router(kind: &str, settings: &Value) -> Result<Box<dyn RouterFunction>, ScenarioError> {
+    let Some(k) = ROUTERS.iter().find(|k| k.kind == kind) else {
+        let kinds: Vec<_> = ROUTERS.iter().map(|k| k.kind).collect();
+        return Err(bad(
+            "kind",
+            format!("{kind:?}"),
+            &format!("is not a router function ({})", kinds.join(", ")),
+        ));
+    };
+    (k.build)(settings)
+}
+
+/// Loss recovery as NewReno or SACK, for the families that run one of
+/// them unchanged or wrap it.
+pub fn plain_recovery(r: Recovery) -> Box<dyn LossRecovery> {
+    match r {
+        Recovery::NewReno => Box::new(newreno::NewRenoRecovery),
+        Recovery::Sack => Box::new(sack::SackRecovery),
     }
 }

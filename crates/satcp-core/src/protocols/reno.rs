@@ -3,9 +3,49 @@
 //! (thesis Eq. 2.2-2.3). Used by both NewReno and SACK; what differs between
 //! them is loss recovery.
 
+use super::{plain_recovery, Variant, VariantInput};
 use crate::engine::SimTime;
+use crate::error::{typed, ScenarioError};
 use crate::tcp::congestion::{CongestionControl, SlowStart, StandardSlowStart};
 use crate::tcp::send_state::SendState;
+use crate::tcp::{EndpointParts, Recovery, VariantFactory};
+
+/// Standard TCP: Reno congestion control with NewReno or SACK loss
+/// recovery, the thesis's and the papers' baselines.
+pub const VARIANT: Variant = Variant {
+    name: "reno",
+    about: "RFC 5681 congestion control with NewReno (RFC 6582) or SACK (RFC 6675) loss recovery",
+    recoveries: &[Recovery::NewReno, Recovery::Sack],
+    shorthands: &[("newreno", Recovery::NewReno), ("sack", Recovery::Sack)],
+    build: factory,
+    listed: true,
+};
+
+/// Reno has no settings of its own: a `[tcp.reno]` table must be empty.
+#[derive(Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NoSettings {}
+
+struct RenoFactory {
+    recovery: Recovery,
+}
+
+fn factory(input: &VariantInput) -> Result<Box<dyn VariantFactory>, ScenarioError> {
+    let NoSettings {} = typed(input.settings)?;
+    Ok(Box::new(RenoFactory {
+        recovery: input.recovery,
+    }))
+}
+
+impl VariantFactory for RenoFactory {
+    fn endpoint(&self) -> EndpointParts {
+        EndpointParts::new(
+            Box::new(Reno::new()),
+            plain_recovery(self.recovery),
+            self.recovery == Recovery::Sack,
+        )
+    }
+}
 
 pub struct Reno {
     slow_start: Box<dyn SlowStart>,

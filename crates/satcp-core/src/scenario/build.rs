@@ -106,6 +106,7 @@ pub fn build(s: &Scenario) -> Simulation {
                 queue: queue(&d, rate_bps, queue_rng),
                 errors: errors(&d),
                 drop_seqs: d.drop_seqs.clone().unwrap_or_default(),
+                corrupted_reach_next_node: d.corrupted_reach_next_node.unwrap_or(false),
                 in_service: None,
                 stats: LinkStats::default(),
             });
@@ -126,10 +127,15 @@ pub fn build(s: &Scenario) -> Simulation {
                 client: node_id(s, c),
                 server: node_id(s, sv),
                 tcp: a.tcp().clone(),
+                variant: crate::protocols::factory(a.tcp()).expect("validated variant"),
             }
         })
         .collect();
     let mut sim = Simulation::new(nodes, links, apps);
+    for r in &s.routers {
+        let f = crate::protocols::router(&r.kind, &r.settings).expect("validated router");
+        sim.add_router_function(node_id(s, &r.node), f);
+    }
     if s.sample_interval_s > 0.0 {
         sim.set_sampling(Some(Duration::from_secs_f64(s.sample_interval_s)));
     }

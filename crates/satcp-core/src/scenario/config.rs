@@ -25,6 +25,19 @@ pub struct Scenario {
     /// Parsed one by one in `scenario::parse`, so that errors keep their path.
     #[serde(skip_deserializing)]
     pub apps: Vec<AppConfig>,
+    /// Router functions (`[[routers]]`), parsed in `scenario::parse`.
+    #[serde(skip_deserializing)]
+    pub routers: Vec<RouterConfig>,
+}
+
+/// A router function at a node: `kind` names it in the registry
+/// (`protocols::ROUTERS`); the entry's other fields are its settings.
+#[derive(Clone, Debug, Serialize)]
+pub struct RouterConfig {
+    pub node: String,
+    pub kind: String,
+    #[serde(flatten)]
+    pub settings: serde_json::Value,
 }
 
 fn default_name() -> String {
@@ -71,6 +84,10 @@ pub struct DirectionConfig {
     pub reorder_delay_sd_s: Option<f64>,
     /// Errors hit data packets only.
     pub errors_data_only: Option<bool>,
+    /// A corrupted packet travels on to the next node, which discards it
+    /// (its router functions see the discard, cause "corruption"), instead
+    /// of vanishing when its transmission ends.
+    pub corrupted_reach_next_node: Option<bool>,
     /// Deterministic losses for tests and worked examples: the first data
     /// packet that starts at each of these TCP sequence numbers is lost on
     /// the link (copies and retransmissions sent later pass).
@@ -106,6 +123,7 @@ pub struct LinkConfig {
     pub reorder_delay_mean_s: Option<f64>,
     pub reorder_delay_sd_s: Option<f64>,
     pub errors_data_only: Option<bool>,
+    pub corrupted_reach_next_node: Option<bool>,
     pub drop_seqs: Option<Vec<u64>>,
     #[serde(default)]
     pub ab: DirectionConfig,
@@ -137,6 +155,7 @@ impl LinkConfig {
             reorder_delay_mean_s: self.reorder_delay_mean_s,
             reorder_delay_sd_s: self.reorder_delay_sd_s,
             errors_data_only: self.errors_data_only,
+            corrupted_reach_next_node: self.corrupted_reach_next_node,
             drop_seqs: self.drop_seqs.clone(),
         }
     }
@@ -169,6 +188,9 @@ impl DirectionConfig {
             reorder_delay_mean_s: self.reorder_delay_mean_s.or(base.reorder_delay_mean_s),
             reorder_delay_sd_s: self.reorder_delay_sd_s.or(base.reorder_delay_sd_s),
             errors_data_only: self.errors_data_only.or(base.errors_data_only),
+            corrupted_reach_next_node: self
+                .corrupted_reach_next_node
+                .or(base.corrupted_reach_next_node),
             drop_seqs: self.drop_seqs.clone().or_else(|| base.drop_seqs.clone()),
         }
     }
@@ -317,11 +339,14 @@ fn http_interval() -> f64 {
 /// The fields every application has.
 macro_rules! common {
     ($self:ident, $field:ident) => {
+        common!($self, $field, &)
+    };
+    ($self:ident, $field:ident, $($r:tt)+) => {
         match $self {
-            AppConfig::Ftp(a) => &a.$field,
-            AppConfig::Http(a) => &a.$field,
-            AppConfig::Bulk(a) => &a.$field,
-            AppConfig::Web(a) => &a.$field,
+            AppConfig::Ftp(a) => $($r)+ a.$field,
+            AppConfig::Http(a) => $($r)+ a.$field,
+            AppConfig::Bulk(a) => $($r)+ a.$field,
+            AppConfig::Web(a) => $($r)+ a.$field,
         }
     };
 }
@@ -343,6 +368,9 @@ impl AppConfig {
     }
     pub fn tcp(&self) -> &crate::tcp::TcpConfig {
         common!(self, tcp)
+    }
+    pub fn tcp_mut(&mut self) -> &mut crate::tcp::TcpConfig {
+        common!(self, tcp, &mut)
     }
     pub fn start_s(&self) -> f64 {
         *common!(self, start_s)

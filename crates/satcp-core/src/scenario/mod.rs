@@ -11,36 +11,8 @@ pub use config::Scenario;
 pub use results::RunResult;
 
 use serde_json::Value;
-use std::fmt;
 
-/// A scenario that cannot run: `field` names where (a dotted path such as
-/// `links[1].ab.ber`), `message` says what is wrong.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ScenarioError {
-    pub field: String,
-    pub message: String,
-}
-
-impl ScenarioError {
-    pub fn new(field: impl Into<String>, message: impl Into<String>) -> ScenarioError {
-        ScenarioError {
-            field: field.into(),
-            message: message.into(),
-        }
-    }
-}
-
-impl fmt::Display for ScenarioError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.field.is_empty() {
-            write!(f, "invalid scenario: {}", self.message)
-        } else {
-            write!(f, "invalid scenario: {}: {}", self.field, self.message)
-        }
-    }
-}
-
-impl std::error::Error for ScenarioError {}
+pub use crate::error::ScenarioError;
 
 /// Parses a scenario from JSON. The top-level `tcp` table holds defaults
 /// for every application; an application's own `tcp` table overrides them.
@@ -56,34 +28,140 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
         Some(_) => return Err(ScenarioError::new("tcp", "must be a table")),
     };
     // The shared table is checked on its own, so its errors say `tcp.x`.
-    let shared: crate::tcp::TcpConfig = typed("tcp", Value::Object(global_tcp.clone()))?;
-    validate::tcp("tcp", &shared)?;
+    check_shared_tcp(&global_tcp)?;
     let apps = match obj.remove("apps") {
         None => return Err(ScenarioError::new("apps", "missing")),
         Some(Value::Array(a)) => a,
         Some(_) => return Err(ScenarioError::new("apps", "must be a list of tables")),
     };
+    let routers = match obj.remove("routers") {
+        None => Vec::new(),
+        Some(Value::Array(r)) => r,
+        Some(_) => return Err(ScenarioError::new("routers", "must be a list of tables")),
+    };
     let mut s: Scenario = typed("", v)?;
+    // Per application, the TCP fields it sets itself: an error in any other
+    // is reported where the user wrote it, in the shared `[tcp]` table.
+    let mut own_tcp_keys = Vec::new();
     for (i, app) in apps.into_iter().enumerate() {
+        own_tcp_keys.push(app_tcp_keys(&app));
+        let app = parse_app(&format!("apps[{i}]"), app, &global_tcp);
         s.apps
-            .push(parse_app(&format!("apps[{i}]"), app, &global_tcp)?);
+            .push(app.map_err(|e| in_shared_tcp(e, i, &own_tcp_keys[i]))?);
     }
-    validate::validate(&s)?;
+    for (i, r) in routers.into_iter().enumerate() {
+        s.routers.push(parse_router(&format!("routers[{i}]"), r)?);
+    }
+    validate::validate(&s).map_err(|e| match app_index(&e.field) {
+        Some(i) if i < own_tcp_keys.len() => in_shared_tcp(e, i, &own_tcp_keys[i]),
+        _ => e,
+    })?;
     Ok(s)
+}
+
+fn app_tcp_keys(app: &Value) -> Vec<String> {
+    app.get("tcp")
+        .and_then(Value::as_object)
+        .map(|m| m.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
+/// `apps[3].tcp.x` -> 3.
+fn app_index(field: &str) -> Option<usize> {
+    field.strip_prefix("apps[")?.split(']').next()?.parse().ok()
+}
+
+/// `apps[i].tcp.<key>...` becomes `tcp.<key>...` when application `i` did
+/// not set `<key>` itself (it came from the shared table).
+fn in_shared_tcp(e: ScenarioError, i: usize, own: &[String]) -> ScenarioError {
+    let prefix = format!("apps[{i}].tcp.");
+    let Some(rest) = e.field.strip_prefix(&prefix) else {
+        return e;
+    };
+    let key = rest.split(['.', '[']).next().unwrap_or(rest);
+    if own.iter().any(|k| k == key) {
+        return e;
+    }
+    ScenarioError::new(format!("tcp.{rest}"), e.message)
+}
+
+/// The shared `[tcp]` table: its own fields, and each variant table in it
+/// checked against its variant (which applications may select).
+fn check_shared_tcp(global: &serde_json::Map<String, Value>) -> Result<(), ScenarioError> {
+    let mut own = global.clone();
+    let tables = take_variant_tables(&mut own);
+    let mut shared: crate::tcp::TcpConfig = typed("tcp", Value::Object(own))?;
+    validate::tcp_fields("tcp", &shared)?;
+    for (name, table) in tables {
+        shared.variant = name.to_string();
+        shared.recovery = None;
+        shared.variant_settings = Some(table);
+        crate::protocols::factory(&shared).map_err(|e| e.under("tcp"))?;
+    }
+    Ok(())
+}
+
+/// Removes the variant settings tables (`[tcp.<family>]`) from a TCP table.
+fn take_variant_tables(tcp: &mut serde_json::Map<String, Value>) -> Vec<(&'static str, Value)> {
+    crate::protocols::VARIANTS
+        .iter()
+        .filter_map(|v| tcp.remove(v.name).map(|t| (v.name, t)))
+        .collect()
+}
+
+/// An application's merged TCP table: the selected variant's settings
+/// table is set aside for its factory (returned second); another
+/// variant's is an error.
+fn app_tcp(
+    f: &str,
+    mut tcp: serde_json::Map<String, Value>,
+) -> Result<(Value, Option<Value>), ScenarioError> {
+    let tables = take_variant_tables(&mut tcp);
+    let default_variant = crate::tcp::TcpConfig::default().variant;
+    let variant = tcp
+        .get("variant")
+        .and_then(Value::as_str)
+        .unwrap_or(&default_variant)
+        .to_string();
+    let family = crate::protocols::find(&variant).map(|(v, _)| v.name);
+    let mut own = None;
+    for (name, table) in tables {
+        if Some(name) != family {
+            return Err(ScenarioError::new(
+                format!("{f}.tcp.{name}"),
+                format!("settings of variant {name:?}, but the variant is {variant:?}"),
+            ));
+        }
+        own = Some(table);
+    }
+    Ok((Value::Object(tcp), own))
+}
+
+/// One `[[routers]]` entry: `node`, `kind`, and the function's settings.
+fn parse_router(f: &str, r: Value) -> Result<config::RouterConfig, ScenarioError> {
+    let Value::Object(mut m) = r else {
+        return Err(ScenarioError::new(f, "must be a table"));
+    };
+    let mut take = |key: &str| match m.remove(key) {
+        Some(Value::String(s)) => Ok(s),
+        Some(other) => Err(ScenarioError::new(
+            format!("{f}.{key}"),
+            format!("{other} must be a string"),
+        )),
+        None => Err(ScenarioError::new(format!("{f}.{key}"), "missing")),
+    };
+    let node = take("node")?;
+    let kind = take("kind")?;
+    Ok(config::RouterConfig {
+        node,
+        kind,
+        settings: Value::Object(m),
+    })
 }
 
 /// Deserializes `v`, naming the failing field with `prefix` and its path.
 fn typed<T: serde::de::DeserializeOwned>(prefix: &str, v: Value) -> Result<T, ScenarioError> {
-    serde_path_to_error::deserialize(v).map_err(|e| {
-        let path = e.path().to_string();
-        let field = match (prefix, path.as_str()) {
-            (p, ".") => p.to_string(),
-            ("", p) => p.to_string(),
-            (p, q) if q.starts_with('[') => format!("{p}{q}"),
-            (p, q) => format!("{p}.{q}"),
-        };
-        ScenarioError::new(field, e.into_inner().to_string())
-    })
+    serde_path_to_error::deserialize(v).map_err(|e| crate::error::path_error(e).under(prefix))
 }
 
 /// One application table: `kind` picks the type; its `tcp` table goes over
@@ -103,7 +181,8 @@ fn parse_app(
         Some(Value::Object(own)) => tcp.extend(own),
         Some(_) => return Err(ScenarioError::new(format!("{f}.tcp"), "must be a table")),
     }
-    a.insert("tcp".into(), Value::Object(tcp));
+    let (tcp, variant_settings) = app_tcp(f, tcp)?;
+    a.insert("tcp".into(), tcp);
     let kind = match a.remove("kind") {
         Some(Value::String(k)) => k,
         Some(other) => other.to_string(),
@@ -115,7 +194,7 @@ fn parse_app(
         }
     };
     let v = Value::Object(a);
-    Ok(match kind.as_str() {
+    let mut app = match kind.as_str() {
         "ftp" => AppConfig::Ftp(typed(f, v)?),
         "http" => AppConfig::Http(typed(f, v)?),
         "bulk" => AppConfig::Bulk(typed(f, v)?),
@@ -126,7 +205,9 @@ fn parse_app(
                 format!("{other:?} is not an application kind (ftp, http, bulk, web)"),
             ))
         }
-    })
+    };
+    app.tcp_mut().variant_settings = variant_settings;
+    Ok(app)
 }
 
 /// Runs a validated scenario.

@@ -8,6 +8,7 @@ use crate::metrics::FlowStats;
 use crate::net::link::LinkStats;
 use crate::sim::Simulation;
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct TransferRow {
@@ -45,6 +46,10 @@ pub struct FlowRow {
     pub server: FlowStats,
     /// Counters of the client endpoint (the data receiver).
     pub client: FlowStats,
+    /// The server's variant's own counters (`CongestionControl::counters`);
+    /// left out for variants that keep none.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub variant_counters: BTreeMap<String, u64>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -126,6 +131,12 @@ pub fn collect(s: &Scenario, sim: &Simulation) -> RunResult {
                 state: format!("{:?}", srv.ep.state),
                 server: srv.ep.stats,
                 client: cli.ep.stats,
+                variant_counters: srv
+                    .ep
+                    .cc_counters()
+                    .into_iter()
+                    .map(|(k, v)| (k.to_string(), v))
+                    .collect(),
             }
         })
         .collect();

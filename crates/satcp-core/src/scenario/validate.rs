@@ -3,36 +3,10 @@
 
 use super::config::{AppConfig, DirectionConfig, Scenario};
 use super::ScenarioError;
-use crate::protocols::{build_variant, VARIANTS};
+use crate::error::{bad, non_negative, positive, probability};
+use crate::net::packet::TIMESTAMPS_OPTION_BYTES;
+use crate::tcp::config::MAX_SCALED_WINDOW;
 use crate::tcp::TcpConfig;
-
-fn bad(field: impl Into<String>, value: impl std::fmt::Display, why: &str) -> ScenarioError {
-    ScenarioError::new(field, format!("{value} {why}"))
-}
-
-fn positive(field: &str, v: f64) -> Result<(), ScenarioError> {
-    if v.is_finite() && v > 0.0 {
-        Ok(())
-    } else {
-        Err(bad(field, v, "must be a positive number"))
-    }
-}
-
-fn non_negative(field: &str, v: f64) -> Result<(), ScenarioError> {
-    if v.is_finite() && v >= 0.0 {
-        Ok(())
-    } else {
-        Err(bad(field, v, "must be zero or more"))
-    }
-}
-
-fn probability(field: &str, v: f64) -> Result<(), ScenarioError> {
-    if (0.0..=1.0).contains(&v) {
-        Ok(())
-    } else {
-        Err(bad(field, v, "must be between 0 and 1"))
-    }
-}
 
 pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     positive("duration_s", s.duration_s)?;
@@ -114,6 +88,11 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
                 }
             }
         }
+    }
+    for (i, r) in s.routers.iter().enumerate() {
+        let f = format!("routers[{i}]");
+        node(format!("{f}.node"), &r.node)?;
+        crate::protocols::router(&r.kind, &r.settings).map_err(|e| e.under(&f))?;
     }
     Ok(())
 }
@@ -217,26 +196,45 @@ fn red_direction(link: &str, dir: &str, d: &DirectionConfig) -> Result<(), Scena
     Ok(())
 }
 
+/// An application's TCP settings: the machinery's fields and the variant
+/// with its own settings (checked by its factory).
 pub fn tcp(f: &str, t: &TcpConfig) -> Result<(), ScenarioError> {
+    tcp_fields(f, t)?;
+    crate::protocols::factory(t).map_err(|e| e.under(f))?;
+    Ok(())
+}
+
+/// The machinery's TCP fields.
+pub fn tcp_fields(f: &str, t: &TcpConfig) -> Result<(), ScenarioError> {
     let g = |name: &str| format!("{f}.{name}");
-    if build_variant(t).is_none() {
-        return Err(bad(
-            g("variant"),
-            format!("{:?}", t.variant),
-            &format!("is not a known variant ({})", VARIANTS.join(", ")),
-        ));
-    }
     if t.mss == 0 || t.mss > 65_495 {
         return Err(bad(g("mss"), t.mss, "must be between 1 and 65495"));
+    }
+    if t.timestamps && t.mss <= TIMESTAMPS_OPTION_BYTES {
+        return Err(bad(
+            g("mss"),
+            t.mss,
+            "must exceed the 12 bytes the timestamps option takes",
+        ));
     }
     if t.initial_window == 0 {
         return Err(bad(g("initial_window"), 0, "must be at least 1"));
     }
-    if t.rcv_buffer == 0 || t.rcv_buffer > 65_535 {
+    if t.rcv_buffer == 0 {
+        return Err(bad(g("rcv_buffer"), 0, "must be at least 1"));
+    }
+    if !t.window_scaling && t.rcv_buffer > 65_535 {
         return Err(bad(
             g("rcv_buffer"),
             t.rcv_buffer,
-            "must be between 1 and 65535 (no window scaling)",
+            "must be at most 65535 without window scaling (set window_scaling = true)",
+        ));
+    }
+    if t.rcv_buffer > MAX_SCALED_WINDOW {
+        return Err(bad(
+            g("rcv_buffer"),
+            t.rcv_buffer,
+            &format!("must be at most {MAX_SCALED_WINDOW} (65535 x 2^14, RFC 7323)"),
         ));
     }
     if t.initial_ssthresh == 0 {
@@ -266,26 +264,5 @@ pub fn tcp(f: &str, t: &TcpConfig) -> Result<(), ScenarioError> {
         }
     }
     non_negative(&g("rtt_deviation_coefficient"), t.rtt_deviation_coefficient)?;
-    let a = &t.adalr;
-    positive(&g("adalr.breakpoint"), a.breakpoint)?;
-    positive(&g("adalr.rho_max"), a.rho_max)?;
-    non_negative(&g("adalr.rto_margin"), a.rto_margin)?;
-    if !matches!(a.rwnd_mode.as_str(), "per_ack" | "cumulative") {
-        return Err(bad(
-            g("adalr.rwnd_mode"),
-            format!("{:?}", a.rwnd_mode),
-            "is not a mode (per_ack, cumulative)",
-        ));
-    }
-    if a.rto_retransmit_limit == 0 {
-        return Err(bad(
-            g("adalr.rto_retransmit_limit"),
-            0,
-            "must be at least 1",
-        ));
-    }
-    if let Some(age) = t.faststart.max_age_s {
-        positive(&g("faststart.max_age_s"), age)?;
-    }
     Ok(())
 }

@@ -1,24 +1,55 @@
 //! Per-connection TCP settings. Defaults are thesis Table 7.4 (TCP-ADaLR
 //! thesis, Sec. 7.3) with the delayed ACK option enabled (0.2 s, 2 segments).
 
-use crate::protocols::adalr::AdalrConfig;
-use crate::protocols::faststart::FastStartConfig;
-use crate::protocols::peach::PeachConfig;
 use serde::{Deserialize, Serialize};
+
+/// Loss recovery for the variants that offer a choice: NewReno (RFC 6582)
+/// or SACK (RFC 2018 option, RFC 6675 recovery).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Recovery {
+    NewReno,
+    Sack,
+}
+
+impl Recovery {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Recovery::NewReno => "newreno",
+            Recovery::Sack => "sack",
+        }
+    }
+}
+
+/// The largest receive buffer window scaling can advertise (RFC 7323
+/// Sec. 2.3: shift at most 14).
+pub const MAX_SCALED_WINDOW: u32 = 65_535 << 14;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TcpConfig {
-    /// Congestion control / loss recovery variant, e.g. "newreno", "sack".
+    /// The variant (`protocols::VARIANTS`): a family name such as "reno",
+    /// "adalr", "peach", or a shorthand naming family and loss recovery
+    /// such as "newreno", "sack", "adalr-sack".
     pub variant: String,
+    /// Loss recovery, for the families that offer both; None: the one the
+    /// variant name implies (NewReno for a bare family name).
+    pub recovery: Option<Recovery>,
     /// Sender maximum segment size (payload bytes).
     pub mss: u32,
     /// Initial window in segments ("slow start initial count").
     pub initial_window: u32,
     /// Initial slow-start threshold in bytes.
     pub initial_ssthresh: u64,
-    /// Receive buffer = advertised window, bytes (no window scaling, <= 65,535).
+    /// Receive buffer = advertised window, bytes: at most 65,535 without
+    /// window scaling, at most 65,535 x 2^14 with it.
     pub rcv_buffer: u32,
+    /// Offer the window scale option (RFC 7323 Sec. 2) in the SYN.
+    pub window_scaling: bool,
+    /// Offer the timestamps option (RFC 7323 Sec. 3) in the SYN; when both
+    /// ends agree, every segment carries it (12 bytes, taken from the
+    /// payload as Linux does) and RTT is sampled from its echo.
+    pub timestamps: bool,
     /// Clock granularity G of the RTO formula, seconds.
     pub timer_granularity: f64,
     /// Persist (zero-window probe) timeout, seconds.
@@ -48,22 +79,24 @@ pub struct TcpConfig {
     pub nagle: bool,
     /// ECN (RFC 3168): offered in the SYN, used when the peer agrees.
     pub ecn: bool,
-    /// Parameters read only by the TCP-ADaLR variants.
-    pub adalr: AdalrConfig,
-    /// TCP-Peach settings (receiver support for dummy segments).
-    pub peach: PeachConfig,
-    /// TCP Fast Start settings (variants `faststart`, `faststart-sack`).
-    pub faststart: FastStartConfig,
+    /// The selected variant's own settings (the `[tcp.<family>]` table),
+    /// set aside by the scenario parser and read only by the variant's
+    /// factory (`protocols::factory`).
+    #[serde(skip)]
+    pub variant_settings: Option<serde_json::Value>,
 }
 
 impl Default for TcpConfig {
     fn default() -> Self {
         TcpConfig {
             variant: "sack".into(),
+            recovery: None,
             mss: 1460,
             initial_window: 2,
             initial_ssthresh: 65_535,
             rcv_buffer: 65_535,
+            window_scaling: false,
+            timestamps: false,
             timer_granularity: 0.5,
             persist_timeout: 1.0,
             delayed_ack: true,
@@ -80,9 +113,7 @@ impl Default for TcpConfig {
             dsack: false,
             nagle: false,
             ecn: false,
-            adalr: AdalrConfig::default(),
-            peach: PeachConfig::default(),
-            faststart: FastStartConfig::default(),
+            variant_settings: None,
         }
     }
 }

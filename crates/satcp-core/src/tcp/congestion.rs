@@ -2,16 +2,23 @@
 //! TcpCongestionOps: a variant decides how cwnd and ssthresh move; the
 //! connection decides nothing about windows on its own.
 
+use super::ack_info::AckInfo;
 use super::path_cache::CachedPath;
 use super::send_state::SendState;
 use crate::engine::{Duration, SimTime};
-use crate::net::packet::Priority;
+use crate::net::packet::{Priority, SeqRange};
 
 pub trait CongestionControl {
     fn name(&self) -> &'static str;
 
     /// New data was acknowledged outside loss recovery.
     fn on_ack(&mut self, s: &mut SendState, acked: u64, now: SimTime);
+
+    /// Every ACK, in or out of loss recovery, with what it carries (SACK
+    /// and DSACK blocks, ECE, header extension, bytes newly acknowledged and
+    /// SACKed, RTT and delivery-rate samples); called after the scoreboard
+    /// took it in and before the machinery acts on it.
+    fn on_ack_info(&mut self, _s: &mut SendState, _ack: &AckInfo, _now: SimTime) {}
 
     /// ssthresh when loss recovery starts (the module may also record state).
     fn ssthresh_on_loss(&mut self, s: &SendState) -> u64 {
@@ -60,11 +67,29 @@ pub trait CongestionControl {
     /// segments from the first data segment).
     fn on_data_sent(&mut self, _s: &mut SendState, _now: SimTime) {}
 
-    /// A pure ACK carrying header marks arrived: the peer's answer to one
-    /// of our marked extra segments (a TCP-Peach dummy). The machinery does
-    /// nothing else with it: no cumulative-ACK, window or duplicate-ACK
-    /// processing, since it tells of spare capacity, not of data received.
-    fn on_marked_ack(&mut self, _s: &mut SendState, _marks: u8, _now: SimTime) {}
+    /// A pure ACK whose header extension carries flags arrived. Return
+    /// true to consume it as the peer's answer to one of our extra
+    /// segments (a TCP-Peach dummy): the machinery then does nothing else
+    /// with it (no cumulative-ACK, window or duplicate-ACK processing),
+    /// since it tells of spare capacity, not of data received. By default
+    /// it is an ordinary ACK.
+    fn on_marked_ack(&mut self, _s: &mut SendState, _ext_flags: u8, _now: SimTime) -> bool {
+        false
+    }
+
+    /// A DSACK showed that the retransmission of `r` was unnecessary: the
+    /// original arrived too (RFC 2883 Sec. 5, RFC 3708).
+    fn on_spurious_retransmission(&mut self, _s: &mut SendState, _r: SeqRange, _now: SimTime) {}
+
+    /// Undo the last window reduction, which turned out to be spurious
+    /// (every retransmission it caused was DSACKed) and whose loss recovery
+    /// asked for undoing (`LossRecovery::undo_on_spurious`). By default
+    /// as Linux's tcp_undo_cwnd_reduction: cwnd and ssthresh back to at
+    /// least their values before it (`s.undo`).
+    fn undo(&mut self, s: &mut SendState) {
+        s.cwnd = s.cwnd.max(s.undo.prior_cwnd);
+        s.ssthresh = s.ssthresh.max(s.undo.prior_ssthresh);
+    }
 
     /// Before a duplicate ACK is counted: return true to claim it as a
     /// peer's answer to one of our extra segments (a receiver that ignores
@@ -102,6 +127,12 @@ pub trait CongestionControl {
     /// Start's burst on cached state).
     fn data_priority(&self, _s: &SendState, _seq: u64) -> Priority {
         Priority::High
+    }
+
+    /// The variant's own counters (name, value), reported per flow in the
+    /// results as `variant_counters` (e.g. retransmissions a rule avoided).
+    fn counters(&self) -> Vec<(&'static str, u64)> {
+        Vec::new()
     }
 
     /// A number naming the variant's current phase for time series (e.g.

@@ -9,20 +9,23 @@
 //! Our initial sequence number is 0: the SYN occupies sequence number 0, data
 //! starts at 1, and the FIN follows the last data byte.
 
+use super::ack_info::{dsack_block, AckInfo};
 use super::config::TcpConfig;
 use super::congestion::CongestionControl;
 use super::delayed_ack::{AckPolicy, DelayedAck};
 use super::ecn::EcnState;
-use super::marked::{IgnoreMarks, MarkedReply, MarkedSegmentPolicy};
+use super::options::TcpOptions;
 use super::path_cache::CachedPath;
 use super::receiver::ReceiveHalf;
+use super::receiver_part::{ExtraAck, ReceiverPart};
 use super::recovery::LossRecovery;
 use super::rtt_estimator::RttEstimator;
-use super::send_state::SendState;
-use super::sent_queue::SentQueue;
+use super::send_state::{SendState, UndoState};
+use super::sent_queue::{Acked, SentQueue};
+use super::variant::EndpointParts;
 use crate::engine::{Duration, SimTime};
 use crate::metrics::FlowStats;
-use crate::net::packet::{flags, Ecn, Priority, SeqRange, TcpHeader};
+use crate::net::packet::{flags, Ecn, Priority, SeqRange, TcpHeader, MAX_SACK_BLOCKS};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConnState {
@@ -74,12 +77,13 @@ pub struct TcpEndpoint {
     cc: Box<dyn CongestionControl>,
     recovery: Box<dyn LossRecovery>,
     ack_policy: Box<dyn AckPolicy>,
-    marked: Box<dyn MarkedSegmentPolicy>,
+    receiver: Option<Box<dyn ReceiverPart>>,
     ecn: EcnState,
+    opts: TcpOptions,
     rto_deadline: Option<SimTime>,
     ack_now: bool,
     sack_offered: bool,
-    rcv_buffer: u32,
+    initial_window: u32,
     nagle: bool,
     max_retransmissions: u32,
     consecutive_rtos: u32,
@@ -91,12 +95,19 @@ pub struct TcpEndpoint {
 }
 
 impl TcpEndpoint {
+    /// An endpoint running a congestion module and a loss-recovery module,
+    /// with no receiver part.
     pub fn new(
         cfg: &TcpConfig,
         sack: bool,
         cc: Box<dyn CongestionControl>,
         recovery: Box<dyn LossRecovery>,
     ) -> TcpEndpoint {
+        TcpEndpoint::from_parts(cfg, EndpointParts::new(cc, recovery, sack))
+    }
+
+    /// An endpoint running the parts a variant's factory made.
+    pub fn from_parts(cfg: &TcpConfig, parts: EndpointParts) -> TcpEndpoint {
         let ack_policy: Box<dyn AckPolicy> = if cfg.delayed_ack {
             Box::new(DelayedAck::new(
                 Duration::from_secs_f64(cfg.max_ack_delay),
@@ -128,17 +139,19 @@ impl TcpEndpoint {
                 sent: SentQueue::default(),
                 extra: Vec::new(),
                 next_send_time: SimTime::ZERO,
+                undo: UndoState::default(),
             },
-            rx: ReceiveHalf::new(cfg.rcv_buffer, false, cfg.dsack),
-            cc,
-            recovery,
+            rx: ReceiveHalf::new(cfg.rcv_buffer.min(65_535), false, cfg.dsack),
+            cc: parts.cc,
+            recovery: parts.recovery,
             ack_policy,
-            marked: Box::new(IgnoreMarks),
+            receiver: parts.receiver,
             ecn: EcnState::new(cfg.ecn),
+            opts: TcpOptions::new(cfg),
             rto_deadline: None,
             ack_now: false,
-            sack_offered: sack,
-            rcv_buffer: cfg.rcv_buffer,
+            sack_offered: parts.sack,
+            initial_window: cfg.initial_window,
             nagle: cfg.nagle,
             max_retransmissions: cfg.max_retransmissions,
             consecutive_rtos: 0,
@@ -146,12 +159,6 @@ impl TcpEndpoint {
             last_data: None,
             stats: FlowStats::default(),
         }
-    }
-
-    /// How this endpoint answers marked segments (default: it knows no
-    /// marks); set from the TCP settings, not from the variant.
-    pub fn set_marked_policy(&mut self, policy: Box<dyn MarkedSegmentPolicy>) {
-        self.marked = policy;
     }
 
     /// Offers the congestion module what the path cache holds for this
@@ -169,6 +176,9 @@ impl TcpEndpoint {
 
     pub fn cc_name(&self) -> &'static str {
         self.cc.name()
+    }
+    pub fn cc_counters(&self) -> Vec<(&'static str, u64)> {
+        self.cc.counters()
     }
     pub fn cc_phase(&self) -> i32 {
         self.cc.trace_phase()
@@ -236,9 +246,10 @@ impl TcpEndpoint {
         if self.ecn.on_arrival(h, ecn) {
             self.stats.ce_marks_received += 1;
         }
-        if h.marks != 0 && self.on_marked(h, now, out) {
+        if self.screen(h, now, out) {
             return;
         }
+        self.opts.on_arrival(h);
         if h.has(flags::ACK) {
             self.on_ack(h, now, out);
         }
@@ -309,7 +320,7 @@ impl TcpEndpoint {
         match self.state {
             ConnState::Listen => {
                 self.rx.on_syn(h.seq);
-                self.negotiate_sack(h.sack_permitted);
+                self.negotiate_options(h);
                 self.ecn.on_peer_syn(h, false);
                 self.tx.rwnd = h.window as u64;
                 self.state = ConnState::SynReceived;
@@ -317,7 +328,7 @@ impl TcpEndpoint {
             }
             ConnState::SynSent if h.has(flags::ACK) && h.ack == 1 => {
                 self.rx.on_syn(h.seq);
-                self.negotiate_sack(h.sack_permitted);
+                self.negotiate_options(h);
                 self.ecn.on_peer_syn(h, true);
                 self.on_ack(h, now, out);
                 self.state = ConnState::Established;
@@ -342,10 +353,22 @@ impl TcpEndpoint {
         }
     }
 
-    fn negotiate_sack(&mut self, peer_permits: bool) {
-        let sack = self.sack_offered && peer_permits;
+    /// The peer's SYN or SYN-ACK: SACK, window scaling and timestamps are
+    /// used when both ends offered them.
+    fn negotiate_options(&mut self, h: &TcpHeader) {
+        let sack = self.sack_offered && h.sack_permitted;
+        self.sack_offered = sack;
         self.tx.sack = sack;
         self.rx.set_sack(sack);
+        self.opts.on_peer_syn(h);
+        self.rx.rcv_wnd = self.opts.adv_window;
+        let overhead = self.opts.payload_overhead();
+        if overhead > 0 {
+            // The timestamps option takes its 12 bytes from the payload of
+            // each segment, as Linux does, so that segments keep their size.
+            self.tx.mss -= overhead;
+            self.tx.cwnd = self.initial_window as u64 * self.tx.mss as u64;
+        }
     }
 
     // ----- the sending side -----
@@ -355,22 +378,70 @@ impl TcpEndpoint {
         if ack > self.tx.snd_max {
             return; // acknowledges something never sent
         }
-        if self.tx.sack && !h.sack.is_empty() {
-            self.tx.sent.apply_sack(h.sack.as_slice());
+        let window = self.opts.peer_window(h);
+        let mut newly_sacked = 0;
+        let mut dsack = None;
+        if self.tx.sack && !h.sack().is_empty() {
+            dsack = dsack_block(h);
+            newly_sacked = self.tx.sent.apply_sack(h.sack(), now);
         }
-        if ack > self.tx.snd_una {
-            self.on_new_ack(h, now, out);
-        } else if ack == self.tx.snd_una
+        let new_ack = ack > self.tx.snd_una;
+        let duplicate = !new_ack
+            && ack == self.tx.snd_una
             && h.len == 0
             && !h.has(flags::FIN)
             && self.tx.snd_max > self.tx.snd_una
-            && h.window as u64 == self.tx.rwnd
-        {
+            && window == self.tx.rwnd;
+        let acked = if new_ack {
+            self.tx.sent.ack_to(ack, now)
+        } else {
+            Acked::default()
+        };
+        let rtt = if new_ack {
+            self.opts.rtt_from_echo(h, now).or(acked.rtt)
+        } else {
+            None
+        };
+        let info = AckInfo {
+            header: h,
+            window,
+            dsack,
+            newly_acked: acked.payload,
+            newly_sacked,
+            duplicate,
+            rtt,
+            rate: self.tx.sent.rate.take_sample(),
+        };
+        self.recovery.on_ack_info(&mut self.tx, &info);
+        self.cc.on_ack_info(&mut self.tx, &info, now);
+        if let Some(d) = dsack {
+            self.on_dsack(d, now);
+        }
+        if new_ack {
+            self.on_new_ack(h, &acked, rtt, window, now, out);
+        } else if duplicate {
             self.on_dupack(now);
         } else if ack == self.tx.snd_una {
-            self.tx.rwnd = h.window as u64;
+            self.tx.rwnd = window;
         }
         self.on_ecn_echo(h);
+    }
+
+    /// A DSACK arrived: if it reports a segment we retransmitted since the
+    /// last window reduction, that retransmission was spurious; once all of
+    /// them are, the reduction may be undone (if the recovery module wants).
+    fn on_dsack(&mut self, d: SeqRange, now: SimTime) {
+        self.stats.dsacks_received += 1;
+        let Some(r) = self.tx.undo.on_dsack(d) else {
+            return;
+        };
+        self.stats.spurious_retransmissions += 1;
+        self.cc.on_spurious_retransmission(&mut self.tx, r, now);
+        if self.tx.undo.all_spurious() && self.recovery.undo_on_spurious() {
+            self.tx.undo.armed = false;
+            self.stats.undos += 1;
+            self.cc.undo(&mut self.tx);
+        }
     }
 
     /// An ACK with ECE: reduce once per window, unless a loss-recovery
@@ -386,13 +457,20 @@ impl TcpEndpoint {
         }
     }
 
-    fn on_new_ack(&mut self, h: &TcpHeader, now: SimTime, out: &mut TcpOutput) {
-        let acked = self.tx.sent.ack_to(h.ack, now);
+    fn on_new_ack(
+        &mut self,
+        h: &TcpHeader,
+        acked: &Acked,
+        rtt: Option<Duration>,
+        window: u64,
+        now: SimTime,
+        out: &mut TcpOutput,
+    ) {
         self.tx.snd_una = h.ack;
-        self.tx.rwnd = h.window as u64;
+        self.tx.rwnd = window;
         self.tx.dupacks = 0;
         self.consecutive_rtos = 0;
-        if let Some(rtt) = acked.rtt {
+        if let Some(rtt) = rtt {
             self.tx.rtt.sample(rtt);
             self.stats.rtt_samples += 1;
             self.cc.on_rtt_sample(&mut self.tx, rtt);
@@ -436,6 +514,7 @@ impl TcpEndpoint {
             // RFC 6582 Sec. 3.2: no new episode for losses of a window that
             // an earlier episode or timeout already answered.
             self.stats.fast_retransmits += 1;
+            self.tx.undo.arm(self.tx.cwnd, self.tx.ssthresh);
             self.tx.ssthresh = self.cc.ssthresh_on_loss(&self.tx);
             self.tx.recover = self.tx.snd_max;
             self.tx.in_recovery = true;
@@ -461,6 +540,9 @@ impl TcpEndpoint {
             // segment; ssthresh and the loss-recovery state concern data.
             self.tx.cwnd = self.tx.mss as u64;
         } else {
+            if !self.tx.in_timeout_recovery {
+                self.tx.undo.arm(self.tx.cwnd, self.tx.ssthresh);
+            }
             self.cc.on_rto(&mut self.tx);
             self.tx.recover = self.tx.snd_max;
             self.tx.in_timeout_recovery = true;
@@ -549,10 +631,16 @@ impl TcpEndpoint {
                 self.send_new(0, now, out);
                 continue;
             }
+            // Nothing left to send and room in the window: rate samples
+            // taken until this flight is delivered understate the path.
+            if self.tx.pipe() < self.tx.cwnd {
+                let pipe = self.tx.pipe();
+                self.tx.sent.rate.mark_app_limited(pipe);
+            }
             break;
         }
         if !self.tx.extra.is_empty() {
-            self.send_extra(out);
+            self.send_extra(now, out);
         }
     }
 
@@ -581,6 +669,7 @@ impl TcpEndpoint {
     fn retransmit(&mut self, i: usize, now: SimTime, out: &mut TcpOutput) {
         let s = *self.tx.sent.get(i);
         self.tx.sent.on_retransmit(i, now);
+        self.tx.undo.on_retransmit(s.range);
         self.stats.retransmitted_segments += 1;
         self.stats.retransmitted_bytes += s.payload() as u64;
         let seq = s.range.start;
@@ -593,14 +682,15 @@ impl TcpEndpoint {
         self.arm_rto(now);
     }
 
-    fn send_extra(&mut self, out: &mut TcpOutput) {
+    fn send_extra(&mut self, now: SimTime, out: &mut TcpOutput) {
         let Some((seq, len)) = self.last_data else {
             self.tx.extra.clear();
             return;
         };
         for e in std::mem::take(&mut self.tx.extra) {
             let mut h = self.header(seq, len, false, false);
-            h.marks = e.marks;
+            h.ext.flags = e.ext_flags;
+            self.opts.stamp(&mut h, now);
             self.stats.extra_segments_sent += 1;
             self.stats.segments_sent += 1;
             out.segments.push((h, e.priority));
@@ -619,19 +709,25 @@ impl TcpEndpoint {
             seq,
             len,
             flags: f,
-            window: self.rcv_buffer,
+            window: self.opts.window_field(syn),
             ..Default::default()
         };
         if let Some(n) = self.rx.rcv_nxt {
             h.flags |= flags::ACK;
             h.ack = n;
-            h.sack = self.rx.sack_blocks();
+            let mut blocks = self.rx.sack_blocks();
+            if self.opts.ts_on {
+                // 40 option bytes: timestamps leave room for three blocks.
+                blocks.truncate(MAX_SACK_BLOCKS - 1);
+            }
+            h.set_sack(blocks.as_slice());
         }
         if syn {
             // A SYN-ACK is the SYN sent once the peer's SYN is in.
             h.flags |= self.ecn.syn_flags(self.rx.rcv_nxt.is_some());
             h.syn_mss = self.tx.mss;
             h.sack_permitted = self.sack_offered;
+            self.opts.syn_options(&mut h);
         }
         h
     }
@@ -643,9 +739,13 @@ impl TcpEndpoint {
             h.flags |= self.ecn.segment_flags(h.has(flags::ACK), new_data);
             h.ect = self.ecn.ect(new_data);
         }
+        self.opts.stamp(&mut h, now);
         if h.has(flags::ACK) {
             self.ack_policy.on_ack_sent();
             self.ack_now = false;
+            if let Some(rp) = self.receiver.as_mut() {
+                rp.on_ack_out(&mut h);
+            }
         }
         self.stats.segments_sent += 1;
         let mut priority = Priority::High;
@@ -668,48 +768,51 @@ impl TcpEndpoint {
         out.segments.push((h, priority));
     }
 
-    // ----- marked segments -----
+    // ----- segments the variant answers itself -----
 
-    /// A segment with header marks. A marked pure ACK answers one of our
-    /// marked extra segments and goes to the congestion module alone; a
-    /// marked data segment goes to the marked-segment policy, which may
-    /// answer it. Returns whether the segment was consumed; if not, it is
-    /// processed as an ordinary segment.
-    fn on_marked(&mut self, h: &TcpHeader, now: SimTime, out: &mut TcpOutput) -> bool {
-        // During the handshake a marked segment may be what completes it.
+    /// Before ordinary processing, on an established connection: a pure
+    /// ACK with header extension flags may be the peer's answer to one of
+    /// our extra segments, which the congestion module may consume; a data
+    /// segment may be consumed and answered by the receiver part. Returns
+    /// whether the segment was consumed.
+    fn screen(&mut self, h: &TcpHeader, now: SimTime, out: &mut TcpOutput) -> bool {
+        // During the handshake such a segment may be what completes it.
         if !matches!(self.state, ConnState::Established | ConnState::Finished) || h.has(flags::FIN)
         {
             return false;
         }
         if h.len == 0 {
-            self.stats.marked_acks_received += 1;
-            self.cc.on_marked_ack(&mut self.tx, h.marks, now);
-            self.try_send(now, out);
-            return true;
+            if h.ext.flags != 0 && self.cc.on_marked_ack(&mut self.tx, h.ext.flags, now) {
+                self.stats.marked_acks_received += 1;
+                self.try_send(now, out);
+                return true;
+            }
+            return false;
         }
-        let Some(reply) = self.marked.on_marked_segment(h) else {
+        let Some(answer) = self.receiver.as_mut().and_then(|r| r.screen(h, now)) else {
             return false;
         };
-        self.send_marked_ack(reply, out);
+        self.send_extra_ack(answer, now, out);
         true
     }
 
-    /// Answers a marked segment. The ACK reports rcv_nxt but is not an ACK
-    /// in the ACK policy's sense: it leaves the delayed-ACK state and any
-    /// pending SACK/DSACK report alone, so the data ACK stream is the same
-    /// as without the marked segments.
-    fn send_marked_ack(&mut self, reply: MarkedReply, out: &mut TcpOutput) {
-        let h = TcpHeader {
+    /// Answers a segment the receiver part consumed. The ACK reports
+    /// rcv_nxt but is not an ACK in the ACK policy's sense: it leaves the
+    /// delayed-ACK state and any pending SACK/DSACK report alone, so the
+    /// data ACK stream is the same as without the consumed segments.
+    fn send_extra_ack(&mut self, answer: ExtraAck, now: SimTime, out: &mut TcpOutput) {
+        let mut h = TcpHeader {
             seq: self.tx.snd_max,
             ack: self.rx.rcv_nxt_or_zero(),
             flags: flags::ACK,
-            window: self.rcv_buffer,
-            marks: reply.marks,
+            window: self.opts.window_field(false),
             ..Default::default()
         };
+        h.ext.flags = answer.ext_flags;
+        self.opts.stamp(&mut h, now);
         self.stats.segments_sent += 1;
         self.stats.marked_acks_sent += 1;
-        out.segments.push((h, reply.priority));
+        out.segments.push((h, answer.priority));
     }
 
     // ----- the receiving side -----
@@ -729,6 +832,9 @@ impl TcpEndpoint {
         }
         if a.fin_now {
             out.notices.push(Notice::PeerClosed);
+        }
+        if let Some(rp) = self.receiver.as_mut() {
+            rp.on_arrival(h, &a, now);
         }
         if self.ack_policy.on_arrival(&a, h.len >= self.tx.mss, now) {
             self.ack_now = true;

@@ -1,26 +1,27 @@
 //! Byte-accurate TCP: the connection machinery and the hooks variants use.
 
+pub mod ack_info;
 pub mod config;
 pub mod congestion;
 pub mod delayed_ack;
+pub mod delivery_rate;
 pub mod ecn;
 pub mod endpoint;
-pub mod marked;
+pub mod options;
 pub mod path_cache;
 pub mod receiver;
+pub mod receiver_part;
 pub mod recovery;
 pub mod rtt_estimator;
 pub mod send_state;
 pub mod sent_queue;
+pub mod variant;
 
-pub use config::TcpConfig;
+pub use ack_info::AckInfo;
+pub use config::{Recovery, TcpConfig};
 pub use endpoint::{ConnState, Notice, TcpEndpoint, TcpOutput};
 pub use path_cache::{CachedPath, PathCache};
-
-#[cfg(test)]
-mod ecn_tests;
-#[cfg(test)]
-mod hook_tests;
+pub use variant::{EndpointParts, VariantFactory};
 
 #[cfg(test)]
 pub(crate) mod test_support;

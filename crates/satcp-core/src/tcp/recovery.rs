@@ -3,11 +3,17 @@
 //! lost before new data; a recovery module decides when recovery starts,
 //! what is presumed lost, and how cwnd moves while it lasts.
 
+use super::ack_info::AckInfo;
 use super::send_state::SendState;
 use crate::engine::Duration;
 
 pub trait LossRecovery {
     fn name(&self) -> &'static str;
+
+    /// Every ACK, before the machinery counts it or acts on it (a module
+    /// may remember what it carried, e.g. a drop-negative bit, to decide
+    /// `loss_detected` or `enter`).
+    fn on_ack_info(&mut self, _s: &mut SendState, _ack: &AckInfo) {}
 
     /// Whether the ACK just processed (a duplicate ACK, or one with new SACK
     /// information) shows a loss that should start recovery.
@@ -32,6 +38,12 @@ pub trait LossRecovery {
     /// timeout (on top of the backed-off RTO).
     fn rto_restart_margin(&self) -> Duration {
         Duration::ZERO
+    }
+
+    /// Undo the window reduction of an episode (or timeout) whose every
+    /// retransmission a DSACK showed to be spurious (DSACK-R).
+    fn undo_on_spurious(&self) -> bool {
+        false
     }
 
     /// While recovering from a timeout, at most this many segments are

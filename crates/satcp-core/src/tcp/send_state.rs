@@ -5,15 +5,66 @@
 use super::rtt_estimator::RttEstimator;
 use super::sent_queue::SentQueue;
 use crate::engine::SimTime;
-use crate::net::packet::Priority;
+use crate::net::packet::{Priority, SeqRange};
 
 /// A segment a variant asks for outside the normal window logic, e.g. a
 /// TCP-Peach dummy segment. The machinery sends a copy of the most recently
-/// sent data segment with the given priority and header marks.
+/// sent data segment with the given priority and header extension flags.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ExtraSegment {
     pub priority: Priority,
-    pub marks: u8,
+    pub ext_flags: u8,
+}
+
+/// What a window reduction can be undone to, and whether it still can
+/// (after Linux's undo_marker / undo_retrans): the reduction was spurious
+/// if every segment retransmitted since it turns out, by DSACK, to have
+/// arrived twice.
+#[derive(Clone, Debug, Default)]
+pub struct UndoState {
+    /// A reduction happened and may still be undone.
+    pub armed: bool,
+    /// cwnd and ssthresh just before the reduction.
+    pub prior_cwnd: u64,
+    pub prior_ssthresh: u64,
+    /// Ranges retransmitted since the reduction, not yet reported by DSACK.
+    pub retransmitted: Vec<SeqRange>,
+    /// Retransmissions since the reduction (the undo needs all of them
+    /// shown spurious).
+    pub retransmissions: u32,
+}
+
+impl UndoState {
+    /// A window reduction (loss recovery or timeout) starts.
+    pub fn arm(&mut self, cwnd: u64, ssthresh: u64) {
+        self.armed = true;
+        self.prior_cwnd = cwnd;
+        self.prior_ssthresh = ssthresh;
+        self.retransmitted.clear();
+        self.retransmissions = 0;
+    }
+
+    pub fn on_retransmit(&mut self, r: SeqRange) {
+        if self.armed {
+            self.retransmissions += 1;
+            self.retransmitted.push(r);
+        }
+    }
+
+    /// A DSACK reported `d`: if it covers a retransmission of this episode,
+    /// returns that range (forgotten, so a second report is not counted).
+    pub fn on_dsack(&mut self, d: SeqRange) -> Option<SeqRange> {
+        let i = self
+            .retransmitted
+            .iter()
+            .position(|r| d.start <= r.start && r.end <= d.end)?;
+        Some(self.retransmitted.swap_remove(i))
+    }
+
+    /// Every retransmission of the episode has been shown spurious.
+    pub fn all_spurious(&self) -> bool {
+        self.armed && self.retransmissions > 0 && self.retransmitted.is_empty()
+    }
 }
 
 pub struct SendState {
@@ -48,6 +99,8 @@ pub struct SendState {
     pub extra: Vec<ExtraSegment>,
     /// Earliest time the next segment may leave, when pacing.
     pub next_send_time: SimTime,
+    /// The last window reduction, for undoing it (`CongestionControl::undo`).
+    pub undo: UndoState,
 }
 
 impl SendState {

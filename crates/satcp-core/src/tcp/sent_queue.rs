@@ -7,9 +7,10 @@
 //! after being presumed lost. Without SACK, nothing is SACKed and the same
 //! rule gives the flight size that Reno/NewReno compare with cwnd.
 
+use super::delivery_rate::{DeliveryRate, TxSnapshot};
 use crate::engine::{Duration, SimTime};
 use crate::net::packet::SeqRange;
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 
 #[derive(Clone, Copy, Debug)]
 pub struct SentSegment {
@@ -24,11 +25,17 @@ pub struct SentSegment {
     pub lost: bool,
     /// Retransmitted since it was presumed lost.
     pub rtx_after_loss: bool,
+    /// Delivery-rate state at the last transmission.
+    pub tx: TxSnapshot,
 }
 
 impl SentSegment {
     fn counts_in_pipe(&self) -> bool {
         !self.sacked && (!self.lost || self.rtx_after_loss)
+    }
+    /// Presumed lost and waiting for its retransmission.
+    fn awaits_retransmission(&self) -> bool {
+        self.lost && !self.rtx_after_loss && !self.sacked
     }
     pub fn len(&self) -> u64 {
         self.range.len()
@@ -63,6 +70,19 @@ pub struct SentQueue {
     sacked_bytes: u64,
     /// Highest sequence number covered by a SACK block.
     pub high_sacked: u64,
+    /// Segments that await a retransmission, and a sequence number below
+    /// which none does: `next_lost` is O(1) when nothing is lost and
+    /// amortized O(1) during recovery, which large windows need.
+    awaiting: usize,
+    awaiting_from: std::cell::Cell<u64>,
+    /// Every segment below this sequence number is SACKed or presumed
+    /// lost (RFC 6675 marking only ever moves up).
+    lost_marked_below: u64,
+    /// The SACKed segments as maximal runs, start -> end: a SACK block
+    /// skips what is already SACKed and IsLost counts runs, not segments.
+    sacked_runs: BTreeMap<u64, u64>,
+    /// Bytes delivered and the delivery-rate estimator.
+    pub rate: DeliveryRate,
 }
 
 impl SentQueue {
@@ -93,9 +113,19 @@ impl SentQueue {
 
     fn update<F: FnOnce(&mut SentSegment)>(&mut self, i: usize, f: F) {
         let s = &mut self.segs[i];
-        let (before, was_sacked) = (s.counts_in_pipe(), s.sacked);
+        let (before, was_sacked, was_awaiting) =
+            (s.counts_in_pipe(), s.sacked, s.awaits_retransmission());
         f(s);
         let (after, now_sacked, len) = (s.counts_in_pipe(), s.sacked, s.len());
+        match (was_awaiting, s.awaits_retransmission()) {
+            (false, true) => {
+                self.awaiting += 1;
+                let from = self.awaiting_from.get().min(s.range.start);
+                self.awaiting_from.set(from);
+            }
+            (true, false) => self.awaiting -= 1,
+            _ => {}
+        }
         match (before, after) {
             (true, false) => self.pipe -= len,
             (false, true) => self.pipe += len,
@@ -110,6 +140,7 @@ impl SentQueue {
 
     pub fn push_new(&mut self, range: SeqRange, syn: bool, fin: bool, now: SimTime) {
         debug_assert!(self.segs.back().is_none_or(|s| s.range.end == range.start));
+        let tx = self.rate.snapshot(now, self.pipe == 0);
         self.pipe += range.len();
         self.segs.push_back(SentSegment {
             range,
@@ -121,12 +152,15 @@ impl SentQueue {
             sacked: false,
             lost: false,
             rtx_after_loss: false,
+            tx,
         });
     }
 
     /// Records a retransmission of segment `i`.
     pub fn on_retransmit(&mut self, i: usize, now: SimTime) {
+        let tx = self.rate.snapshot(now, self.pipe == 0);
         self.update(i, |s| {
+            s.tx = tx;
             s.tx_count = s.tx_count.saturating_add(1);
             s.last_sent = now;
             if s.lost {
@@ -143,12 +177,17 @@ impl SentQueue {
         while let Some(f) = self.segs.front() {
             if f.range.end <= ack {
                 let s = *f;
+                if !s.sacked {
+                    self.rate.on_delivered(s.len(), s.last_sent, &s.tx, now);
+                }
+                // Out of the pipe and the scoreboard, then gone.
                 self.update(0, |s| {
                     s.sacked = false;
                     s.lost = true;
                     s.rtx_after_loss = false;
                 });
                 self.segs.pop_front();
+                self.awaiting -= 1;
                 out.bytes += s.len();
                 out.payload += s.payload() as u64;
                 out.segments += 1;
@@ -158,6 +197,10 @@ impl SentQueue {
                 let cut = ack - f.range.start;
                 let counted = f.counts_in_pipe();
                 let sacked = f.sacked;
+                if !sacked {
+                    let (sent, tx) = (f.last_sent, f.tx);
+                    self.rate.on_delivered(cut, sent, &tx, now);
+                }
                 let f = self.segs.front_mut().unwrap();
                 f.range.start = ack;
                 f.syn = false;
@@ -175,31 +218,79 @@ impl SentQueue {
                 break;
             }
         }
+        self.trim_runs_below(ack);
         if !out.any_retransmitted {
             out.rtt = newest_sent.map(|t| now - t);
         }
         out
     }
 
+    fn trim_runs_below(&mut self, ack: u64) {
+        while let Some((&start, &end)) = self.sacked_runs.first_key_value() {
+            if start >= ack {
+                break;
+            }
+            self.sacked_runs.remove(&start);
+            if end > ack {
+                self.sacked_runs.insert(ack, end);
+                break;
+            }
+        }
+    }
+
+    /// Adds a newly SACKed segment to the runs, merging with neighbours.
+    fn add_run(&mut self, r: SeqRange) {
+        let (mut start, mut end) = (r.start, r.end);
+        if let Some((&s, &e)) = self.sacked_runs.range(..=start).next_back() {
+            if e == start {
+                self.sacked_runs.remove(&s);
+                start = s;
+            }
+        }
+        if let Some(e) = self.sacked_runs.remove(&end) {
+            end = e;
+        }
+        self.sacked_runs.insert(start, end);
+    }
+
+    /// The end of the SACKed run that contains `seq`.
+    fn run_end(&self, seq: u64) -> u64 {
+        let (_, &end) = self
+            .sacked_runs
+            .range(..=seq)
+            .next_back()
+            .expect("a SACKed segment lies in a run");
+        end
+    }
+
     /// Marks segments fully covered by `blocks` as SACKed; returns the
-    /// number of bytes newly SACKed.
-    pub fn apply_sack(&mut self, blocks: &[SeqRange]) -> u64 {
+    /// number of bytes newly SACKed. Runs already SACKed are skipped whole,
+    /// so a block that grows by one segment per ACK costs O(log n).
+    pub fn apply_sack(&mut self, blocks: &[SeqRange], now: SimTime) -> u64 {
         let mut newly = 0;
         for b in blocks {
             if b.is_empty() {
                 continue;
             }
             self.high_sacked = self.high_sacked.max(b.end);
-            let start = self.segs.partition_point(|s| s.range.end <= b.start);
-            for i in start..self.segs.len() {
+            let mut i = self.segs.partition_point(|s| s.range.end <= b.start);
+            while i < self.segs.len() {
                 let s = self.segs[i];
                 if s.range.start >= b.end {
                     break;
                 }
-                if !s.sacked && s.range.start >= b.start && s.range.end <= b.end {
-                    newly += s.len();
-                    self.update(i, |s| s.sacked = true);
+                if s.sacked {
+                    let end = self.run_end(s.range.start);
+                    i = self.segs.partition_point(|x| x.range.end <= end);
+                    continue;
                 }
+                if s.range.start >= b.start && s.range.end <= b.end {
+                    newly += s.len();
+                    self.rate.on_delivered(s.len(), s.last_sent, &s.tx, now);
+                    self.update(i, |s| s.sacked = true);
+                    self.add_run(s.range);
+                }
+                i += 1;
             }
         }
         newly
@@ -209,43 +300,59 @@ impl SentQueue {
     /// (dupthresh - 1) * mss bytes above it are SACKed, or when dupthresh
     /// discontiguous SACKed segments lie above it. Returns whether any
     /// segment became lost.
+    ///
+    /// Both counts only grow downwards, so IsLost holds for every unSACKed
+    /// segment below the run at which they first suffice; and SACKs only
+    /// add, so marking resumes where the previous call stopped.
     pub fn mark_lost_by_sack(&mut self, dupthresh: u32, mss: u32) -> bool {
-        let byte_limit = (dupthresh.saturating_sub(1) as u64) * mss as u64;
-        let mut sacked_above = 0u64;
-        let mut sacked_runs = 0u32;
-        let mut prev_sacked = false;
+        let Some(below) = self.lost_below(dupthresh, mss, 0) else {
+            return false;
+        };
+        let mut i = self
+            .segs
+            .partition_point(|s| s.range.end <= self.lost_marked_below);
         let mut any = false;
-        for i in (0..self.segs.len()).rev() {
+        while i < self.segs.len() && self.segs[i].range.start < below {
             let s = self.segs[i];
-            if s.sacked {
-                sacked_above += s.len();
-                if !prev_sacked {
-                    sacked_runs += 1;
-                }
-                prev_sacked = true;
-                continue;
-            }
-            prev_sacked = false;
-            if !s.lost && (sacked_above > byte_limit || sacked_runs >= dupthresh) {
+            if !s.sacked && !s.lost {
                 self.update(i, |s| s.lost = true);
                 any = true;
             }
+            i += 1;
         }
+        self.lost_marked_below = self.lost_marked_below.max(below);
         any
+    }
+
+    /// The sequence number below which IsLost holds for every unSACKed
+    /// segment, counting SACKed bytes at or above `floor` only.
+    fn lost_below(&self, dupthresh: u32, mss: u32, floor: u64) -> Option<u64> {
+        let byte_limit = (dupthresh.saturating_sub(1) as u64) * mss as u64;
+        let (mut bytes, mut runs) = (0u64, 0u32);
+        for (&start, &end) in self.sacked_runs.range(floor..).rev() {
+            bytes += end - start;
+            runs += 1;
+            if bytes > byte_limit || runs >= dupthresh {
+                return Some(start);
+            }
+        }
+        // A run that began below `floor` counts from `floor` on.
+        if let Some((_, &end)) = self.sacked_runs.range(..floor).next_back() {
+            if end > floor {
+                bytes += end - floor;
+                runs += 1;
+                if bytes > byte_limit || runs >= dupthresh {
+                    return Some(floor);
+                }
+            }
+        }
+        None
     }
 
     /// RFC 6675 IsLost for segment `i` alone, without marking anything.
     pub fn is_lost(&self, i: usize, dupthresh: u32, mss: u32) -> bool {
-        let byte_limit = (dupthresh.saturating_sub(1) as u64) * mss as u64;
-        let (mut bytes, mut runs, mut prev) = (0u64, 0u32, false);
-        for s in self.segs.iter().skip(i + 1) {
-            if s.sacked {
-                bytes += s.len();
-                runs += !prev as u32;
-            }
-            prev = s.sacked;
-        }
-        bytes > byte_limit || runs >= dupthresh
+        self.lost_below(dupthresh, mss, self.segs[i].range.end)
+            .is_some()
     }
 
     /// Presumes the first segment lost (fast retransmit, NewReno partial ACK).
@@ -280,6 +387,28 @@ impl SentQueue {
         n
     }
 
+    /// Presumes lost every segment inside `r` that is neither SACKed nor
+    /// already presumed lost (the network reported it dropped). Returns how
+    /// many were marked.
+    pub fn mark_lost_in(&mut self, r: SeqRange) -> usize {
+        let mut n = 0;
+        let start = self.segs.partition_point(|s| s.range.end <= r.start);
+        for i in start..self.segs.len() {
+            let s = self.segs[i];
+            if s.range.start >= r.end {
+                break;
+            }
+            if s.range.start >= r.start && s.range.end <= r.end && !s.sacked && !s.lost {
+                self.update(i, |s| {
+                    s.lost = true;
+                    s.rtx_after_loss = false;
+                });
+                n += 1;
+            }
+        }
+        n
+    }
+
     /// After a retransmission timeout: forget SACK information (the
     /// receiver may renege, RFC 2018 Sec. 8) and presume everything lost.
     pub fn mark_all_lost(&mut self) {
@@ -290,14 +419,23 @@ impl SentQueue {
                 s.rtx_after_loss = false;
             });
         }
+        self.sacked_runs.clear();
         self.high_sacked = 0;
     }
 
     /// First segment presumed lost and not yet retransmitted since.
     pub fn next_lost(&self) -> Option<usize> {
-        self.segs
-            .iter()
-            .position(|s| s.lost && !s.rtx_after_loss && !s.sacked)
+        if self.awaiting == 0 {
+            return None;
+        }
+        let from = self
+            .segs
+            .partition_point(|s| s.range.end <= self.awaiting_from.get());
+        let i = (from..self.segs.len()).find(|&i| self.segs[i].awaits_retransmission());
+        if let Some(i) = i {
+            self.awaiting_from.set(self.segs[i].range.start);
+        }
+        i
     }
 }
 
@@ -322,7 +460,7 @@ mod tests {
     fn pipe_tracks_sack_loss_and_retransmission() {
         let mut s = q(5);
         assert_eq!(s.pipe(), 500);
-        s.apply_sack(&[SeqRange::new(101, 401)]);
+        s.apply_sack(&[SeqRange::new(101, 401)], SimTime(5));
         assert_eq!(s.pipe(), 200);
         assert!(s.mark_lost_by_sack(3, 100));
         assert_eq!(s.pipe(), 100); // first segment lost, last one in flight
@@ -349,7 +487,7 @@ mod tests {
     #[test]
     fn rto_presumes_all_lost() {
         let mut s = q(3);
-        s.apply_sack(&[SeqRange::new(201, 301)]);
+        s.apply_sack(&[SeqRange::new(201, 301)], SimTime(5));
         s.mark_all_lost();
         assert_eq!(s.pipe(), 0);
         assert_eq!(s.next_lost(), Some(0));
@@ -359,7 +497,7 @@ mod tests {
     #[test]
     fn mark_lost_below_skips_sacked_and_lost_segments() {
         let mut s = q(5);
-        s.apply_sack(&[SeqRange::new(201, 301)]);
+        s.apply_sack(&[SeqRange::new(201, 301)], SimTime(5));
         s.mark_first_lost();
         s.on_retransmit(0, SimTime(10));
         // Segments 1 and 3 are marked; 0 (resent) and 2 (SACKed) are not;

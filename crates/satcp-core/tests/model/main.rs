@@ -8,6 +8,7 @@
 //! - `thesis`: the thesis scenario against the window-limited prediction
 //! - `adalr`: TCP-ADaLR's slow-start sub-phases and the thesis's claims on
 //!   the ideal FTP download
+//! - `window_scaling`: RFC 7323 windows of 1 MB and 16 MB, timestamps
 
 mod adalr;
 mod common;
@@ -15,3 +16,4 @@ mod determinism;
 mod robustness;
 mod theory;
 mod thesis;
+mod window_scaling;

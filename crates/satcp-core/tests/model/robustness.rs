@@ -39,6 +39,10 @@ struct Case {
     ab: Value,
     ba: Value,
     seed: u32,
+    /// RFC 7323 window scaling with a 256 kB buffer, timestamps, DSACK.
+    scaling: bool,
+    timestamps: bool,
+    dsack: bool,
 }
 
 fn cases() -> impl Strategy<Value = Case> {
@@ -47,7 +51,8 @@ fn cases() -> impl Strategy<Value = Case> {
             Just("newreno"),
             Just("sack"),
             Just("adalr-newreno"),
-            Just("adalr-sack")
+            Just("adalr-sack"),
+            Just("example")
         ],
         any::<bool>(),
         any::<bool>(),
@@ -56,10 +61,20 @@ fn cases() -> impl Strategy<Value = Case> {
         4u64..200,
         impairments(),
         impairments(),
-        any::<u32>(),
+        (any::<u32>(), any::<bool>(), any::<bool>(), any::<bool>()),
     )
         .prop_map(
-            |(variant, delayed_ack, ftp, bytes, delay_s, queue_packets, ab, ba, seed)| Case {
+            |(
+                variant,
+                delayed_ack,
+                ftp,
+                bytes,
+                delay_s,
+                queue_packets,
+                ab,
+                ba,
+                (seed, scaling, timestamps, dsack),
+            )| Case {
                 variant,
                 delayed_ack,
                 ftp,
@@ -69,6 +84,9 @@ fn cases() -> impl Strategy<Value = Case> {
                 ab,
                 ba,
                 seed,
+                scaling,
+                timestamps,
+                dsack,
             },
         )
 }
@@ -86,11 +104,12 @@ fn scenario_of(c: &Case) -> Value {
     // Six consecutive timeouts (the default limit) can legitimately abort a
     // connection at 10 % loss each way (about 0.19^7 per timeout episode);
     // the property is about delivery, so the limit is raised out of reach.
-    let s = one_link(
-        l,
-        vec![app],
-        json!({"variant": c.variant, "delayed_ack": c.delayed_ack, "max_retransmissions": 15}),
-    );
+    let mut tcp = json!({"variant": c.variant, "delayed_ack": c.delayed_ack,
+        "max_retransmissions": 15, "timestamps": c.timestamps, "dsack": c.dsack});
+    if c.scaling {
+        tcp = with(tcp, json!({"window_scaling": true, "rcv_buffer": 262_144}));
+    }
+    let s = one_link(l, vec![app], tcp);
     with(s, json!({"seed": c.seed, "duration_s": 50_000.0}))
 }
 

@@ -3,6 +3,7 @@
 use super::{Queue, QueueLimit};
 use crate::engine::SimTime;
 use crate::net::packet::{PacketId, PacketPool};
+use crate::net::router::DropCause;
 use std::collections::VecDeque;
 
 pub struct DropTail {
@@ -27,11 +28,11 @@ impl Queue for DropTail {
         pkt: PacketId,
         pool: &mut PacketPool,
         _now: SimTime,
-        dropped: &mut Vec<PacketId>,
+        dropped: &mut Vec<(PacketId, DropCause)>,
     ) {
         let size = pool.get(pkt).size;
         if !self.limit.admits(self.q.len(), self.bytes, size) {
-            dropped.push(pkt);
+            dropped.push((pkt, DropCause::Overflow));
             return;
         }
         self.bytes += size as u64;

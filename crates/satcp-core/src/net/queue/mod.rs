@@ -7,6 +7,7 @@ pub mod red;
 
 use crate::engine::SimTime;
 use crate::net::packet::{PacketId, PacketPool};
+use crate::net::router::DropCause;
 
 pub use drop_tail::DropTail;
 pub use priority::StrictPriority;
@@ -36,13 +37,14 @@ impl QueueLimit {
 pub trait Queue {
     /// Offers a packet. Every packet the queue discards because of this
     /// arrival (the arrival itself, or queued ones it pushes out) is appended
-    /// to `dropped`; the caller accounts for them and frees them.
+    /// to `dropped` with the cause (overflow, or RED's early or forced
+    /// drop); the caller accounts for them and frees them.
     fn enqueue(
         &mut self,
         pkt: PacketId,
         pool: &mut PacketPool,
         now: SimTime,
-        dropped: &mut Vec<PacketId>,
+        dropped: &mut Vec<(PacketId, DropCause)>,
     );
     fn dequeue(&mut self, pool: &mut PacketPool, now: SimTime) -> Option<PacketId>;
     fn len_packets(&self) -> usize;

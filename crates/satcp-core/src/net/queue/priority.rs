@@ -7,6 +7,7 @@
 use super::{Queue, QueueLimit};
 use crate::engine::SimTime;
 use crate::net::packet::{PacketId, PacketPool, Priority};
+use crate::net::router::DropCause;
 use std::collections::VecDeque;
 
 pub struct StrictPriority {
@@ -47,7 +48,7 @@ impl Queue for StrictPriority {
         pkt: PacketId,
         pool: &mut PacketPool,
         _now: SimTime,
-        dropped: &mut Vec<PacketId>,
+        dropped: &mut Vec<(PacketId, DropCause)>,
     ) {
         let (size, prio) = {
             let p = pool.get(pkt);
@@ -57,13 +58,13 @@ impl Queue for StrictPriority {
             let can_evict =
                 prio == Priority::High && self.push_out && self.admits_without_low(size, pool);
             if !can_evict {
-                dropped.push(pkt);
+                dropped.push((pkt, DropCause::Overflow));
                 return;
             }
             while !self.admits(size) {
                 let v = self.low.pop_back().expect("checked that evicting low fits");
                 self.bytes -= pool.get(v).size as u64;
-                dropped.push(v);
+                dropped.push((v, DropCause::Overflow));
             }
         }
         self.bytes += size as u64;
@@ -119,7 +120,7 @@ mod tests {
         q.enqueue(l1, &mut pool, SimTime::ZERO, &mut dropped);
         q.enqueue(l2, &mut pool, SimTime::ZERO, &mut dropped);
         q.enqueue(h, &mut pool, SimTime::ZERO, &mut dropped);
-        assert_eq!(dropped, vec![l2]);
+        assert_eq!(dropped, vec![(l2, DropCause::Overflow)]);
         assert_eq!(q.dequeue(&mut pool, SimTime::ZERO), Some(h));
         assert_eq!(q.dequeue(&mut pool, SimTime::ZERO), Some(l1));
         assert_eq!(q.dequeue(&mut pool, SimTime::ZERO), None);
@@ -134,7 +135,7 @@ mod tests {
         let l = pkt(&mut pool, Priority::Low, 2);
         q.enqueue(h, &mut pool, SimTime::ZERO, &mut dropped);
         q.enqueue(l, &mut pool, SimTime::ZERO, &mut dropped);
-        assert_eq!(dropped, vec![l]);
+        assert_eq!(dropped, vec![(l, DropCause::Overflow)]);
         assert_eq!(q.len_packets(), 1);
     }
 }

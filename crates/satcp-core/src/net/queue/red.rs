@@ -18,6 +18,7 @@
 use super::{Queue, QueueLimit};
 use crate::engine::{Duration, RngStream, SimTime};
 use crate::net::packet::{Ecn, PacketId, PacketPool};
+use crate::net::router::DropCause;
 use std::collections::VecDeque;
 
 /// The RED parameters of one queue.
@@ -159,12 +160,12 @@ impl Queue for Red {
         pkt: PacketId,
         pool: &mut PacketPool,
         now: SimTime,
-        dropped: &mut Vec<PacketId>,
+        dropped: &mut Vec<(PacketId, DropCause)>,
     ) {
         self.update_avg(now);
         let size = pool.get(pkt).size;
         if !self.limit.admits(self.q.len(), self.bytes, size) {
-            dropped.push(pkt);
+            dropped.push((pkt, DropCause::Overflow));
             return;
         }
         if self.early_congestion() {
@@ -178,7 +179,7 @@ impl Queue for Red {
                     self.ce_marks += 1;
                 }
             } else {
-                dropped.push(pkt);
+                dropped.push((pkt, DropCause::EarlyDrop));
                 return;
             }
         }

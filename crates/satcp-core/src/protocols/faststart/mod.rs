@@ -27,16 +27,15 @@ pub mod fallback;
 #[cfg(test)]
 mod tests;
 
-use super::newreno::NewRenoRecovery;
 use super::reno::Reno;
-use super::sack::SackRecovery;
-use super::VariantParts;
+use super::{plain_recovery, Variant, VariantInput};
 use crate::engine::{Duration, SimTime};
+use crate::error::{positive, typed, ScenarioError};
 use crate::net::packet::Priority;
 use crate::tcp::congestion::CongestionControl;
 use crate::tcp::path_cache::CachedPath;
-use crate::tcp::recovery::LossRecovery;
 use crate::tcp::send_state::SendState;
+use crate::tcp::{EndpointParts, Recovery, VariantFactory};
 use burst::Burst;
 use fallback::FastStartRecovery;
 use serde::{Deserialize, Serialize};
@@ -62,6 +61,46 @@ impl Default for FastStartConfig {
             pacing: true,
             max_age_s: None,
         }
+    }
+}
+
+/// `faststart` (NewReno loss recovery) or `faststart-sack` (SACK option
+/// and RFC 6675 recovery; the TCP-Peach paper's Sec. V compares variants
+/// that all use SACK).
+pub const VARIANT: Variant = Variant {
+    name: "faststart",
+    about: "TCP Fast Start (Padmanabhan and Katz), as the TCP-Peach paper uses it: cached window, low-priority burst",
+    recoveries: &[Recovery::NewReno, Recovery::Sack],
+    shorthands: &[("faststart-sack", Recovery::Sack)],
+    build: factory,
+    listed: true,
+};
+
+struct FastStartFactory {
+    cfg: FastStartConfig,
+    recovery: Recovery,
+}
+
+fn factory(input: &VariantInput) -> Result<Box<dyn VariantFactory>, ScenarioError> {
+    let cfg: FastStartConfig = typed(input.settings)?;
+    if let Some(age) = cfg.max_age_s {
+        positive("max_age_s", age)?;
+    }
+    Ok(Box::new(FastStartFactory {
+        cfg,
+        recovery: input.recovery,
+    }))
+}
+
+impl VariantFactory for FastStartFactory {
+    /// The congestion and loss-recovery modules share one `State`.
+    fn endpoint(&self) -> EndpointParts {
+        let st: Shared = Rc::new(RefCell::new(State::new()));
+        EndpointParts::new(
+            Box::new(FastStart::new(st.clone(), self.cfg.clone())),
+            Box::new(FastStartRecovery::new(st, plain_recovery(self.recovery))),
+            self.recovery == Recovery::Sack,
+        )
     }
 }
 
@@ -260,22 +299,5 @@ impl CongestionControl for FastStart {
         } else {
             phase::NORMAL
         }
-    }
-}
-
-/// The modules of `faststart` (NewReno loss recovery) or `faststart-sack`
-/// (SACK option and RFC 6675 recovery; the TCP-Peach paper's Sec. V
-/// compares variants that all use SACK).
-pub fn parts(cfg: &FastStartConfig, sack: bool) -> VariantParts {
-    let st: Shared = Rc::new(RefCell::new(State::new()));
-    let plain: Box<dyn LossRecovery> = if sack {
-        Box::new(SackRecovery)
-    } else {
-        Box::new(NewRenoRecovery)
-    };
-    VariantParts {
-        cc: Box::new(FastStart::new(st.clone(), cfg.clone())),
-        recovery: Box::new(FastStartRecovery::new(st, plain)),
-        sack,
     }
 }

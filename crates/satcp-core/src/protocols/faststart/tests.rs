@@ -34,8 +34,13 @@ fn entry(segments: u64, at: f64) -> CachedPath {
     }
 }
 
-fn modules(c: &TcpConfig) -> (Box<dyn CongestionControl>, Box<dyn LossRecovery>) {
-    let p = crate::protocols::build_variant(c).unwrap();
+fn modules(
+    c: &TcpConfig,
+) -> (
+    Box<dyn CongestionControl>,
+    Box<dyn crate::tcp::recovery::LossRecovery>,
+) {
+    let p = crate::protocols::factory(c).unwrap().endpoint();
     (p.cc, p.recovery)
 }
 
@@ -65,7 +70,7 @@ fn connection_start_takes_the_cached_cwnd_and_ssthresh() {
 #[test]
 fn no_usable_entry_means_plain_slow_start() {
     let mut c = cfg("faststart");
-    c.faststart.max_age_s = Some(5.0);
+    c.variant_settings = Some(serde_json::json!({"max_age_s": 5.0}));
     let now = SimTime::from_secs_f64(10.0);
     for (cached, cwnd, ssthresh) in [
         (None, 2, 65_535),
@@ -147,7 +152,7 @@ fn sack_ack(n: u64, blocks: &[(u64, u64)]) -> TcpHeader {
     for &(s, e) in blocks {
         b.push(SeqRange::new(s, e));
     }
-    h.sack = b;
+    h.set_sack(b.as_slice());
     h
 }
 
@@ -217,7 +222,7 @@ fn the_burst_goes_at_low_priority_paced_at_the_cached_rate() {
 #[test]
 fn unpaced_burst_leaves_back_to_back() {
     let mut c = cfg("faststart");
-    c.faststart.pacing = false;
+    c.variant_settings = Some(serde_json::json!({"pacing": false}));
     let (cc, rec) = modules(&c);
     let mut ep = TcpEndpoint::new(&c, false, cc, rec);
     ep.start_from_cache(Some(&entry(10, 0.0)), SimTime::ZERO);

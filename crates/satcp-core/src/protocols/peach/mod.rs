@@ -29,15 +29,15 @@ pub mod sudden_start;
 #[cfg(test)]
 mod tests;
 
-use super::newreno::NewRenoRecovery;
+use super::header_bits::PEACH_DUMMY;
 use super::reno::{reno_ca_increase, Reno};
-use super::sack::SackRecovery;
-use super::VariantParts;
+use super::{plain_recovery, Variant, VariantInput};
 use crate::engine::SimTime;
-use crate::net::packet::{marks, Priority};
+use crate::error::{typed, ScenarioError};
+use crate::net::packet::Priority;
 use crate::tcp::congestion::CongestionControl;
-use crate::tcp::recovery::LossRecovery;
 use crate::tcp::send_state::{ExtraSegment, SendState};
+use crate::tcp::{EndpointParts, Recovery, VariantFactory};
 use rapid_recovery::{PeachRecovery, RapidRecovery};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
@@ -61,11 +61,54 @@ impl Default for PeachConfig {
     }
 }
 
+/// `peach` (NewReno-style) and `peach-sack` (with the SACK option, as in
+/// the paper's Sec. V: "both TCP-Reno and TCP-Peach apply the SACK option").
+pub const VARIANT: Variant = Variant {
+    name: "peach",
+    about: "TCP-Peach (IEEE/ACM ToN 2001): Sudden Start, Rapid Recovery, dummy segments",
+    recoveries: &[Recovery::NewReno, Recovery::Sack],
+    shorthands: &[("peach-sack", Recovery::Sack)],
+    build: factory,
+    listed: true,
+};
+
+struct PeachFactory {
+    cfg: PeachConfig,
+    recovery: Recovery,
+}
+
+fn factory(input: &VariantInput) -> Result<Box<dyn VariantFactory>, ScenarioError> {
+    Ok(Box::new(PeachFactory {
+        cfg: typed(input.settings)?,
+        recovery: input.recovery,
+    }))
+}
+
+impl VariantFactory for PeachFactory {
+    /// The sender's congestion and loss-recovery modules share one `State`;
+    /// the receiver answers dummies if it has Peach support (a setting, so
+    /// that a TCP-Peach sender may meet a receiver without it).
+    fn endpoint(&self) -> EndpointParts {
+        let sack = self.recovery == Recovery::Sack;
+        let st: Shared = Rc::new(RefCell::new(State::new(sack)));
+        let parts = EndpointParts::new(
+            Box::new(Peach::new(st.clone())),
+            Box::new(PeachRecovery::new(st, sack, plain_recovery(self.recovery))),
+            sack,
+        );
+        if self.cfg.receiver_support {
+            parts.with_receiver(Box::new(receiver::PeachReceiver))
+        } else {
+            parts
+        }
+    }
+}
+
 /// A dummy segment: low priority, marked (Sec. III-A).
 pub fn dummy() -> ExtraSegment {
     ExtraSegment {
         priority: Priority::Low,
-        marks: marks::DUMMY,
+        ext_flags: PEACH_DUMMY,
     }
 }
 
@@ -202,14 +245,14 @@ impl CongestionControl for Peach {
     /// The ACK of a dummy segment: in Rapid Recovery Fig. 4's
     /// DUMMY_ACK_ARRIVAL, otherwise the wdsn rule of Congestion Avoidance
     /// (Sec. III-A): cwnd + 1 if wdsn = 0, else wdsn - 1.
-    fn on_marked_ack(&mut self, s: &mut SendState, m: u8, _now: SimTime) {
-        if m & marks::DUMMY == 0 {
-            return;
+    fn on_marked_ack(&mut self, s: &mut SendState, m: u8, _now: SimTime) -> bool {
+        if m & PEACH_DUMMY == 0 {
+            return false;
         }
         let st = &mut *self.st.borrow_mut();
         st.sudden.on_marked_ack();
         if st.fallback {
-            return;
+            return true;
         }
         if st.rr.active() {
             st.rr.dummy_ack(s, &mut st.wdsn);
@@ -219,6 +262,7 @@ impl CongestionControl for Peach {
         } else {
             st.wdsn -= 1;
         }
+        true
     }
 
     /// A duplicate ACK while Sudden Start's dummies are out and none has
@@ -245,22 +289,5 @@ impl CongestionControl for Peach {
         } else {
             phase::CONGESTION_AVOIDANCE
         }
-    }
-}
-
-/// The modules of `peach` (NewReno-style) or `peach-sack` (with the SACK
-/// option, as in the paper's Sec. V: "both TCP-Reno and TCP-Peach apply
-/// the SACK option").
-pub fn parts(sack: bool) -> VariantParts {
-    let st: Shared = Rc::new(RefCell::new(State::new(sack)));
-    let plain: Box<dyn LossRecovery> = if sack {
-        Box::new(SackRecovery)
-    } else {
-        Box::new(NewRenoRecovery)
-    };
-    VariantParts {
-        cc: Box::new(Peach::new(st.clone())),
-        recovery: Box::new(PeachRecovery::new(st, sack, plain)),
-        sack,
     }
 }

@@ -5,19 +5,21 @@
 //! it and otherwise ignores it: reassembly, the cumulative ACK, the
 //! delayed-ACK timer and duplicate-segment handling stay as they were.
 //!
-//! Whether a receiver has this support is a TCP setting
-//! (`tcp.peach.receiver_support`), independent of the variant; one
-//! without it takes a dummy for the duplicate data segment it looks like.
+//! Whether a receiver has this support is a setting
+//! (`tcp.peach.receiver_support`); one without it takes a dummy for the
+//! duplicate data segment it looks like.
 
-use crate::net::packet::{marks, Priority, TcpHeader};
-use crate::tcp::marked::{MarkedReply, MarkedSegmentPolicy};
+use crate::engine::SimTime;
+use crate::net::packet::{Priority, TcpHeader};
+use crate::protocols::header_bits::PEACH_DUMMY;
+use crate::tcp::receiver_part::{ExtraAck, ReceiverPart};
 
 pub struct PeachReceiver;
 
-impl MarkedSegmentPolicy for PeachReceiver {
-    fn on_marked_segment(&mut self, h: &TcpHeader) -> Option<MarkedReply> {
-        (h.marks & marks::DUMMY != 0).then_some(MarkedReply {
-            marks: marks::DUMMY,
+impl ReceiverPart for PeachReceiver {
+    fn screen(&mut self, h: &TcpHeader, _now: SimTime) -> Option<ExtraAck> {
+        h.ext.has(PEACH_DUMMY).then_some(ExtraAck {
+            ext_flags: PEACH_DUMMY,
             priority: Priority::Low,
         })
     }

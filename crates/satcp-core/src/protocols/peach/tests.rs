@@ -7,6 +7,9 @@ use super::rapid_recovery::RapidRecovery;
 use super::*;
 use crate::engine::Duration;
 use crate::net::packet::{flags, SeqRange, TcpHeader};
+use crate::protocols::newreno::NewRenoRecovery;
+use crate::protocols::sack::SackRecovery;
+use crate::tcp::recovery::LossRecovery;
 use crate::tcp::test_support::{accept, peer_ack};
 use crate::tcp::{TcpConfig, TcpEndpoint, TcpOutput};
 
@@ -82,7 +85,7 @@ fn sudden_start_paces_rwnd_minus_one_dummies_tau_apart() {
     // The dummies end within one RTT of the data segment.
     assert!(at[62] - t0 < Duration::from_millis(550));
     assert_eq!(dummy().priority, Priority::Low);
-    assert_eq!(dummy().marks, marks::DUMMY);
+    assert_eq!(dummy().ext_flags, PEACH_DUMMY);
     // Later data segments start nothing.
     ss.on_data_sent(&mut s, at[62]);
     assert_eq!(ss.next_timer(), None);
@@ -142,18 +145,18 @@ fn dummy_acks_open_cwnd_only_once_wdsn_is_spent() {
     let mut s = sender(10);
     st.borrow_mut().wdsn = 2;
     let now = SimTime::ZERO;
-    cc.on_marked_ack(&mut s, marks::DUMMY, now);
+    cc.on_marked_ack(&mut s, PEACH_DUMMY, now);
     assert_eq!((s.cwnd, st.borrow().wdsn), (10 * MSS, 1));
-    cc.on_marked_ack(&mut s, marks::DUMMY, now);
+    cc.on_marked_ack(&mut s, PEACH_DUMMY, now);
     assert_eq!((s.cwnd, st.borrow().wdsn), (10 * MSS, 0));
-    cc.on_marked_ack(&mut s, marks::DUMMY, now);
+    cc.on_marked_ack(&mut s, PEACH_DUMMY, now);
     assert_eq!((s.cwnd, st.borrow().wdsn), (11 * MSS, 0));
     // Other marks are not TCP-Peach's.
     cc.on_marked_ack(&mut s, 0x80, now);
     assert_eq!(s.cwnd, 11 * MSS);
     // rwnd is the most cwnd may reach.
     s.cwnd = 64 * MSS;
-    cc.on_marked_ack(&mut s, marks::DUMMY, now);
+    cc.on_marked_ack(&mut s, PEACH_DUMMY, now);
     assert_eq!(s.cwnd, 64 * MSS);
 }
 
@@ -260,11 +263,11 @@ fn rapid_recovery_dummy_acks_spend_wdsn_then_inflate() {
     let mut s = sender(30);
     fast_retransmit(&mut cc, &mut rec, &mut s);
     st.borrow_mut().wdsn = 1;
-    cc.on_marked_ack(&mut s, marks::DUMMY, SimTime::ZERO);
+    cc.on_marked_ack(&mut s, PEACH_DUMMY, SimTime::ZERO);
     assert_eq!((s.cwnd, st.borrow().wdsn), (15 * MSS, 0));
     assert_eq!(rr(&st).infl_seg(), 0);
     assert_eq!(s.extra.len(), 2, "cwnd <= nackseg: two dummies");
-    cc.on_marked_ack(&mut s, marks::DUMMY, SimTime::ZERO);
+    cc.on_marked_ack(&mut s, PEACH_DUMMY, SimTime::ZERO);
     assert_eq!(s.cwnd, 16 * MSS);
     assert_eq!(rr(&st).infl_seg(), MSS);
     assert_eq!(s.extra.len(), 4);
@@ -281,7 +284,7 @@ fn rapid_recovery_end_deflates_by_infl_seg() {
         rec.on_dupack(&mut s);
     }
     st.borrow_mut().wdsn = 0;
-    cc.on_marked_ack(&mut s, marks::DUMMY, SimTime::ZERO);
+    cc.on_marked_ack(&mut s, PEACH_DUMMY, SimTime::ZERO);
     assert_eq!(s.cwnd, 36 * MSS);
     rec.exit(&mut s);
     assert_eq!(s.cwnd, 15 * MSS);
@@ -345,13 +348,14 @@ fn rapid_recovery_with_sack_counts_data_acks_without_inflating() {
     let mut s = sender(30);
     s.sack = true;
     // Segments 2-4 SACKed: three duplicate ACKs.
-    s.sent.apply_sack(&[SeqRange::new(1 + MSS, 1 + 4 * MSS)]);
+    s.sent
+        .apply_sack(&[SeqRange::new(1 + MSS, 1 + 4 * MSS)], SimTime::ZERO);
     fast_retransmit(&mut cc, &mut rec, &mut s);
     assert_eq!(s.cwnd, 15 * MSS);
     let mut dummies = 0;
     for k in 0..26u64 {
         s.sent
-            .apply_sack(&[SeqRange::new(1 + MSS, 1 + (5 + k) * MSS)]);
+            .apply_sack(&[SeqRange::new(1 + MSS, 1 + (5 + k) * MSS)], SimTime::ZERO);
         rec.on_dupack(&mut s);
         assert_eq!(s.cwnd, 15 * MSS);
         dummies += s.extra.len();
@@ -369,14 +373,10 @@ fn rapid_recovery_with_sack_counts_data_acks_without_inflating() {
 fn receiver(support: bool, delayed_ack: bool, n: u64) -> TcpEndpoint {
     let c = TcpConfig {
         delayed_ack,
-        peach: PeachConfig {
-            receiver_support: support,
-        },
+        variant_settings: Some(serde_json::json!({ "receiver_support": support })),
         ..cfg("peach")
     };
-    let parts = crate::protocols::build_variant(&c).unwrap();
-    let mut ep = TcpEndpoint::new(&c, parts.sack, parts.cc, parts.recovery);
-    ep.set_marked_policy(crate::protocols::marked_policy(&c));
+    let mut ep = crate::protocols::endpoint(&c).unwrap();
     let mut out = TcpOutput::default();
     ep.connect(SimTime::ZERO, &mut out);
     let synack = TcpHeader {
@@ -394,16 +394,17 @@ fn receiver(support: bool, delayed_ack: bool, n: u64) -> TcpEndpoint {
     ep
 }
 
-fn data(seq: u64, marks: u8) -> TcpHeader {
-    TcpHeader {
+fn data(seq: u64, ext_flags: u8) -> TcpHeader {
+    let mut h = TcpHeader {
         seq,
         len: MSS as u32,
         ack: 1,
         flags: flags::ACK,
         window: 64_000,
-        marks,
         ..Default::default()
-    }
+    };
+    h.ext.flags = ext_flags;
+    h
 }
 
 /// A Peach receiver answers a dummy with a marked low-priority ACK and
@@ -418,20 +419,20 @@ fn peach_receiver_answers_a_dummy_with_a_marked_low_priority_ack() {
     let acks = ep.stats.pure_acks_sent;
     let mut out = TcpOutput::default();
     let now = SimTime::from_secs_f64(1.01);
-    ep.on_segment(&data(1, marks::DUMMY), now, &mut out);
+    ep.on_segment(&data(1, PEACH_DUMMY), now, &mut out);
     assert_eq!(out.segments.len(), 1);
     let (h, prio) = out.segments[0];
     assert_eq!(prio, Priority::Low);
-    assert_eq!(h.marks, marks::DUMMY);
+    assert_eq!(h.ext.flags, PEACH_DUMMY);
     assert_eq!((h.len, h.has(flags::ACK), h.ack), (0, true, 1 + MSS));
-    assert!(h.sack.is_empty());
+    assert!(h.sack().is_empty());
     assert_eq!(ep.rx.rcv_nxt, rcv_nxt);
     assert_eq!(ep.next_deadline(), deadline, "delayed ACK untouched");
     assert_eq!(ep.stats.duplicate_segments_received, 0);
     assert_eq!(ep.stats.marked_acks_sent, 1);
     assert_eq!(ep.stats.pure_acks_sent, acks);
     // A dummy copying data not received yet is not data either.
-    ep.on_segment(&data(1 + MSS, marks::DUMMY), now, &mut out);
+    ep.on_segment(&data(1 + MSS, PEACH_DUMMY), now, &mut out);
     assert_eq!(ep.rx.rcv_nxt, rcv_nxt);
 }
 
@@ -442,14 +443,14 @@ fn receiver_without_support_takes_a_dummy_for_a_duplicate() {
     let mut ep = receiver(false, true, 1);
     let mut out = TcpOutput::default();
     ep.on_segment(
-        &data(1, marks::DUMMY),
+        &data(1, PEACH_DUMMY),
         SimTime::from_secs_f64(1.01),
         &mut out,
     );
     assert_eq!(out.segments.len(), 1);
     let (h, prio) = out.segments[0];
     assert_eq!(prio, Priority::High);
-    assert_eq!((h.marks, h.len, h.ack), (0, 0, 1 + MSS));
+    assert_eq!((h.ext.flags, h.len, h.ack), (0, 0, 1 + MSS));
     assert_eq!(ep.stats.duplicate_segments_received, 1);
     assert_eq!(ep.stats.marked_acks_sent, 0);
 }
@@ -457,9 +458,7 @@ fn receiver_without_support_takes_a_dummy_for_a_duplicate() {
 /// A Peach server after the handshake (RTT 550 ms) with `bytes` written.
 fn server(variant: &str, bytes: u64) -> (TcpEndpoint, TcpOutput) {
     let c = cfg(variant);
-    let parts = crate::protocols::build_variant(&c).unwrap();
-    let mut ep = TcpEndpoint::new(&c, parts.sack, parts.cc, parts.recovery);
-    ep.set_marked_policy(crate::protocols::marked_policy(&c));
+    let mut ep = crate::protocols::endpoint(&c).unwrap();
     ep.listen();
     let mut out = TcpOutput::default();
     accept(
@@ -498,8 +497,8 @@ fn endpoint_sends_one_segment_then_paced_dummies() {
         assert_eq!(out.segments.len(), 1);
         let (h, prio) = out.segments.pop().unwrap();
         assert_eq!(
-            (h.seq, h.len, h.marks, prio),
-            (1, 1000, marks::DUMMY, Priority::Low)
+            (h.seq, h.len, h.ext.flags, prio),
+            (1, 1000, PEACH_DUMMY, Priority::Low)
         );
     }
     assert_eq!(n, 63);
@@ -513,7 +512,7 @@ fn endpoint_sends_one_segment_then_paced_dummies() {
 fn marked_acks_are_not_duplicate_acks() {
     let (mut ep, mut out) = server("peach", 200 * MSS);
     let mut marked = ack(1);
-    marked.marks = marks::DUMMY;
+    marked.ext.flags = PEACH_DUMMY;
     let now = SimTime::from_secs_f64(1.1);
     for k in 1..=5u64 {
         ep.on_segment(&marked, now, &mut out);

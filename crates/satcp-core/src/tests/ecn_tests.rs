@@ -2,11 +2,10 @@
 //! in the handshake, ECT on new data, the receiver's ECE echo until CWR, and
 //! the sender's one reduction per window through the congestion hook.
 
-use super::test_support::{accept, peer_ack};
-use super::{TcpConfig, TcpEndpoint, TcpOutput};
 use crate::engine::SimTime;
 use crate::net::packet::{flags, Ecn, TcpHeader};
-use crate::protocols::build_variant;
+use crate::tcp::test_support::{accept, peer_ack};
+use crate::tcp::{TcpConfig, TcpEndpoint, TcpOutput};
 
 const MSS: u32 = 1000;
 
@@ -19,8 +18,7 @@ fn endpoint(ecn: bool) -> TcpEndpoint {
         ecn,
         ..Default::default()
     };
-    let v = build_variant(&cfg).unwrap();
-    TcpEndpoint::new(&cfg, v.sack, v.cc, v.recovery)
+    crate::protocols::endpoint(&cfg).unwrap()
 }
 
 fn ecn_syn() -> TcpHeader {

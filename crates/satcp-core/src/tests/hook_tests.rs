@@ -3,13 +3,13 @@
 //! server driven by hand-made ACKs, TCP-ADaLR's timer margin and its limit
 //! on retransmissions after a timeout.
 
-use super::congestion::CongestionControl;
-use super::send_state::{ExtraSegment, SendState};
-use super::{Notice, TcpConfig, TcpEndpoint, TcpOutput};
 use crate::engine::{Duration, SimTime};
 use crate::net::packet::{Priority, TcpHeader};
 use crate::protocols::newreno::NewRenoRecovery;
 use crate::protocols::reno::Reno;
+use crate::tcp::congestion::CongestionControl;
+use crate::tcp::send_state::{ExtraSegment, SendState};
+use crate::tcp::{Notice, TcpConfig, TcpEndpoint, TcpOutput};
 
 /// Reno that paces at a fixed rate and asks for one low-priority extra
 /// segment per ACK: a stand-in for the variants that will use the hooks.
@@ -28,7 +28,7 @@ impl CongestionControl for TestCc {
         if self.extra_per_ack {
             s.extra.push(ExtraSegment {
                 priority: Priority::Low,
-                marks: 1,
+                ext_flags: 1,
             });
         }
     }
@@ -181,7 +181,7 @@ fn extra_segments_copy_the_last_data_segment_outside_the_window() {
     assert!(!extras.is_empty());
     for &i in &extras {
         let e = &log[i];
-        assert_eq!(e.h.marks, 1);
+        assert_eq!(e.h.ext.flags, 1);
         // A copy of the data segment sent last before it.
         let last_data = log[..i]
             .iter()
@@ -214,9 +214,9 @@ impl Driven {
             delayed_ack: false,
             ..TcpConfig::default()
         };
-        let parts = crate::protocols::build_variant(&cfg).expect("registered variant");
+        let sack = variant.ends_with("sack");
         let mut d = Driven {
-            srv: TcpEndpoint::new(&cfg, parts.sack, parts.cc, parts.recovery),
+            srv: crate::protocols::endpoint(&cfg).expect("registered variant"),
             now: SimTime::ZERO,
             out: TcpOutput::default(),
         };
@@ -225,7 +225,7 @@ impl Driven {
             flags: crate::net::packet::flags::SYN,
             window: 65_535,
             syn_mss: MSS as u32,
-            sack_permitted: parts.sack,
+            sack_permitted: sack,
             ..Default::default()
         };
         d.deliver(syn);

@@ -1,0 +1,95 @@
+//! The one error type of scenario input: a field path and what is wrong
+//! with it, and the value checks shared by the scenario validator and the
+//! variants' and router functions' own settings.
+
+use std::fmt;
+
+/// A scenario that cannot run: `field` names where (a dotted path such as
+/// `links[1].ab.ber`), `message` says what is wrong.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScenarioError {
+    pub field: String,
+    pub message: String,
+}
+
+impl ScenarioError {
+    pub fn new(field: impl Into<String>, message: impl Into<String>) -> ScenarioError {
+        ScenarioError {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.field.is_empty() {
+            write!(f, "invalid scenario: {}", self.message)
+        } else {
+            write!(f, "invalid scenario: {}: {}", self.field, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+impl ScenarioError {
+    /// The same error, for a table found at `prefix` (`tcp.adalr` +
+    /// `rwnd_mode` = `tcp.adalr.rwnd_mode`).
+    pub fn under(self, prefix: &str) -> ScenarioError {
+        let field = match (prefix, self.field.as_str()) {
+            (p, "") => p.to_string(),
+            ("", f) => f.to_string(),
+            (p, f) if f.starts_with('[') => format!("{p}{f}"),
+            (p, f) => format!("{p}.{f}"),
+        };
+        ScenarioError { field, ..self }
+    }
+}
+
+/// An error for `field` whose `value` is wrong in the way `why` says.
+pub fn bad(field: impl Into<String>, value: impl fmt::Display, why: &str) -> ScenarioError {
+    ScenarioError::new(field, format!("{value} {why}"))
+}
+
+pub fn positive(field: &str, v: f64) -> Result<(), ScenarioError> {
+    if v.is_finite() && v > 0.0 {
+        Ok(())
+    } else {
+        Err(bad(field, v, "must be a positive number"))
+    }
+}
+
+pub fn non_negative(field: &str, v: f64) -> Result<(), ScenarioError> {
+    if v.is_finite() && v >= 0.0 {
+        Ok(())
+    } else {
+        Err(bad(field, v, "must be zero or more"))
+    }
+}
+
+pub fn probability(field: &str, v: f64) -> Result<(), ScenarioError> {
+    if (0.0..=1.0).contains(&v) {
+        Ok(())
+    } else {
+        Err(bad(field, v, "must be between 0 and 1"))
+    }
+}
+
+/// Deserializes a settings table, naming a failing field by its path in
+/// the table; a missing table (null) gives the defaults.
+pub fn typed<T: serde::de::DeserializeOwned + Default>(
+    v: &serde_json::Value,
+) -> Result<T, ScenarioError> {
+    if v.is_null() {
+        return Ok(T::default());
+    }
+    serde_path_to_error::deserialize(v).map_err(path_error)
+}
+
+/// A deserialization error, named by the path where it happened.
+pub fn path_error(e: serde_path_to_error::Error<serde_json::Error>) -> ScenarioError {
+    let path = e.path().to_string();
+    let field = if path == "." { String::new() } else { path };
+    ScenarioError::new(field, e.into_inner().to_string())
+}

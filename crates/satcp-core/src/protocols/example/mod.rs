@@ -1,0 +1,125 @@
+//! The worked example of docs/architecture.md ("Adding a variant"): a
+//! variant with a sender, a receiver and a router part that talk through
+//! a header extension. It is small on purpose and not one of the papers'
+//! protocols (its idea is that of explicit drop notification, which the
+//! EPDN gateways of the TCP-R paper refine):
+//!
+//! - the router part (`router.rs`, kind `example-drop-recorder`) remembers,
+//!   per flow, the data a node had to discard and writes those sequence
+//!   ranges into the next data packet of the same flow it forwards;
+//! - the receiver part (`receiver.rs`) takes the ranges from arriving data
+//!   and echoes them in its next ACK, with the flag `EXAMPLE_DROP_ECHO`;
+//! - the sender (`DropAware` here) is Reno with NewReno or SACK recovery
+//!   that presumes the echoed ranges lost at once, so they are resent
+//!   without waiting for duplicate ACKs or a timeout.
+//!
+//! `tcp.variant = "example"` selects it; it is not listed by `satcp
+//! variants`. Its tests prove each hook (`tests/example_variant.rs`).
+
+pub mod receiver;
+pub mod router;
+
+use super::header_bits::EXAMPLE_DROP_ECHO;
+use super::reno::Reno;
+use super::{plain_recovery, RouterKind, Variant, VariantInput};
+use crate::engine::SimTime;
+use crate::error::{typed, ScenarioError};
+use crate::tcp::ack_info::AckInfo;
+use crate::tcp::congestion::CongestionControl;
+use crate::tcp::send_state::SendState;
+use crate::tcp::{EndpointParts, Recovery, VariantFactory};
+use serde::{Deserialize, Serialize};
+
+pub const VARIANT: Variant = Variant {
+    name: "example",
+    about:
+        "worked example: drop records from routers, echoed by the receiver, resent by the sender",
+    recoveries: &[Recovery::NewReno, Recovery::Sack],
+    shorthands: &[],
+    build: factory,
+    listed: false,
+};
+
+pub const DROP_RECORDER: RouterKind = RouterKind {
+    kind: "example-drop-recorder",
+    about: "records data a node discards, per flow, into the flow's next data packet",
+    build: router::build,
+};
+
+/// `[tcp.example]`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ExampleConfig {
+    /// The sender ignores echoed drop records (a baseline for tests).
+    pub ignore_echoes: bool,
+}
+
+struct ExampleFactory {
+    cfg: ExampleConfig,
+    recovery: Recovery,
+}
+
+fn factory(input: &VariantInput) -> Result<Box<dyn VariantFactory>, ScenarioError> {
+    Ok(Box::new(ExampleFactory {
+        cfg: typed(input.settings)?,
+        recovery: input.recovery,
+    }))
+}
+
+impl VariantFactory for ExampleFactory {
+    fn endpoint(&self) -> EndpointParts {
+        EndpointParts::new(
+            Box::new(DropAware {
+                reno: Reno::new(),
+                act: !self.cfg.ignore_echoes,
+                echoes: 0,
+                presumed_lost: 0,
+            }),
+            plain_recovery(self.recovery),
+            self.recovery == Recovery::Sack,
+        )
+        .with_receiver(Box::new(receiver::DropEcho::default()))
+    }
+}
+
+/// Reno that takes echoed drop records as certain losses.
+pub struct DropAware {
+    reno: Reno,
+    act: bool,
+    echoes: u64,
+    presumed_lost: u64,
+}
+
+impl CongestionControl for DropAware {
+    fn name(&self) -> &'static str {
+        "example"
+    }
+
+    fn on_ack(&mut self, s: &mut SendState, acked: u64, now: SimTime) {
+        self.reno.on_ack(s, acked, now);
+    }
+
+    fn on_ack_info(&mut self, s: &mut SendState, ack: &AckInfo, _now: SimTime) {
+        if !ack.ext().has(EXAMPLE_DROP_ECHO) {
+            return;
+        }
+        self.echoes += 1;
+        if !self.act {
+            return;
+        }
+        for r in ack.ext_ranges() {
+            let n = s.sent.mark_lost_in(*r);
+            if n > 0 {
+                self.presumed_lost += n as u64;
+                s.retransmit_now = true;
+            }
+        }
+    }
+
+    fn counters(&self) -> Vec<(&'static str, u64)> {
+        vec![
+            ("drop_echoes", self.echoes),
+            ("presumed_lost_by_echo", self.presumed_lost),
+        ]
+    }
+}

@@ -1,0 +1,7 @@
+//! Unit tests that drive the TCP machinery (`tcp/`) with real variants
+//! (`protocols/`): they live above both layers, so that `tcp/` imports
+//! nothing from `protocols/`.
+
+mod ecn_tests;
+mod hook_tests;
+mod undo_tests;
