@@ -14,6 +14,7 @@ pub mod newreno;
 pub mod peach;
 pub mod reno;
 pub mod sack;
+pub mod slowstart;
 
 use crate::error::{bad, ScenarioError};
 use crate::net::router::RouterFunction;
@@ -62,6 +63,7 @@ pub const VARIANTS: &[&Variant] = &[
     &adalr::VARIANT,
     &peach::VARIANT,
     &faststart::VARIANT,
+    &slowstart::VARIANT,
     &example::VARIANT,
 ];
 

@@ -6,6 +6,7 @@
 use super::{plain_recovery, Variant, VariantInput};
 use crate::engine::SimTime;
 use crate::error::{typed, ScenarioError};
+use crate::tcp::ack_info::AckInfo;
 use crate::tcp::congestion::{CongestionControl, SlowStart, StandardSlowStart};
 use crate::tcp::send_state::SendState;
 use crate::tcp::{EndpointParts, Recovery, VariantFactory};
@@ -90,6 +91,10 @@ pub fn reno_ca_increase(s: &SendState, carry: &mut u64) -> u64 {
 impl CongestionControl for Reno {
     fn name(&self) -> &'static str {
         "reno"
+    }
+
+    fn on_ack_info(&mut self, s: &mut SendState, ack: &AckInfo, _now: SimTime) {
+        self.slow_start.on_ack_info(s, ack);
     }
 
     fn on_ack(&mut self, s: &mut SendState, acked: u64, _now: SimTime) {

@@ -146,6 +146,9 @@ pub trait CongestionControl {
 /// functions. The standard rule is RFC 5681 Eq. 2: min(acked, SMSS).
 pub trait SlowStart {
     fn increase(&mut self, s: &SendState, acked: u64) -> u64;
+    /// Every ACK received (the congestion module passes its `on_ack_info`
+    /// on), for policies that count ACKs.
+    fn on_ack_info(&mut self, _s: &SendState, _ack: &AckInfo) {}
 }
 
 pub struct StandardSlowStart;

@@ -52,7 +52,8 @@ fn cases() -> impl Strategy<Value = Case> {
             Just("sack"),
             Just("adalr-newreno"),
             Just("adalr-sack"),
-            Just("example")
+            Just("example"),
+            Just("slowstart")
         ],
         any::<bool>(),
         any::<bool>(),
@@ -106,6 +107,11 @@ fn scenario_of(c: &Case) -> Value {
     // the property is about delivery, so the limit is raised out of reach.
     let mut tcp = json!({"variant": c.variant, "delayed_ack": c.delayed_ack,
         "max_retransmissions": 15, "timestamps": c.timestamps, "dsack": c.dsack});
+    if c.variant == "slowstart" {
+        // The most aggressive of the paper's functions: the window grows by
+        // N_ack segments per ACK up to 30 segments.
+        tcp = with(tcp, json!({"slowstart": {"function": "linear", "thr": 30}}));
+    }
     if c.scaling {
         tcp = with(tcp, json!({"window_scaling": true, "rcv_buffer": 262_144}));
     }
