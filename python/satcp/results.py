@@ -7,7 +7,7 @@ the parsed dict (``raw``) and turns the tables into data frames:
 - ``transfers``: one row per FTP file / HTTP page / bulk transfer,
 - ``flows``: one row per TCP connection; the counters of the server (data
   sender) and client (data receiver) endpoints become ``server_*`` and
-  ``client_*`` columns,
+  ``client_*`` columns, a variant's own counters ``counter_*`` columns,
 - ``links``: one row per link direction; the link counters (``stats``)
   become plain columns (``rx_bytes``, ``queue_drops``, ...),
 - ``flow_series`` / ``link_series``: the sampled time series (empty when the
@@ -106,7 +106,10 @@ class Results:
 
     @cached_property
     def flows(self) -> pd.DataFrame:
-        rows = _flatten(self.raw.get("flows", []), {"server": "server_", "client": "client_"})
+        rows = _flatten(
+            self.raw.get("flows", []),
+            {"server": "server_", "client": "client_", "variant_counters": "counter_"},
+        )
         return pd.DataFrame(rows)
 
     @cached_property

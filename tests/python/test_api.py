@@ -199,3 +199,43 @@ def test_results_from_dict_and_empty_tables():
     assert r.transfers.empty and r.flows.empty and r.links.empty
     assert r.response_times().empty
     assert "empty" in r.summary()
+
+
+def test_router_functions_and_variant_counters_from_a_scenario(tmp_path):
+    """[[routers]] entries and a variant's counters, through the Python API:
+    the worked example's gateway records the lost second segment, the
+    receiver echoes it, the sender resends it at once."""
+    sc = {
+        "name": "example",
+        "nodes": ["server", "gw", "client"],
+        "links": [
+            {
+                "a": "server",
+                "b": "gw",
+                "rate_bps": 10e6,
+                "delay_s": 0.005,
+                "ab": {"drop_seqs": [1001]},
+            },
+            {"a": "gw", "b": "client", "rate_bps": 2e6, "delay_s": 0.25},
+        ],
+        "apps": [{"kind": "ftp", "client": "client", "server": "server", "file_bytes": 100_000}],
+        "tcp": {"variant": "example", "mss": 1000, "initial_window": 4},
+        "routers": [{"node": "gw", "kind": "example-drop-recorder"}],
+    }
+    r = satcp.run(sc)
+    f = r.flows.iloc[0]
+    assert f["counter_presumed_lost_by_echo"] == 1
+    assert f["server_fast_retransmits"] == 0 and f["server_timeouts"] == 0
+    r.write(tmp_path / "out", fmt="parquet")
+    assert (tmp_path / "out" / "flows.parquet").exists()
+    with pytest.raises(ScenarioError, match=r"routers\[0\]\.kind"):
+        satcp.run({**sc, "routers": [{"node": "gw", "kind": "nope"}]})
+
+
+def test_variant_families_are_listed():
+    from satcp import _core
+
+    fams = {f[0]: f for f in _core.variant_families()}
+    assert {"reno", "adalr", "peach", "faststart", "slowstart"} <= set(fams)
+    assert "example" not in fams
+    assert "sack" in fams["reno"][3]
