@@ -32,6 +32,20 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
         if l.a == l.b {
             return Err(bad(format!("links[{i}].b"), &l.b, "must differ from a"));
         }
+        // Routing takes one shortest path: a second link between the same
+        // two nodes would never carry a packet.
+        if let Some(j) = s.links[..i]
+            .iter()
+            .position(|o| (o.a == l.a && o.b == l.b) || (o.a == l.b && o.b == l.a))
+        {
+            return Err(ScenarioError::new(
+                format!("links[{i}]"),
+                format!(
+                    "{} - {} are already joined by links[{j}] (one link per pair of nodes)",
+                    l.a, l.b
+                ),
+            ));
+        }
         // Each table is checked where it was written, so the error names
         // `links[i].ab.ber` or `links[i].ber` as the user wrote it.
         let common = l.common();
@@ -54,6 +68,12 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
         node(format!("{f}.server"), sv)?;
         if c == sv {
             return Err(bad(format!("{f}.server"), sv, "must differ from client"));
+        }
+        if !connected(s, c, sv) {
+            return Err(ScenarioError::new(
+                format!("{f}.client"),
+                format!("no path between client {c} and server {sv}: check the links"),
+            ));
         }
         non_negative(&format!("{f}.start_s"), a.start_s())?;
         tcp(&format!("{f}.tcp"), a.tcp())?;
@@ -97,11 +117,36 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     Ok(())
 }
 
+/// Whether the links join nodes `a` and `b`.
+fn connected(s: &Scenario, a: &str, b: &str) -> bool {
+    let mut reached = vec![a];
+    let mut i = 0;
+    while i < reached.len() {
+        let n = reached[i];
+        for l in &s.links {
+            for (x, y) in [(&l.a, &l.b), (&l.b, &l.a)] {
+                if x == n && !reached.contains(&y.as_str()) {
+                    reached.push(y);
+                }
+            }
+        }
+        i += 1;
+    }
+    reached.contains(&b)
+}
+
+/// The fastest link satcp accepts: 1 Tb/s (rates are whole bits per
+/// second; anything above is a typo, and 1e300 would overflow).
+const MAX_RATE_BPS: f64 = 1e12;
+
 /// Checks the fields set in one table (a link's, or one direction's).
 fn direction_fields(table: &str, d: &DirectionConfig) -> Result<(), ScenarioError> {
     let f = |name: &str| format!("{table}.{name}");
     if let Some(rate) = d.rate_bps {
         positive(&f("rate_bps"), rate)?;
+        if rate > MAX_RATE_BPS {
+            return Err(bad(f("rate_bps"), rate, "must be at most 1e12 (1 Tb/s)"));
+        }
     }
     non_negative(&f("delay_s"), d.delay_s.unwrap_or(0.0))?;
     if let Some(q) = &d.queue {

@@ -73,49 +73,48 @@ impl Default for SlowStartConfig {
 }
 
 impl SlowStartConfig {
+    /// The selected function; every field is checked, also those the
+    /// selected function does not use (a typo there is still a typo).
     pub fn function(&self) -> Result<IncreaseFunction, ScenarioError> {
+        positive("k", self.k)?;
+        positive("thr", self.thr)?;
+        let pieces = self.pieces()?;
         Ok(match self.function {
             FunctionKind::Standard => IncreaseFunction::Standard,
-            FunctionKind::Constant => {
-                positive("k", self.k)?;
-                IncreaseFunction::Constant { k: self.k }
-            }
-            FunctionKind::Linear => {
-                positive("thr", self.thr)?;
-                IncreaseFunction::Linear { thr: self.thr }
-            }
-            FunctionKind::Piecewise => {
-                if self.thresholds.is_empty() || self.thresholds.len() != self.factors.len() {
-                    return Err(bad(
-                        "factors",
-                        format!("{:?}", self.factors),
-                        &format!(
-                            "must give one factor per threshold ({} thresholds)",
-                            self.thresholds.len()
-                        ),
-                    ));
-                }
-                for (i, (&thr, &k)) in self.thresholds.iter().zip(&self.factors).enumerate() {
-                    positive(&format!("thresholds[{i}]"), thr)?;
-                    positive(&format!("factors[{i}]"), k)?;
-                    if i > 0 && thr <= self.thresholds[i - 1] {
-                        return Err(bad(
-                            format!("thresholds[{i}]"),
-                            thr,
-                            "must be above the threshold before it",
-                        ));
-                    }
-                }
-                IncreaseFunction::Piecewise {
-                    pieces: self
-                        .thresholds
-                        .iter()
-                        .zip(&self.factors)
-                        .map(|(&thr, &k)| LinearPiece { thr, k })
-                        .collect(),
-                }
-            }
+            FunctionKind::Constant => IncreaseFunction::Constant { k: self.k },
+            FunctionKind::Linear => IncreaseFunction::Linear { thr: self.thr },
+            FunctionKind::Piecewise => IncreaseFunction::Piecewise { pieces },
         })
+    }
+
+    fn pieces(&self) -> Result<Vec<LinearPiece>, ScenarioError> {
+        if self.thresholds.is_empty() || self.thresholds.len() != self.factors.len() {
+            return Err(bad(
+                "factors",
+                format!("{:?}", self.factors),
+                &format!(
+                    "must give one factor per threshold ({} thresholds)",
+                    self.thresholds.len()
+                ),
+            ));
+        }
+        for (i, (&thr, &k)) in self.thresholds.iter().zip(&self.factors).enumerate() {
+            positive(&format!("thresholds[{i}]"), thr)?;
+            positive(&format!("factors[{i}]"), k)?;
+            if i > 0 && thr <= self.thresholds[i - 1] {
+                return Err(bad(
+                    format!("thresholds[{i}]"),
+                    thr,
+                    "must be above the threshold before it",
+                ));
+            }
+        }
+        Ok(self
+            .thresholds
+            .iter()
+            .zip(&self.factors)
+            .map(|(&thr, &k)| LinearPiece { thr, k })
+            .collect())
     }
 }
 
