@@ -4,7 +4,9 @@
 //! (c) a large window: bulk transfer over a 1 Gb/s, 600 ms round-trip path
 //!     (10 Gb/s access link, then the long hop with random loss 1e-5) with
 //!     window scaling and SACK, 60 s simulated; same shape as (a), so the
-//!     cost per event compares like with like.
+//!     cost per event compares like with like;
+//! (d) 1,000 long-lived flows sharing a 100 Mb/s GEO bottleneck for 60 s;
+//! (e) 10,000 short FTP downloads (20 kB) arriving over 500 s, web-like.
 //! Criterion reports wall time per run and, as throughput, simulated events
 //! per second. A plain summary line per scenario is printed first.
 
@@ -72,6 +74,51 @@ fn large_window() -> Value {
     })
 }
 
+fn thousand_flows() -> Value {
+    let n = 1000;
+    let apps: Vec<Value> = (0..n)
+        .map(|i| {
+            json!({"kind": "bulk", "client": "client", "server": "server",
+                   "start_s": 0.01 * i as f64})
+        })
+        .collect();
+    json!({
+        "name": "bench-d-1000-flows",
+        "duration_s": 60.0,
+        "stop_when_done": false,
+        "nodes": ["server", "gateway", "client"],
+        "tcp": {"variant": "sack", "delayed_ack": true},
+        "links": [
+            {"a": "server", "b": "gateway", "rate_bps": 1e9, "delay_s": 0.001},
+            {"a": "gateway", "b": "client", "rate_bps": 100e6, "delay_s": 0.250,
+             "queue_packets": 2000}
+        ],
+        "apps": apps
+    })
+}
+
+fn short_flows() -> Value {
+    let n = 10_000;
+    let apps: Vec<Value> = (0..n)
+        .map(|i| {
+            json!({"kind": "ftp", "client": "client", "server": "server",
+                   "file_bytes": 20_000, "start_s": 0.05 * i as f64})
+        })
+        .collect();
+    json!({
+        "name": "bench-e-10000-short-flows",
+        "duration_s": 600.0,
+        "nodes": ["server", "gateway", "client"],
+        "tcp": {"variant": "sack", "delayed_ack": true},
+        "links": [
+            {"a": "server", "b": "gateway", "rate_bps": 100e6, "delay_s": 0.001},
+            {"a": "gateway", "b": "client", "rate_bps": 10e6, "delay_s": 0.250,
+             "queue_packets": 100}
+        ],
+        "apps": apps
+    })
+}
+
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("scenarios");
     g.sample_size(10);
@@ -79,16 +126,19 @@ fn bench(c: &mut Criterion) {
         ("a_thesis_ftp_50MB", thesis_ftp()),
         ("b_20_flows_550s", twenty_flows()),
         ("c_large_window_60s", large_window()),
+        ("d_1000_flows_60s", thousand_flows()),
+        ("e_10000_short_flows", short_flows()),
     ] {
         let s = satcp_core::parse(&v.to_string()).expect("valid bench scenario");
         let t0 = Instant::now();
         let r = satcp_core::run(&s);
         let wall = t0.elapsed().as_secs_f64();
         println!(
-            "{name}: {:.1} ms wall, {} events, {:.1} M events/s, simulated {:.1} s",
+            "{name}: {:.1} ms wall, {} events, {:.1} M events/s, {:.0} ns/event, simulated {:.1} s",
             wall * 1e3,
             r.events,
             r.events as f64 / wall / 1e6,
+            wall * 1e9 / r.events as f64,
             r.end_time_s
         );
         g.throughput(Throughput::Elements(r.events));

@@ -87,6 +87,11 @@ pub struct Simulation {
     stop_at: SimTime,
     stop_when_apps_done: bool,
     apps_done: bool,
+    /// Per application, whether it said it is done when last called back
+    /// (its state changes only then), and how many are not: checking all
+    /// of them after every callback would cost O(apps) per event.
+    app_done: Vec<bool>,
+    apps_not_done: usize,
     // Scratch buffers reused across events.
     out: TcpOutput,
     actions: Vec<AppAction>,
@@ -105,6 +110,7 @@ impl Simulation {
         let routes = RoutingTable::shortest_paths(nodes.len(), &pairs);
         let n_nodes = nodes.len();
         let n_links = links.len();
+        let n_apps = apps.len();
         Simulation {
             now: SimTime::ZERO,
             events: EventQueue::new(),
@@ -126,6 +132,8 @@ impl Simulation {
             stop_at: SimTime::NEVER,
             stop_when_apps_done: true,
             apps_done: false,
+            app_done: vec![false; n_apps],
+            apps_not_done: n_apps,
             out: TcpOutput::default(),
             actions: Vec::new(),
             dropped: Vec::new(),
@@ -471,7 +479,14 @@ impl Simulation {
             self.do_action(a, act);
         }
         self.actions = actions;
-        self.apps_done = self.apps.iter().all(|s| s.app.is_done());
+        let done = self.apps[a as usize].app.is_done();
+        let was = std::mem::replace(&mut self.app_done[a as usize], done);
+        match (was, done) {
+            (false, true) => self.apps_not_done -= 1,
+            (true, false) => self.apps_not_done += 1,
+            _ => {}
+        }
+        self.apps_done = self.apps_not_done == 0;
     }
 
     fn do_action(&mut self, a: AppId, act: AppAction) {
