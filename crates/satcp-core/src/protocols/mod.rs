@@ -7,14 +7,17 @@
 //! Adding a variant: docs/architecture.md, "Adding a variant".
 
 pub mod adalr;
+pub mod cubic;
 pub mod example;
 pub mod faststart;
 pub mod header_bits;
+pub mod hybla;
 pub mod newreno;
 pub mod peach;
 pub mod reno;
 pub mod sack;
 pub mod slowstart;
+pub mod westwood;
 
 use crate::error::{bad, ScenarioError};
 use crate::net::router::RouterFunction;
@@ -64,6 +67,9 @@ pub const VARIANTS: &[&Variant] = &[
     &peach::VARIANT,
     &faststart::VARIANT,
     &slowstart::VARIANT,
+    &cubic::VARIANT,
+    &hybla::VARIANT,
+    &westwood::VARIANT,
     &example::VARIANT,
 ];
 

@@ -53,7 +53,10 @@ fn cases() -> impl Strategy<Value = Case> {
             Just("adalr-newreno"),
             Just("adalr-sack"),
             Just("example"),
-            Just("slowstart")
+            Just("slowstart"),
+            Just("cubic"),
+            Just("hybla"),
+            Just("westwood")
         ],
         any::<bool>(),
         any::<bool>(),
