@@ -105,3 +105,48 @@ fn hybla_beats_newreno_on_a_geo_path_with_random_loss() {
     );
     assert!(goodput(&h) > 1.5 * goodput(&n));
 }
+
+/// BBR converges to the bottleneck rate with about one bandwidth-delay
+/// product in flight, and drains the queue its startup built (Cardwell et
+/// al. 2016): 10 Mb/s, 100 ms propagation RTT, a deep buffer.
+#[test]
+fn bbr_fills_the_pipe_and_drains_its_startup_queue() {
+    let r = run(&path("bbr", 10.0, 0.05, 0.0, 30.0, json!({})));
+    let bdp = 10e6 / 8.0 * 0.1;
+    let fs = &r.flow_series;
+    let ls = &r.link_series;
+    let g = goodput(&r);
+    println!(
+        "bbr goodput {g:.0} b/s, counters {:?}",
+        r.flows[0].variant_counters
+    );
+    assert!(g > 0.9 * 10e6, "goodput {g}");
+    // In flight between 10 s and 30 s: about one BDP (ProbeBW's 1.25 phase
+    // adds a quarter for one RTprop in eight).
+    let late: Vec<f64> = (0..fs.time_s.len())
+        .filter(|&i| fs.time_s[i] >= 10.0)
+        .map(|i| fs.flight_size[i] as f64 / bdp)
+        .collect();
+    let mean = late.iter().sum::<f64>() / late.len() as f64;
+    println!("in flight after 10 s: mean {mean:.2} BDP");
+    assert!((0.9..=1.4).contains(&mean), "{mean}");
+    // The bottleneck queue (gw -> client is link direction 2): large during
+    // startup, small once drained.
+    let q = |t0: f64, t1: f64| {
+        (0..ls.time_s.len())
+            .filter(|&i| ls.link[i] == 2 && ls.time_s[i] >= t0 && ls.time_s[i] < t1)
+            .map(|i| ls.queue_packets[i])
+            .max()
+            .unwrap_or(0)
+    };
+    let (startup, cruise) = (q(0.0, 2.0), q(10.0, 30.0));
+    println!("queue: startup max {startup} packets, after 10 s max {cruise}");
+    assert!(startup > 20, "startup builds a queue");
+    assert!((cruise as f64) < 0.35 * bdp / 1500.0 + 3.0, "{cruise}");
+    // RTprop and BtlBw as the model holds them.
+    let c = &r.flows[0].variant_counters;
+    let bw = c["btl_bw_bps"] as f64;
+    assert!((0.9e7..=1.1e7).contains(&bw), "{bw}");
+    let rtprop = c["rtprop_us"] as f64 / 1e6;
+    assert!((0.1..0.12).contains(&rtprop), "{rtprop}");
+}

@@ -7,6 +7,7 @@
 //! Adding a variant: docs/architecture.md, "Adding a variant".
 
 pub mod adalr;
+pub mod bbr;
 pub mod cubic;
 pub mod example;
 pub mod faststart;
@@ -70,6 +71,7 @@ pub const VARIANTS: &[&Variant] = &[
     &cubic::VARIANT,
     &hybla::VARIANT,
     &westwood::VARIANT,
+    &bbr::VARIANT,
     &example::VARIANT,
 ];
 

@@ -56,7 +56,8 @@ fn cases() -> impl Strategy<Value = Case> {
             Just("slowstart"),
             Just("cubic"),
             Just("hybla"),
-            Just("westwood")
+            Just("westwood"),
+            Just("bbr")
         ],
         any::<bool>(),
         any::<bool>(),

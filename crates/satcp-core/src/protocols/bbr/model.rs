@@ -1,0 +1,98 @@
+//! BBR's path model: BtlBw, a windowed maximum of delivery-rate samples
+//! over the last 10 round trips (app-limited samples only when they raise
+//! it), and RTprop, the minimum RTT of the last 10 s; round trips counted
+//! as in the draft: a round ends when data sent after its start is
+//! delivered.
+
+use crate::engine::{Duration, SimTime};
+use crate::tcp::ack_info::AckInfo;
+use crate::tcp::send_state::SendState;
+
+/// BtlBw filter length, round trips.
+const BW_WINDOW_ROUNDS: u64 = 10;
+/// RTprop filter length.
+const RTPROP_WINDOW: Duration = Duration(10_000_000_000);
+
+#[derive(Default)]
+pub struct PathModel {
+    /// Per recent round: (round number, largest rate sample), bytes/s.
+    bw_samples: Vec<(u64, f64)>,
+    rtprop: Option<Duration>,
+    rtprop_stamp: SimTime,
+    round: u64,
+    /// The round ends when snd_una passes this.
+    round_end: u64,
+    delivered: u64,
+}
+
+impl PathModel {
+    /// The largest delivery rate of the window, bytes/s (0: none yet).
+    pub fn btl_bw(&self) -> f64 {
+        self.bw_samples.iter().map(|x| x.1).fold(0.0, f64::max)
+    }
+
+    pub fn rtprop(&self) -> Option<Duration> {
+        self.rtprop
+    }
+
+    /// BtlBw x RTprop, bytes.
+    pub fn bdp(&self) -> Option<f64> {
+        let bw = self.btl_bw();
+        (bw > 0.0).then_some(bw * self.rtprop?.as_secs_f64())
+    }
+
+    pub fn round(&self) -> u64 {
+        self.round
+    }
+
+    pub fn delivered(&self) -> u64 {
+        self.delivered
+    }
+
+    /// Takes in one ACK; returns whether it started a new round trip and
+    /// whether RTprop had expired before this ACK (which then refreshed it
+    /// with its own sample, as Linux's bbr_update_min_rtt).
+    pub fn on_ack(&mut self, s: &SendState, ack: &AckInfo, now: SimTime) -> (bool, bool) {
+        let expired = self.rtprop_expired(now);
+        self.delivered += ack.newly_acked + ack.newly_sacked;
+        let mut round_start = false;
+        if s.snd_una >= self.round_end && ack.newly_acked > 0 {
+            self.round += 1;
+            self.round_end = s.snd_max;
+            round_start = true;
+        }
+        if let Some(r) = ack.rate {
+            let bw = r.delivery_rate;
+            if !r.is_app_limited || bw >= self.btl_bw() {
+                match self.bw_samples.last_mut() {
+                    Some((round, max)) if *round == self.round => *max = max.max(bw),
+                    _ => self.bw_samples.push((self.round, bw)),
+                }
+            }
+            let oldest = self.round.saturating_sub(BW_WINDOW_ROUNDS - 1);
+            self.bw_samples.retain(|x| x.0 >= oldest);
+        }
+        if let Some(rtt) = ack.rtt {
+            if self.rtprop.is_none_or(|m| rtt <= m) || expired {
+                self.rtprop = Some(rtt);
+                self.rtprop_stamp = now;
+            }
+        }
+        (round_start, expired)
+    }
+
+    /// RTprop has not been refreshed for 10 s.
+    pub fn rtprop_expired(&self, now: SimTime) -> bool {
+        self.rtprop.is_some() && now.since(self.rtprop_stamp) > RTPROP_WINDOW
+    }
+
+    /// ProbeRTT ended: the minimum just measured stands for 10 s more.
+    pub fn refresh_rtprop(&mut self, now: SimTime) {
+        self.rtprop_stamp = now;
+    }
+
+    /// Start counting a round from what is in flight now.
+    pub fn mark_round_start(&mut self, s: &SendState) {
+        self.round_end = s.snd_max;
+    }
+}
