@@ -256,7 +256,7 @@ impl Simulation {
         match fate {
             Fate::Corrupted if link.corrupted_reach_next_node => {
                 link.stats.corrupted += 1;
-                let at = now + link.delay;
+                let at = now + link.delay_at(now);
                 self.events.schedule(at, Event::ArriveCorrupted(l, p));
             }
             Fate::Corrupted => {
@@ -276,7 +276,7 @@ impl Simulation {
                 if extra_delay > Duration::ZERO {
                     link.stats.reordered += 1;
                 }
-                let at = now + link.delay;
+                let at = now + link.delay_at(now);
                 if duplicate {
                     link.stats.duplicated += 1;
                     let copy = self.pool.get(p).clone();
@@ -295,9 +295,14 @@ impl Simulation {
 
     /// Puts a packet on link `l`'s wire, to arrive at `at`.
     fn propagate(&mut self, l: LinkId, at: SimTime, p: PacketId) {
-        let rank = self.events.reserve();
         let fifo = &mut self.propagating[l as usize];
-        debug_assert!(fifo.back().is_none_or(|&(t, _, _)| t <= at));
+        if fifo.back().is_some_and(|&(t, _, _)| t > at) {
+            // The delay just fell (a time-varying link): this packet
+            // overtakes those in flight, outside the FIFO.
+            self.events.schedule(at, Event::Arrive(l, p));
+            return;
+        }
+        let rank = self.events.reserve();
         if fifo.is_empty() {
             self.events.schedule_ranked(at, rank, Event::Propagated(l));
         }

@@ -7,6 +7,7 @@ use super::error_model::ErrorModel;
 use super::packet::{LinkId, NodeId, PacketId, PacketPool};
 use super::queue::Queue;
 use super::router::DropCause;
+use super::schedule::Schedule;
 use crate::engine::{Duration, RngStream, SimTime};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
@@ -50,6 +51,11 @@ pub struct Link {
     /// whose router functions see it (cause `Corruption`), instead of
     /// vanishing at the end of its transmission.
     pub corrupted_reach_next_node: bool,
+    /// Time-varying delay and rate (they replace `delay` and `rate_bps`
+    /// from their first point on). A packet keeps the delay in force when
+    /// its transmission ends, and the rate in force when it starts.
+    pub delay_schedule: Option<Schedule>,
+    pub rate_schedule: Option<Schedule>,
     pub rng: RngStream,
     /// Packet being serialized, if any.
     pub in_service: Option<PacketId>,
@@ -76,6 +82,17 @@ impl Link {
         }
     }
 
+    /// The propagation delay of a packet whose transmission ends now.
+    pub fn delay_at(&mut self, now: SimTime) -> Duration {
+        match self.delay_schedule.as_mut() {
+            Some(d) => {
+                self.delay = Duration::from_secs_f64(d.at(now));
+                self.delay
+            }
+            None => self.delay,
+        }
+    }
+
     /// If the transmitter is idle and a packet waits, starts sending it and
     /// returns when its last bit leaves.
     pub fn start_next(&mut self, pool: &mut PacketPool, now: SimTime) -> Option<SimTime> {
@@ -84,6 +101,9 @@ impl Link {
         }
         let p = self.queue.dequeue(pool, now)?;
         let size = pool.get(p).size;
+        if let Some(r) = self.rate_schedule.as_mut() {
+            self.rate_bps = r.at(now).round() as u64;
+        }
         let tx = Duration::serialization(size, self.rate_bps);
         self.in_service = Some(p);
         self.stats.tx_packets += 1;

@@ -7,4 +7,5 @@ pub mod observer;
 pub mod packet;
 pub mod queue;
 pub mod router;
+pub mod schedule;
 pub mod topology;

@@ -11,6 +11,7 @@ use crate::net::error_model::{DelayDist, ErrorModel};
 use crate::net::link::{Link, LinkStats};
 use crate::net::packet::NodeId;
 use crate::net::queue::{DropTail, Queue, QueueLimit, Red, RedParams, StrictPriority};
+use crate::net::schedule::Schedule;
 use crate::net::topology::Node;
 use crate::sim::{AppSlot, Simulation};
 
@@ -107,6 +108,8 @@ pub fn build(s: &Scenario) -> Simulation {
                 errors: errors(&d),
                 drop_seqs: d.drop_seqs.clone().unwrap_or_default(),
                 corrupted_reach_next_node: d.corrupted_reach_next_node.unwrap_or(false),
+                delay_schedule: d.delay_schedule.as_deref().map(Schedule::new),
+                rate_schedule: d.rate_schedule.as_deref().map(Schedule::new),
                 in_service: None,
                 stats: LinkStats::default(),
             });

@@ -92,6 +92,13 @@ pub struct DirectionConfig {
     /// packet that starts at each of these TCP sequence numbers is lost on
     /// the link (copies and retransmissions sent later pass).
     pub drop_seqs: Option<Vec<u64>>,
+    /// Time-varying delay: [[time_s, delay_s], ...] in increasing time,
+    /// a step function (a trace, or an orbit's geometry per slot); it
+    /// replaces delay_s from its first point on (before it, its first
+    /// value holds). A packet keeps the delay in force when it was sent.
+    pub delay_schedule: Option<Vec<[f64; 2]>>,
+    /// Time-varying rate: [[time_s, rate_bps], ...], as delay_schedule.
+    pub rate_schedule: Option<Vec<[f64; 2]>>,
 }
 
 /// A full-duplex link between nodes `a` and `b`. The fields at link level
@@ -125,6 +132,8 @@ pub struct LinkConfig {
     pub errors_data_only: Option<bool>,
     pub corrupted_reach_next_node: Option<bool>,
     pub drop_seqs: Option<Vec<u64>>,
+    pub delay_schedule: Option<Vec<[f64; 2]>>,
+    pub rate_schedule: Option<Vec<[f64; 2]>>,
     #[serde(default)]
     pub ab: DirectionConfig,
     #[serde(default)]
@@ -157,6 +166,8 @@ impl LinkConfig {
             errors_data_only: self.errors_data_only,
             corrupted_reach_next_node: self.corrupted_reach_next_node,
             drop_seqs: self.drop_seqs.clone(),
+            delay_schedule: self.delay_schedule.clone(),
+            rate_schedule: self.rate_schedule.clone(),
         }
     }
 }
@@ -192,6 +203,14 @@ impl DirectionConfig {
                 .corrupted_reach_next_node
                 .or(base.corrupted_reach_next_node),
             drop_seqs: self.drop_seqs.clone().or_else(|| base.drop_seqs.clone()),
+            delay_schedule: self
+                .delay_schedule
+                .clone()
+                .or_else(|| base.delay_schedule.clone()),
+            rate_schedule: self
+                .rate_schedule
+                .clone()
+                .or_else(|| base.rate_schedule.clone()),
         }
     }
 }

@@ -149,6 +149,33 @@ fn direction_fields(table: &str, d: &DirectionConfig) -> Result<(), ScenarioErro
         }
     }
     non_negative(&f("delay_s"), d.delay_s.unwrap_or(0.0))?;
+    for (name, sched) in [
+        ("delay_schedule", &d.delay_schedule),
+        ("rate_schedule", &d.rate_schedule),
+    ] {
+        let Some(points) = sched else { continue };
+        if points.is_empty() {
+            return Err(ScenarioError::new(
+                f(name),
+                "must have at least one [time_s, value] point",
+            ));
+        }
+        for (i, p) in points.iter().enumerate() {
+            let at = |k: usize| format!("{}[{i}][{k}]", f(name));
+            non_negative(&at(0), p[0])?;
+            if i > 0 && p[0] <= points[i - 1][0] {
+                return Err(bad(at(0), p[0], "must be later than the point before"));
+            }
+            if name == "delay_schedule" {
+                non_negative(&at(1), p[1])?;
+            } else {
+                positive(&at(1), p[1])?;
+                if p[1] > MAX_RATE_BPS {
+                    return Err(bad(at(1), p[1], "must be at most 1e12 (1 Tb/s)"));
+                }
+            }
+        }
+    }
     if let Some(q) = &d.queue {
         if !matches!(q.as_str(), "drop_tail" | "priority" | "red") {
             return Err(bad(

@@ -1,0 +1,57 @@
+//! A value that changes over time, step-wise: a link direction's delay or
+//! rate following a table (a measured trace, or an orbit's geometry
+//! computed per reconfiguration slot). Queries come with the simulation's
+//! clock, which never goes back, so a cursor makes each O(1) amortized.
+
+use crate::engine::SimTime;
+
+#[derive(Clone, Debug)]
+pub struct Schedule {
+    /// (from when, value), times increasing; before the first time the
+    /// first value holds.
+    points: Vec<(SimTime, f64)>,
+    cursor: usize,
+}
+
+impl Schedule {
+    /// `points` as (seconds, value), in increasing time.
+    pub fn new(points: &[[f64; 2]]) -> Schedule {
+        Schedule {
+            points: points
+                .iter()
+                .map(|p| (SimTime::from_secs_f64(p[0]), p[1]))
+                .collect(),
+            cursor: 0,
+        }
+    }
+
+    /// The value in force at `now` (`now` never less than at the last call).
+    pub fn at(&mut self, now: SimTime) -> f64 {
+        while self.cursor + 1 < self.points.len() && self.points[self.cursor + 1].0 <= now {
+            self.cursor += 1;
+        }
+        self.points[self.cursor].1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_at_the_given_times() {
+        let mut s = Schedule::new(&[[0.0, 1.0], [2.0, 5.0], [2.5, 3.0]]);
+        let t = SimTime::from_secs_f64;
+        assert_eq!(s.at(t(0.0)), 1.0);
+        assert_eq!(s.at(t(1.999)), 1.0);
+        assert_eq!(s.at(t(2.0)), 5.0);
+        assert_eq!(s.at(t(2.4)), 5.0);
+        assert_eq!(s.at(t(100.0)), 3.0);
+        let mut late = Schedule::new(&[[1.0, 7.0], [3.0, 8.0]]);
+        assert_eq!(
+            late.at(t(0.5)),
+            7.0,
+            "the first value before the first time"
+        );
+    }
+}
