@@ -48,6 +48,7 @@ def load(
         scenario = copy.deepcopy(dict(source))
     elif isinstance(source, str | os.PathLike):
         scenario = _read_toml(os.fspath(source))
+        _read_schedule_files(scenario, os.path.dirname(os.path.abspath(os.fspath(source))))
     else:
         raise TypeError(f"a scenario is a path or a dict, not {type(source).__name__}")
     if isinstance(overrides, str):
@@ -60,6 +61,56 @@ def load(
             raise ScenarioError(f"invalid scenario: seed: {seed!r} must be a whole number >= 0")
         scenario["seed"] = seed
     return scenario
+
+
+SCHEDULES = ("delay_schedule", "rate_schedule")
+
+
+def _read_schedule_files(scenario: dict[str, Any], base: str) -> None:
+    """A link's ``delay_schedule`` / ``rate_schedule`` given as a file name
+    (CSV, two columns: time in seconds and the value; ``#`` comments and a
+    header line allowed; relative to the scenario file) is read into the
+    table of points the core takes."""
+    for i, link in enumerate(scenario.get("links") or []):
+        if not isinstance(link, dict):
+            continue
+        for where, table in [
+            (f"links[{i}]", link),
+            (f"links[{i}].ab", link.get("ab")),
+            (f"links[{i}].ba", link.get("ba")),
+        ]:
+            if not isinstance(table, dict):
+                continue
+            for key in SCHEDULES:
+                if isinstance(table.get(key), str):
+                    table[key] = read_schedule_csv(os.path.join(base, table[key]), f"{where}.{key}")
+
+
+def read_schedule_csv(path: str, field: str = "schedule") -> list[list[float]]:
+    """``[[time_s, value], ...]`` from a two-column CSV file."""
+    points = []
+    try:
+        with open(path, encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                line = line.split("#", 1)[0].strip()
+                if not line:
+                    continue
+                cells = [c.strip() for c in line.replace(";", ",").split(",")]
+                try:
+                    t, v = float(cells[0]), float(cells[1])
+                except (ValueError, IndexError):
+                    if not points and n == 1:
+                        continue  # a header line
+                    raise ScenarioError(
+                        f"invalid scenario: {field}: {path} line {n}: "
+                        f"{line!r} is not 'time_s, value'"
+                    ) from None
+                points.append([t, v])
+    except OSError as e:
+        raise ScenarioError(
+            f"invalid scenario: {field}: cannot read {path}: {e.strerror}"
+        ) from None
+    return points
 
 
 def _read_toml(path: str) -> dict[str, Any]:
