@@ -30,6 +30,11 @@ pub struct RateSample {
     /// The newest segment delivered was sent while the sender had no data
     /// to fill the window: the rate may understate the path.
     pub is_app_limited: bool,
+    /// The connection's `delivered` when that segment was sent, and now:
+    /// BBR counts round trips with them (a round ends when data sent after
+    /// its start is delivered).
+    pub prior_delivered: u64,
+    pub total_delivered: u64,
 }
 
 /// The connection's side of the estimator.
@@ -103,6 +108,8 @@ impl DeliveryRate {
             interval,
             delivery_rate: delivered as f64 / interval.as_secs_f64(),
             is_app_limited: self.sample_app_limited,
+            prior_delivered: self.prior_delivered,
+            total_delivered: self.delivered,
         })
     }
 }

@@ -21,6 +21,9 @@ pub struct SentSegment {
     pub last_sent: SimTime,
     pub tx_count: u16,
     pub sacked: bool,
+    /// Its delivery was counted by the rate estimator (when SACKed): a
+    /// timeout forgets SACKs, but the data did arrive once.
+    pub delivery_counted: bool,
     /// Presumed lost: waiting for (or given) a retransmission.
     pub lost: bool,
     /// Retransmitted since it was presumed lost.
@@ -150,6 +153,7 @@ impl SentQueue {
             last_sent: now,
             tx_count: 1,
             sacked: false,
+            delivery_counted: false,
             lost: false,
             rtx_after_loss: false,
             tx,
@@ -177,7 +181,7 @@ impl SentQueue {
         while let Some(f) = self.segs.front() {
             if f.range.end <= ack {
                 let s = *f;
-                if !s.sacked {
+                if !s.delivery_counted {
                     self.rate.on_delivered(s.len(), s.last_sent, &s.tx, now);
                 }
                 // Out of the pipe and the scoreboard, then gone.
@@ -197,7 +201,7 @@ impl SentQueue {
                 let cut = ack - f.range.start;
                 let counted = f.counts_in_pipe();
                 let sacked = f.sacked;
-                if !sacked {
+                if !f.delivery_counted {
                     let (sent, tx) = (f.last_sent, f.tx);
                     self.rate.on_delivered(cut, sent, &tx, now);
                 }
@@ -286,8 +290,13 @@ impl SentQueue {
                 }
                 if s.range.start >= b.start && s.range.end <= b.end {
                     newly += s.len();
-                    self.rate.on_delivered(s.len(), s.last_sent, &s.tx, now);
-                    self.update(i, |s| s.sacked = true);
+                    if !s.delivery_counted {
+                        self.rate.on_delivered(s.len(), s.last_sent, &s.tx, now);
+                    }
+                    self.update(i, |s| {
+                        s.sacked = true;
+                        s.delivery_counted = true;
+                    });
                     self.add_run(s.range);
                 }
                 i += 1;

@@ -234,7 +234,7 @@ impl CongestionControl for Bbr {
 
     fn on_ack_info(&mut self, s: &mut SendState, ack: &AckInfo, now: SimTime) {
         let delivered = ack.newly_acked + ack.newly_sacked;
-        let (round_start, rtprop_expired) = self.model.on_ack(s, ack, now);
+        let (round_start, rtprop_expired) = self.model.on_ack(ack, now);
         let app_limited = ack.rate.is_some_and(|r| r.is_app_limited);
         // Recovery: entered (the machinery set cwnd to ssthresh = what was
         // in flight) or left (restore what it was before).

@@ -2,7 +2,8 @@
 //! over the last 10 round trips (app-limited samples only when they raise
 //! it), and RTprop, the minimum RTT of the last 10 s; round trips counted
 //! as in the draft: a round ends when data sent after its start is
-//! delivered.
+//! delivered (by the rate sample's prior_delivered, so that resent data
+//! ends a round too, as after a timeout).
 
 use crate::engine::{Duration, SimTime};
 use crate::tcp::ack_info::AckInfo;
@@ -20,7 +21,8 @@ pub struct PathModel {
     rtprop: Option<Duration>,
     rtprop_stamp: SimTime,
     round: u64,
-    /// The round ends when snd_una passes this.
+    /// The round ends when data sent with at least this much delivered is
+    /// delivered (next_round_delivered).
     round_end: u64,
     delivered: u64,
 }
@@ -52,14 +54,16 @@ impl PathModel {
     /// Takes in one ACK; returns whether it started a new round trip and
     /// whether RTprop had expired before this ACK (which then refreshed it
     /// with its own sample, as Linux's bbr_update_min_rtt).
-    pub fn on_ack(&mut self, s: &SendState, ack: &AckInfo, now: SimTime) -> (bool, bool) {
+    pub fn on_ack(&mut self, ack: &AckInfo, now: SimTime) -> (bool, bool) {
         let expired = self.rtprop_expired(now);
         self.delivered += ack.newly_acked + ack.newly_sacked;
         let mut round_start = false;
-        if s.snd_una >= self.round_end && ack.newly_acked > 0 {
-            self.round += 1;
-            self.round_end = s.snd_max;
-            round_start = true;
+        if let Some(r) = ack.rate {
+            if r.prior_delivered >= self.round_end {
+                self.round += 1;
+                self.round_end = r.total_delivered;
+                round_start = true;
+            }
         }
         if let Some(r) = ack.rate {
             let bw = r.delivery_rate;
@@ -91,8 +95,9 @@ impl PathModel {
         self.rtprop_stamp = now;
     }
 
-    /// Start counting a round from what is in flight now.
+    /// Start counting a round from now: it ends when data sent from now on
+    /// is delivered.
     pub fn mark_round_start(&mut self, s: &SendState) {
-        self.round_end = s.snd_max;
+        self.round_end = s.sent.rate.delivered;
     }
 }
