@@ -7,6 +7,7 @@
     satcp reproduce baseline [--out DIR] [--workers N]
     satcp reproduce adalr [--out DIR] [--workers N] [--quick]
     satcp reproduce peach [--out DIR] [--workers N] [--quick]
+    satcp compare [--out DIR] [--preset NAME]... [--seconds S] [--seeds N] [--quick]
 
 Bad input (a missing file, a TOML error, an invalid scenario, a bad --set or
 command line) prints one line ``satcp: error: <message>`` on stderr and
@@ -16,6 +17,7 @@ exits with status 2, having written nothing.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from collections.abc import Iterable, Sequence
@@ -88,6 +90,20 @@ def _build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="adalr and peach only: a reduced set of runs (for tests)",
     )
+    cp = sub.add_parser(
+        "compare", help="every variant on named path presets: ranking table and plots"
+    )
+    cp.add_argument("--out", metavar="DIR", default=None, help="default: reports/compare")
+    cp.add_argument(
+        "--preset",
+        action="append",
+        metavar="NAME",
+        help="a path preset (repeatable; default: all): thesis-geo, peach-geo, starlink, leo-trace",
+    )
+    cp.add_argument("--seconds", type=float, default=120.0, help="transfer length (default 120)")
+    cp.add_argument("--seeds", type=int, default=3, help="seeds per point (default 3)")
+    cp.add_argument("--workers", type=int, default=None, help="parallel runs (default: cores)")
+    cp.add_argument("--quick", action="store_true", help="30 s transfers, 2 seeds")
     return p
 
 
@@ -126,7 +142,7 @@ def _main(argv: Sequence[str] | None) -> int:
         print(f"{PROG} {__version__}")
         return 0
     if args.command is None:
-        raise UsageError("a command is needed: run, validate, variants or reproduce")
+        raise UsageError("a command is needed: run, validate, variants, reproduce or compare")
 
     # Imported here so that `--help` and usage errors stay fast.
     from . import ScenarioError
@@ -140,6 +156,8 @@ def _main(argv: Sequence[str] | None) -> int:
             return _cmd_variants()
         if args.command == "reproduce":
             return _cmd_reproduce(args)
+        if args.command == "compare":
+            return _cmd_compare(args)
     except ScenarioError as e:
         raise UsageError(e) from None
     raise AssertionError(args.command)
@@ -212,6 +230,35 @@ def _cmd_run(args: argparse.Namespace) -> int:
 def _check_out_dir(out: str) -> None:
     if os.path.exists(out) and not os.path.isdir(out):
         raise UsageError(f"--out {out}: exists and is not a directory")
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    from . import compare
+
+    presets = args.preset or list(compare.PRESETS)
+    for name in presets:
+        if name not in compare.PRESETS:
+            raise UsageError(f"--preset: {name!r} is not a preset ({', '.join(compare.PRESETS)})")
+    seconds, seeds = (30.0, 2) if args.quick else (args.seconds, args.seeds)
+    if not (seconds > 0 and math.isfinite(seconds)):
+        raise UsageError(f"--seconds: {seconds} must be a positive number")
+    if seeds < 1:
+        raise UsageError(f"--seeds: {seeds} must be at least 1")
+    if args.workers is not None and args.workers < 1:
+        raise UsageError(f"--workers: {args.workers} must be at least 1")
+    out = args.out or compare.DEFAULT_OUT
+    try:
+        rows, paths = compare.compare(
+            out, presets, seconds, tuple(range(1, seeds + 1)), args.workers
+        )
+    except OSError as e:
+        raise UsageError(_os_error(e)) from None
+    for p in presets:
+        best = [r for r in rows if r.preset == p][:3]
+        podium = ", ".join(f"{r.variant} {r.goodput_mbps:.2f}" for r in best)
+        print(f"{p}: {podium} Mb/s")
+    print(f"wrote {os.path.join(out, 'ranking.md')} and {len(paths) - 1} more files")
+    return 0
 
 
 def _cmd_reproduce(args: argparse.Namespace) -> int:

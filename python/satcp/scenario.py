@@ -99,8 +99,8 @@ def read_schedule_csv(path: str, field: str = "schedule") -> list[list[float]]:
                 try:
                     t, v = float(cells[0]), float(cells[1])
                 except (ValueError, IndexError):
-                    if not points and n == 1:
-                        continue  # a header line
+                    if not points:
+                        continue  # a header line, before the data
                     raise ScenarioError(
                         f"invalid scenario: {field}: {path} line {n}: "
                         f"{line!r} is not 'time_s, value'"
