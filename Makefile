@@ -27,7 +27,7 @@ RUST_SOURCES := $(shell find crates -type f \( -name '*.rs' -o -name Cargo.toml 
 # clippy), so that cargo does not rebuild pyo3 when switching between them.
 export PYO3_PYTHON := $(VENV_ABS)/bin/python
 
-.PHONY: setup run test test-rust test-python lint-rust lint-python bench clean
+.PHONY: setup system-tools run test test-rust test-python lint-rust lint-python bench clean
 
 setup: $(BUILD_STAMP)
 
@@ -50,7 +50,15 @@ run: setup
 	$(BIN)/satcp reproduce peach
 	$(BIN)/satcp compare
 
-test: setup lint-rust test-rust lint-python test-python
+test: setup system-tools lint-rust test-rust lint-python test-python
+
+# tshark reads the pcap files satcp writes (tests/python/test_pcap.py); it
+# comes from Debian's packages, installed when missing and we may (root).
+system-tools:
+	@command -v tshark >/dev/null 2>&1 || { \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			(apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q tshark) >/dev/null; \
+		else echo "tshark not installed: the pcap test will be skipped"; fi; }
 
 lint-rust: setup
 	cargo fmt --all -- --check

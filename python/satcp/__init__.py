@@ -86,11 +86,35 @@ def run(
     seed: int | None = None,
     overrides: Iterable[str] = (),
     sample_interval_s: float | None = None,
+    pcap: Mapping[str, str | os.PathLike[str]] | None = None,
 ) -> Results:
     """Runs one scenario: a path to a TOML file or a dict in the same shape.
-    ``overrides`` are ``"dotted.path[index].field=value"`` strings."""
+    ``overrides`` are ``"dotted.path[index].field=value"`` strings.
+    ``pcap`` maps link directions (``"satellite:ab"``, ``"1:ba"``; the
+    direction defaults to ab) to pcap files to write: what was transmitted
+    on them, with IPv4/TCP headers (docs/pcap.md)."""
     sc = resolve(scenario, seed=seed, overrides=overrides, sample_interval_s=sample_interval_s)
-    return _run_resolved(sc, to_json(sc))
+    if not pcap:
+        return _run_resolved(sc, to_json(sc))
+    caps = [(link_direction(sc, key), os.fspath(path)) for key, path in pcap.items()]
+    t0 = time.perf_counter()
+    out, _counts = _core.run_json_capture(to_json(sc), caps)
+    return Results(out, scenario=sc, wall_time_s=time.perf_counter() - t0)
+
+
+def link_direction(scenario: Mapping[str, Any], key: str) -> int:
+    """The core's id of a link direction named ``"NAME[:ab|ba]"`` (NAME a
+    link's name, ``a-b`` for an unnamed one, or its index)."""
+    name, _, d = key.partition(":")
+    d = d or "ab"
+    if d not in ("ab", "ba"):
+        raise ScenarioError(f"invalid pcap link {key!r}: the direction is ab or ba")
+    links = scenario.get("links") or []
+    for i, link in enumerate(links):
+        names = {str(i), str(link.get("name")), f"{link.get('a')}-{link.get('b')}"}
+        if name in names:
+            return 2 * i + (d == "ba")
+    raise ScenarioError(f"invalid pcap link {key!r}: no link named {name!r}")
 
 
 def run_many(scenarios: Sequence[ScenarioLike], workers: int | None = None) -> list[Results]:

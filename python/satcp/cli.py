@@ -1,7 +1,7 @@
 """The ``satcp`` command.
 
     satcp run FILE [--set K=V]... [--seed N] [--sample-interval S]
-                   [--out DIR] [--format csv|parquet] [--quiet]
+                   [--out DIR] [--format csv|parquet] [--quiet] [--pcap LINK[:DIR]]...
     satcp validate FILE [--set K=V]...
     satcp variants
     satcp reproduce baseline [--out DIR] [--workers N]
@@ -70,6 +70,14 @@ def _build_parser() -> argparse.ArgumentParser:
     r.add_argument("--out", metavar="DIR", help="write tables, results.json, scenario.json here")
     r.add_argument("--format", choices=("csv", "parquet"), default="csv", help="table format")
     r.add_argument("--quiet", "-q", action="store_true", help="print nothing on success")
+    r.add_argument(
+        "--pcap",
+        action="append",
+        metavar="LINK[:DIR]",
+        default=[],
+        help="write what was sent on a link direction (ab or ba, default ab) as a pcap file "
+        "<link>-<dir>.pcap, in --out or the current directory (repeatable)",
+    )
 
     v = sub.add_parser("validate", help="check a scenario without running it")
     scenario_args(v)
@@ -214,17 +222,71 @@ def _cmd_run(args: argparse.Namespace) -> int:
     _core.validate_json(text)
     if args.out is not None:
         _check_out_dir(args.out)
-    res = _run_resolved(sc, text)
+    if args.pcap:
+        res, pcaps = _run_with_pcap(sc, args)
+    else:
+        res, pcaps = _run_resolved(sc, text), []
     if args.out is not None:
         try:
             res.write(args.out, args.format)
         except OSError as e:
             raise UsageError(f"cannot write {args.out}: {_os_error(e)}") from None
+    _move_pcaps(pcaps, args.out or ".")
     if not args.quiet:
         print(res.summary())
         if args.out is not None:
             print(f"wrote {args.out} ({args.format})")
     return 0
+
+
+def _run_with_pcap(sc: dict[str, Any], args: argparse.Namespace):
+    """Runs with captures written into a temporary directory first (moved
+    into place by :func:`_move_pcaps` once everything succeeded)."""
+    import tempfile
+
+    from . import ScenarioError, link_direction
+    from . import run as run_scenario
+
+    tmp = tempfile.mkdtemp(
+        prefix=".satcp-pcap-", dir=os.path.dirname(os.path.abspath(args.out or "."))
+    )
+    files = {}
+    try:
+        for key in args.pcap:
+            try:
+                link_direction(sc, key)
+            except ScenarioError as e:
+                raise UsageError(f"--pcap: {e}") from None
+            name, _, d = key.partition(":")
+            files[key] = os.path.join(tmp, f"{name}-{d or 'ab'}.pcap")
+        try:
+            res = run_scenario(sc, pcap=files)
+        except OSError as e:
+            raise UsageError(f"--pcap: {e}") from None
+    except BaseException:
+        _remove_tree(tmp)
+        raise
+    return res, [(tmp, os.path.basename(f)) for f in files.values()]
+
+
+def _move_pcaps(pcaps: list[tuple[str, str]], out: str) -> None:
+    if not pcaps:
+        return
+    tmp = pcaps[0][0]
+    try:
+        os.makedirs(out, exist_ok=True)
+        for d, name in pcaps:
+            os.replace(os.path.join(d, name), os.path.join(out, name))
+    except OSError as e:
+        raise UsageError(f"cannot write {out}: {_os_error(e)}") from None
+    finally:
+        _remove_tree(tmp)
+
+
+def _remove_tree(path: str) -> None:
+    import shutil
+
+    shutil.rmtree(path, ignore_errors=True)
 
 
 def _check_out_dir(out: str) -> None:

@@ -16,6 +16,28 @@ fn run_json(py: Python<'_>, scenario: &str) -> PyResult<String> {
         .map_err(|e| ScenarioError::new_err(e.to_string()))
 }
 
+/// Runs a scenario given as JSON while writing pcap files of link
+/// directions `(direction id, path)`; returns the results as JSON and the
+/// packets written per file.
+#[pyfunction]
+fn run_json_capture(
+    py: Python<'_>,
+    scenario: &str,
+    captures: Vec<(u32, String)>,
+) -> PyResult<(String, Vec<u64>)> {
+    let owned = scenario.to_string();
+    let s = satcp_core::parse(&owned).map_err(|e| ScenarioError::new_err(e.to_string()))?;
+    let caps: Vec<(u32, std::path::PathBuf)> =
+        captures.into_iter().map(|(l, p)| (l, p.into())).collect();
+    let (r, counts) = py
+        .allow_threads(move || satcp_core::scenario::run_with_captures(&s, &caps))
+        .map_err(pyo3::exceptions::PyOSError::new_err)?;
+    Ok((
+        serde_json::to_string(&r).expect("results serialize"),
+        counts,
+    ))
+}
+
 /// Validates a scenario given as JSON without running it.
 #[pyfunction]
 fn validate_json(scenario: &str) -> PyResult<()> {
@@ -65,6 +87,7 @@ fn router_kinds() -> Vec<(&'static str, &'static str)> {
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_json, m)?)?;
+    m.add_function(wrap_pyfunction!(run_json_capture, m)?)?;
     m.add_function(wrap_pyfunction!(validate_json, m)?)?;
     m.add_function(wrap_pyfunction!(variants, m)?)?;
     m.add_function(wrap_pyfunction!(variant_families, m)?)?;

@@ -2,6 +2,8 @@
 //! response times and sampled time series.
 
 pub mod flow_stats;
+pub mod pcap;
 pub mod timeseries;
+pub mod wire;
 
 pub use flow_stats::FlowStats;

@@ -218,6 +218,42 @@ pub fn run(s: &Scenario) -> RunResult {
     results::collect(s, &sim)
 }
 
+/// Runs a validated scenario while writing pcap files of link directions
+/// (`(direction id, file)`: link i's a-to-b direction is 2i, b-to-a 2i+1).
+/// Returns the results and the packets written per file.
+pub fn run_with_captures(
+    s: &Scenario,
+    captures: &[(u32, std::path::PathBuf)],
+) -> Result<(RunResult, Vec<u64>), String> {
+    use crate::metrics::pcap::{PcapCapture, SharedCapture};
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    let mut sim = build::build(s);
+    let mut handles = Vec::new();
+    for (link, path) in captures {
+        if *link as usize >= 2 * s.links.len() {
+            return Err(format!("link direction {link} does not exist"));
+        }
+        let c = PcapCapture::create(path, *link)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        let c = Rc::new(RefCell::new(c));
+        sim.add_observer(Box::new(SharedCapture(c.clone())));
+        handles.push((c, path));
+    }
+    let stop = crate::engine::SimTime::from_secs_f64(s.duration_s);
+    sim.run(stop, s.stop_when_done);
+    let result = results::collect(s, &sim);
+    let mut counts = Vec::new();
+    for (c, path) in handles {
+        let n = c
+            .borrow_mut()
+            .finish()
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        counts.push(n);
+    }
+    Ok((result, counts))
+}
+
 /// Parses, runs and serializes: the entry point of the Python binding.
 pub fn run_json(json: &str) -> Result<String, ScenarioError> {
     let s = parse(json)?;
