@@ -7,6 +7,7 @@
     satcp reproduce baseline [--out DIR] [--workers N]
     satcp reproduce adalr [--out DIR] [--workers N] [--quick]
     satcp reproduce peach [--out DIR] [--workers N] [--quick]
+    satcp sweep FILE [--out DIR] [--workers N] [--scheduler ADDRESS] [--quiet]
     satcp compare [--out DIR] [--preset NAME]... [--seconds S] [--seeds N] [--quick]
 
 Bad input (a missing file, a TOML error, an invalid scenario, a bad --set or
@@ -98,6 +99,17 @@ def _build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="adalr and peach only: a reduced set of runs (for tests)",
     )
+    sw = sub.add_parser("sweep", help="run a grid of scenarios (cached, resumable)")
+    sw.add_argument("file", help="sweep file (TOML: base, seeds, [set], [axes])")
+    sw.add_argument("--out", metavar="DIR", default=None, help="default: sweeps/<file name>")
+    sw.add_argument(
+        "--workers", type=int, default=None, help="local parallel runs (default: cores)"
+    )
+    sw.add_argument(
+        "--scheduler", metavar="ADDRESS", default=None, help="a Dask distributed scheduler"
+    )
+    sw.add_argument("--quiet", "-q", action="store_true", help="no progress bar or summary")
+
     cp = sub.add_parser(
         "compare", help="every variant on named path presets: ranking table and plots"
     )
@@ -166,6 +178,8 @@ def _main(argv: Sequence[str] | None) -> int:
             return _cmd_reproduce(args)
         if args.command == "compare":
             return _cmd_compare(args)
+        if args.command == "sweep":
+            return _cmd_sweep(args)
     except ScenarioError as e:
         raise UsageError(e) from None
     raise AssertionError(args.command)
@@ -292,6 +306,40 @@ def _remove_tree(path: str) -> None:
 def _check_out_dir(out: str) -> None:
     if os.path.exists(out) and not os.path.isdir(out):
         raise UsageError(f"--out {out}: exists and is not a directory")
+
+
+def _cmd_sweep(args: argparse.Namespace) -> int:
+    from . import ScenarioError, _core, sweep
+    from .scenario import to_json
+
+    if args.workers is not None and args.workers < 1:
+        raise UsageError(f"--workers: {args.workers} must be at least 1")
+    try:
+        sw = sweep.load_sweep(args.file)
+    except OSError as e:
+        raise UsageError(_os_error(e)) from None
+    runs = sw.runs()
+    for i, (_, _, sc) in enumerate(runs):
+        try:
+            _core.validate_json(to_json(sc))
+        except ScenarioError as e:
+            raise UsageError(f"run {i} {runs[i][0]}: {e}") from None
+    stem = os.path.splitext(os.path.basename(args.file))[0]
+    out = args.out or os.path.join("sweeps", stem)
+    try:
+        res = sweep.run_sweep(
+            sw, out, workers=args.workers, scheduler=args.scheduler, progress=not args.quiet
+        )
+    except OSError as e:
+        raise UsageError(_os_error(e)) from None
+    if not args.quiet:
+        print(
+            f"{len(runs)} runs: {res.computed} computed, {res.cached} from the cache, "
+            f"{len(res.failed)} failed; wrote {os.path.join(out, 'tables')}"
+        )
+    for f in res.failed:
+        print(f"failed: {f}", file=sys.stderr)
+    return 1 if res.failed else 0
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:

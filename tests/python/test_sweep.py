@@ -1,0 +1,121 @@
+"""Sweeps: a grid run locally or on a Dask cluster, cached and resumable."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pandas as pd
+import pytest
+from conftest import FTP, run_cli
+
+from satcp import sweep
+
+GRID = f"""
+base = "{FTP}"
+seeds = [1, 2]
+[set]
+"apps[0].file_bytes" = 150000
+[axes]
+"tcp.variant" = ["sack", "newreno"]
+"links[1].ab.ber" = [0.0, 1e-5]
+"""
+
+
+@pytest.fixture
+def grid(tmp_path):
+    p = tmp_path / "grid.toml"
+    p.write_text(GRID)
+    return p
+
+
+def test_cli_sweep_writes_runs_and_summary(tmp_path, grid):
+    out = tmp_path / "out"
+    proc = run_cli("sweep", grid, "--out", out, "--quiet")
+    assert proc.returncode == 0, proc.stderr
+    runs = pd.read_parquet(out / "tables" / "runs.parquet")
+    assert len(runs) == 2 * 2 * 2
+    assert set(runs["tcp.variant"]) == {"sack", "newreno"}
+    summary = pd.read_csv(out / "tables" / "summary.csv")
+    assert len(summary) == 4 and (summary.n == 2).all()
+    clean = summary[summary["links[1].ab.ber"] == 0.0]
+    # Lossless: both seeds give the same time, so the interval is zero.
+    assert (clean.response_time_s_ci95 == 0).all()
+    lossy = summary[summary["links[1].ab.ber"] == 1e-5]
+    assert (lossy.response_time_s_mean > clean.response_time_s_mean.max()).all()
+
+
+def test_an_interrupted_sweep_resumes_without_recomputing(tmp_path, grid):
+    sw = sweep.load_sweep(grid)
+    out = tmp_path / "out"
+    first = sweep.run_sweep(sw, out, progress=False, limit=3)
+    assert (first.computed, first.cached) == (3, 0)
+    second = sweep.run_sweep(sw, out, progress=False)
+    assert (second.computed, second.cached) == (5, 3)
+    third = sweep.run_sweep(sw, out, progress=False)
+    assert (third.computed, third.cached) == (0, 8)
+    pd.testing.assert_frame_equal(second.runs, third.runs)
+
+
+def test_a_dask_cluster_gives_the_same_table(tmp_path, grid):
+    from distributed import LocalCluster
+
+    sw = sweep.load_sweep(grid)
+    local = sweep.run_sweep(sw, tmp_path / "local", progress=False)
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    ) as cluster:
+        dask = sweep.run_sweep(
+            sw, tmp_path / "dask", scheduler=cluster.scheduler_address, progress=False
+        )
+    assert dask.failed == []
+    pd.testing.assert_frame_equal(local.runs, dask.runs)
+    pd.testing.assert_frame_equal(local.summary, dask.summary)
+
+
+def test_a_worker_killed_mid_sweep_costs_only_its_runs(tmp_path):
+    from distributed import LocalCluster
+
+    # Runs of a few tens of ms each, so that the kill lands mid-sweep.
+    p = tmp_path / "slow.toml"
+    p.write_text(
+        GRID.replace("150000", "5000000").replace("seeds = [1, 2]", "seeds = [1, 2, 3, 4, 5]")
+    )
+    sw = sweep.load_sweep(p)
+    out = tmp_path / "out"
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    ) as cluster:
+        result = {}
+
+        def go():
+            result["r"] = sweep.run_sweep(
+                sw, out, scheduler=cluster.scheduler_address, progress=False
+            )
+
+        t = threading.Thread(target=go)
+        t.start()
+        deadline = time.time() + 60
+        while not list((out / "cache").glob("*.json")) and time.time() < deadline:
+            time.sleep(0.01)
+        worker = next(iter(cluster.workers.values()))
+        worker.process.process.kill()
+        t.join(timeout=120)
+    r = result["r"]
+    assert r.failed == []
+    assert len(r.runs) == 2 * 2 * 5
+
+
+def test_bad_sweep_files_are_one_line(tmp_path):
+    for text, frag in [
+        ("seeds = [1]\n", "base"),
+        (f'base = "{FTP}"\nseeds = [-1]\n', "seeds"),
+        (f'base = "{FTP}"\n[axes]\n"tcp.variant" = []\n', "axes"),
+        (f'base = "{FTP}"\n[axes]\n"tcp.variant" = ["vegas"]\n', "vegas"),
+        (f'base = "{FTP}"\ncolour = 1\n', "colour"),
+    ]:
+        p = tmp_path / "s.toml"
+        p.write_text(text)
+        proc = run_cli("sweep", p, "--out", tmp_path / "o", "--quiet")
+        assert proc.returncode == 2, (text, proc.stderr)
+        assert frag in proc.stderr and len(proc.stderr.splitlines()) == 1
