@@ -5,6 +5,8 @@
 #   make run     setup + `satcp reproduce baseline` (thesis Tables 7.5, 7.8)
 #                + `satcp reproduce adalr` (every TCP-ADaLR thesis experiment)
 #                + `satcp reproduce peach` (every TCP-Peach paper experiment)
+#                + `satcp reproduce slowstart` (every modified slow-start paper
+#                experiment)
 #                + `satcp compare` (every variant on GEO and LEO path presets)
 #   make test    setup + Rust format/lint/tests + Python lint/tests
 #   make bench   the core's criterion benchmarks
@@ -48,6 +50,7 @@ run: setup
 	$(BIN)/satcp reproduce baseline
 	$(BIN)/satcp reproduce adalr
 	$(BIN)/satcp reproduce peach
+	$(BIN)/satcp reproduce slowstart
 	$(BIN)/satcp compare
 
 test: setup system-tools lint-rust test-rust lint-python test-python

@@ -7,6 +7,8 @@
     satcp reproduce baseline [--out DIR] [--workers N]
     satcp reproduce adalr [--out DIR] [--workers N] [--quick]
     satcp reproduce peach [--out DIR] [--workers N] [--quick]
+    satcp reproduce slowstart [--out DIR] [--workers N] [--quick]
+    satcp plot RESULTS_DIR [--out DIR]
     satcp sweep FILE [--out DIR] [--workers N] [--scheduler ADDRESS] [--quiet]
     satcp compare [--out DIR] [--preset NAME]... [--seconds S] [--seeds N] [--quick]
 
@@ -18,6 +20,7 @@ exits with status 2, having written nothing.
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import os
 import sys
@@ -88,17 +91,22 @@ def _build_parser() -> argparse.ArgumentParser:
     rp = sub.add_parser("reproduce", help="reproduce published results")
     rp.add_argument(
         "what",
-        choices=("baseline", "adalr", "peach"),
+        choices=("baseline", "adalr", "peach", "slowstart"),
         help="baseline: thesis Tables 7.5 and 7.8; adalr: the TCP-ADaLR thesis experiments "
-        "(tables, figures, claims); peach: the TCP-Peach paper's experiments (Figs. 3-20)",
+        "(tables, figures, claims); peach: the TCP-Peach paper's experiments (Figs. 3-20); "
+        "slowstart: the modified slow-start paper's experiments (Table I, Figs. 2-8)",
     )
     rp.add_argument("--out", metavar="DIR", default=None, help="default: reports/<what>")
     rp.add_argument("--workers", type=int, default=None, help="parallel runs (default: cores)")
     rp.add_argument(
         "--quick",
         action="store_true",
-        help="adalr and peach only: a reduced set of runs (for tests)",
+        help="adalr, peach and slowstart only: a reduced set of runs (for tests)",
     )
+    pl = sub.add_parser("plot", help="draw a run's time series as PNG")
+    pl.add_argument("results", help="a directory written by `satcp run --out`")
+    pl.add_argument("--out", metavar="DIR", default=None, help="default: the results directory")
+
     sw = sub.add_parser("sweep", help="run a grid of scenarios (cached, resumable)")
     sw.add_argument("file", help="sweep file (TOML: base, seeds, [set], [axes])")
     sw.add_argument("--out", metavar="DIR", default=None, help="default: sweeps/<file name>")
@@ -180,6 +188,8 @@ def _main(argv: Sequence[str] | None) -> int:
             return _cmd_compare(args)
         if args.command == "sweep":
             return _cmd_sweep(args)
+        if args.command == "plot":
+            return _cmd_plot(args)
     except ScenarioError as e:
         raise UsageError(e) from None
     raise AssertionError(args.command)
@@ -308,6 +318,19 @@ def _check_out_dir(out: str) -> None:
         raise UsageError(f"--out {out}: exists and is not a directory")
 
 
+def _cmd_plot(args: argparse.Namespace) -> int:
+    from .plot import plot_results
+
+    if not os.path.isdir(args.results):
+        raise UsageError(f"{args.results}: not a results directory")
+    try:
+        paths = plot_results(args.results, args.out)
+    except (OSError, ValueError) as e:
+        raise UsageError(_os_error(e) if isinstance(e, OSError) else str(e)) from None
+    print(f"wrote {len(paths)} figures: {', '.join(os.path.basename(p) for p in paths)}")
+    return 0
+
+
 def _cmd_sweep(args: argparse.Namespace) -> int:
     from . import ScenarioError, _core, sweep
     from .scenario import to_json
@@ -376,10 +399,10 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
         raise UsageError(f"--workers {args.workers}: must be at least 1")
     if args.what == "adalr":
         return _cmd_reproduce_adalr(args)
-    if args.what == "peach":
-        return _cmd_reproduce_peach(args)
+    if args.what in ("peach", "slowstart"):
+        return _cmd_reproduce_claims(args)
     if args.quick:
-        raise UsageError("--quick applies to 'reproduce adalr' and 'reproduce peach' only")
+        raise UsageError("--quick applies to 'reproduce adalr', 'peach' and 'slowstart' only")
     from .reproduce import baseline
 
     out = args.out if args.out is not None else baseline.DEFAULT_OUT
@@ -394,7 +417,7 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
 
 
 def _run_reproduction(args: argparse.Namespace, what: Any) -> tuple[str, Any]:
-    """Runs ``what.reproduce`` (``satcp.reproduce.adalr`` or ``.peach``) into
+    """Runs ``what.reproduce`` (``satcp.reproduce.adalr``, ``.peach`` or ``.slowstart``) into
     ``--out`` (default ``what.DEFAULT_OUT``); returns the directory and the
     report."""
     out = args.out if args.out is not None else what.DEFAULT_OUT
@@ -432,10 +455,11 @@ def _cmd_reproduce_adalr(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_reproduce_peach(args: argparse.Namespace) -> int:
-    from .reproduce import peach
-
-    out, report = _run_reproduction(args, peach)
+def _cmd_reproduce_claims(args: argparse.Namespace) -> int:
+    """``reproduce peach`` or ``reproduce slowstart``: the claims that do
+    not hold, the parts missing, then a summary line."""
+    what = importlib.import_module(f".reproduce.{args.what}", __package__)
+    out, report = _run_reproduction(args, what)
     claims = report.claims
     held = sum(1 for c in claims if c.reproduced)
     for c in claims:
@@ -451,7 +475,7 @@ def _cmd_reproduce_peach(args: argparse.Namespace) -> int:
     parts = (f"{p.module} {p.section.seconds:.1f} s" for p in report.parts if p.section is not None)
     print(
         f"\n{held} of {len(claims)} claims of the paper hold in satcp; "
-        f"{_files_written(out, peach, report, parts)}"
+        f"{_files_written(out, what, report, parts)}"
     )
     return 0
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -36,7 +36,16 @@ from ..report import REPORT
 from ..tables import write_csv
 from .claims import CLAIM_COLUMNS, TOLERANCE_PCT, Claim, Section, claims_table
 
-__all__ = ["DEFAULT_OUT", "PARTS", "REPORT", "Report", "reproduce"]
+__all__ = [
+    "DEFAULT_OUT",
+    "PARTS",
+    "REPORT",
+    "Part",
+    "Report",
+    "reproduce",
+    "run_claim_parts",
+    "sections_markdown",
+]
 
 DEFAULT_OUT = os.path.join("reports", "peach")
 CLAIMS_CSV = "claims.csv"
@@ -78,6 +87,21 @@ def reproduce(
 ) -> Report:
     """Runs every available part and writes their files, ``claims.csv`` and
     ``report.md`` into ``out_dir``, all or nothing."""
+    return run_claim_parts(__name__, out_dir, parts, workers, quick, render)
+
+
+def run_claim_parts(
+    package: str,
+    out_dir: str | os.PathLike[str],
+    parts: Sequence[tuple[str, str]],
+    workers: int | None,
+    quick: bool,
+    render: Callable[[Sequence[Part], bool, float], str],
+) -> Report:
+    """Runs the parts of ``package`` whose modules return a :class:`Section`
+    and writes their files, ``claims.csv`` and the report
+    ``render(parts, quick, seconds)`` into ``out_dir``, all or nothing
+    (also ``satcp reproduce slowstart``)."""
 
     def record(name: str, covers: str, sec: Section | None, seconds: float) -> Part:
         if sec is not None:
@@ -90,7 +114,7 @@ def reproduce(
         return render(done, quick, time.perf_counter() - t0)
 
     done = report.run_parts(
-        out_dir, parts, partial(report.load_part, __name__), record, finish, workers, quick
+        out_dir, parts, partial(report.load_part, package), record, finish, workers, quick
     )
     return Report(done.items, done.markdown, done.paths, done.seconds)
 
@@ -154,10 +178,19 @@ def render(parts: Sequence[Part], quick: bool, seconds: float) -> str:
         f"{sum(1 for c in numeric if c.reproduced)} are reproduced.",
         "",
     ]
+    md += sections_markdown(parts, __name__, seconds)
+    return "\n".join(md).rstrip("\n") + "\n"
+
+
+def sections_markdown(parts: Sequence[Part], package: str, seconds: float) -> list[str]:
+    """The report's lines after its summary: each part's claims table, then
+    each part's section, then the run time (also ``satcp reproduce
+    slowstart``)."""
+    md: list[str] = []
     for p in parts:
         if p.section is None:
             md += [
-                f"**{p.covers}**: not available (`satcp.reproduce.peach.{p.module}` is missing).",
+                f"**{p.covers}**: not available (`{package}.{p.module}` is missing).",
                 "",
             ]
         elif p.section.claims:
@@ -176,4 +209,4 @@ def render(parts: Sequence[Part], quick: bool, seconds: float) -> str:
         f"- total {seconds:.1f} s (simulations in threads, `--workers`)",
         "",
     ]
-    return "\n".join(md).rstrip("\n") + "\n"
+    return md

@@ -1,0 +1,109 @@
+"""``satcp reproduce slowstart``: the modified slow-start paper's Table I,
+figures and claims (shared/papers/004_...), on satcp's test-bed model
+(docs/slowstart.md). The single-connection numbers are deterministic;
+the checks are on the reference time (within 2 % of satcp's 50.87 s,
+itself within 10 % of the paper's 49.21 s) and on orderings."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+
+from satcp.reproduce import slowstart
+from satcp.reproduce.slowstart import multi
+
+ROWS = (
+    "reference",
+    "iw6",
+    "k2",
+    "k4",
+    "k6",
+    "lin10",
+    "lin20",
+    "lin30",
+    "lin50",
+    "pw10",
+    "pw20",
+)
+
+
+@pytest.fixture(scope="module")
+def quick_out(tmp_path_factory) -> tuple[Path, str]:
+    out = tmp_path_factory.mktemp("slowstart") / "out"
+    p = run_cli("reproduce", "slowstart", "--quick", "--out", out)
+    assert p.returncode == 0, p.stderr
+    return out, p.stdout
+
+
+def test_cli_quick_writes_report_claims_tables_and_figures(quick_out):
+    out, stdout = quick_out
+    assert "claims of the paper hold in satcp" in stdout
+    names = {f.name for f in out.iterdir()}
+    for f in (
+        "report.md",
+        "claims.csv",
+        "table1_transfer_time.csv",
+        "queue_sensitivity.csv",
+        "multi_connection_throughput.csv",
+    ):
+        assert f in names, f
+    for fig in ("02", "03", "04", "05", "06", "07", "08"):
+        assert any(n.startswith(f"fig{fig}_") and n.endswith(".png") for n in names), fig
+    assert all(Path(out, n).stat().st_size > 0 for n in names)
+    report = (out / "report.md").read_text()
+    assert report.startswith("# satcp vs the modified slow start")
+    assert "--quick run" in report
+    assert "docs/slowstart.md" in report
+    for needle in ("49.21", "71.6", "74.3", "12.65", "74.5"):
+        assert needle in report, needle
+    with (out / "claims.csv").open() as f:
+        claims = list(csv.DictReader(f))
+    assert len(claims) >= 20
+    assert all(c["reproduced"] in ("yes", "no") for c in claims)
+    with (out / "multi_connection_throughput.csv").open() as f:
+        ns = {int(r["connections"]) for r in csv.DictReader(f)}
+    assert ns == set(multi.CONNECTIONS_QUICK)
+
+
+def test_table1_rows_reference_and_orderings(quick_out):
+    out, _ = quick_out
+    with (out / "table1_transfer_time.csv").open() as f:
+        rows = {r["config"]: r for r in csv.DictReader(f)}
+    assert tuple(rows) == ROWS
+    t = {k: float(r["time_s"]) for k, r in rows.items()}
+    gain = {k: float(r["gain_pct"]) for k, r in rows.items() if k != "reference"}
+    drops = {k: int(r["queue_drops"]) for k, r in rows.items()}
+    assert abs(t["reference"] / 50.87 - 1) <= 0.02, t["reference"]
+    assert abs(t["reference"] / 49.21 - 1) <= 0.10
+    # Every lossless modified function beats IW=6 alone; K=4 beats K=2.
+    assert gain["k4"] > gain["k2"] > gain["iw6"] > 65
+    assert all(gain[k] > gain["iw6"] for k in ROWS[2:] if k != "k6")
+    # K=6 congests the 64-packet queue, K<=4 does not.
+    assert drops["k6"] > 0 and t["k6"] > t["k4"]
+    assert all(drops[k] == 0 for k in ROWS if k != "k6")
+    assert float(rows["k4"]["paper_time_s"]) == 12.65
+
+
+def test_a_failing_part_leaves_the_output_as_it_was(tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "keep.txt").write_text("old")
+
+    def boom(*_args):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(multi, "reproduce", boom)
+    with pytest.raises(RuntimeError, match="boom"):
+        slowstart.reproduce(out, workers=2, quick=True)
+    assert sorted(p.name for p in out.iterdir()) == ["keep.txt"]
+
+
+def test_quick_is_accepted_only_where_it_applies():
+    p = run_cli("reproduce", "baseline", "--quick", "--out", "/nonexistent/x")
+    assert p.returncode == 2
+    assert "slowstart" in p.stderr and len(p.stderr.strip().splitlines()) == 1
+    p = run_cli("reproduce", "slowstart", "--workers", "0")
+    assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
