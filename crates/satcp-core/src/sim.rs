@@ -586,6 +586,9 @@ impl Simulation {
                 .push(srv.tx.rtt.srtt().map_or(f64::NAN, |d| d.as_secs_f64()));
             fs.rto_s.push(srv.tx.rtt.rto().as_secs_f64());
             fs.snd_una.push(srv.tx.snd_una);
+            fs.snd_max.push(srv.tx.snd_max);
+            fs.retransmitted_segments
+                .push(srv.stats.retransmitted_segments);
             fs.rcv_nxt.push(cli.rx.rcv_nxt_or_zero());
             fs.bytes_delivered.push(cli.stats.bytes_delivered);
             fs.payload_bytes_received

@@ -20,6 +20,11 @@ pub struct FlowSeries {
     pub srtt_s: Vec<f64>,
     pub rto_s: Vec<f64>,
     pub snd_una: Vec<u64>,
+    /// Highest sequence number sent plus one.
+    pub snd_max: Vec<u64>,
+    /// Segments the server has retransmitted so far (sequence plots mark
+    /// the samples where it grows).
+    pub retransmitted_segments: Vec<u64>,
     /// Next sequence number the client expects: the "received segment
     /// sequence number" of the thesis's goodput figures.
     pub rcv_nxt: Vec<u64>,
