@@ -84,7 +84,6 @@ def test_table1_rows_reference_and_orderings(quick_out):
     # K=6 congests the 64-packet queue, K<=4 does not.
     assert drops["k6"] > 0 and t["k6"] > t["k4"]
     assert all(drops[k] == 0 for k in ROWS if k != "k6")
-    assert float(rows["k4"]["paper_time_s"]) == 12.65
 
 
 def test_a_failing_part_leaves_the_output_as_it_was(tmp_path, monkeypatch):
@@ -107,3 +106,37 @@ def test_quick_is_accepted_only_where_it_applies():
     assert "slowstart" in p.stderr and len(p.stderr.strip().splitlines()) == 1
     p = run_cli("reproduce", "slowstart", "--workers", "0")
     assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
+
+
+# The paper's multi-connection findings that satcp does not reproduce
+# (report.md, "Figs. 3-8"): on one shared drop-tail FIFO all flows slow-start
+# together and lose together, while the test-bed's router queued per flow.
+# Strict: should one start to hold, the test fails and the reading is
+# to be revisited.
+MULTI_DISAGREEMENTS = (
+    "only K=2 gives a permanent gain over the reference",
+    "K=2 substantially equivalent to IW=6 except at very low load",
+    "Linear 20 efficient for fewer than 15 connections",
+    "Linear 20-30-40 very satisfying",
+    "only the milder functions (K=2, Linear 20, Linear 20-30-40) keep a gain",
+)
+
+
+def _claim(out, statement):
+    with (out / "claims.csv").open() as f:
+        return [c for c in csv.DictReader(f) if c["statement"].startswith(statement)]
+
+
+def test_the_disagreements_are_claims_of_the_report(quick_out):
+    out, _ = quick_out
+    for statement in MULTI_DISAGREEMENTS:
+        assert len(_claim(out, statement)) == 1, statement
+
+
+@pytest.mark.parametrize("statement", MULTI_DISAGREEMENTS)
+@pytest.mark.xfail(
+    strict=True, reason="one shared drop-tail queue instead of the test-bed's per-flow queueing"
+)
+def test_paper_multi_connection_claim(quick_out, statement):
+    out, _ = quick_out
+    assert _claim(out, statement)[0]["reproduced"] == "yes"
