@@ -252,3 +252,29 @@ fn the_packet_observer_sees_every_event_the_link_counts() {
     );
     let _ = DropCause::Overflow;
 }
+
+/// With `tcp.dsack`, a receiver that SACK was agreed with reports
+/// duplicates (RFC 2883) and the sender sees them: a reordered segment
+/// makes SACK resend it needlessly, and the resend is DSACKed.
+#[test]
+fn dsack_reaches_the_sender_when_asked_for() {
+    let run_with = |dsack: bool| {
+        let mut v = scenario(
+            json!({"variant": "sack", "dsack": dsack}),
+            json!({"ab": {"reorder": 0.05, "reorder_delay": "fixed", "reorder_delay_mean_s": 0.2}}),
+            json!([]),
+        );
+        v["apps"][0]["file_bytes"] = json!(400_000);
+        run(&v)
+    };
+    let on = run_with(true);
+    let off = run_with(false);
+    println!(
+        "dsacks: on {} (spurious {}), off {}",
+        on.flows[0].server.dsacks_received,
+        on.flows[0].server.spurious_retransmissions,
+        off.flows[0].server.dsacks_received
+    );
+    assert!(on.flows[0].server.dsacks_received > 0);
+    assert_eq!(off.flows[0].server.dsacks_received, 0);
+}

@@ -40,6 +40,8 @@ pub struct ReceiveHalf {
     pub fin_received: bool,
     sack: bool,
     dsack: bool,
+    /// DSACK was asked for (`tcp.dsack`); it is used once SACK is agreed.
+    dsack_wanted: bool,
     /// A duplicate range to report in the next ACK's first SACK block.
     pending_dsack: Option<SeqRange>,
 }
@@ -55,13 +57,15 @@ impl ReceiveHalf {
             fin_received: false,
             sack,
             dsack: sack && dsack,
+            dsack_wanted: dsack,
             pending_dsack: None,
         }
     }
 
+    /// The handshake's outcome: SACK agreed or not (DSACK follows it).
     pub fn set_sack(&mut self, sack: bool) {
         self.sack = sack;
-        self.dsack &= sack;
+        self.dsack = sack && self.dsack_wanted;
     }
 
     /// The peer's SYN: its sequence number is the peer's ISN.
