@@ -55,13 +55,17 @@ run: setup
 
 test: setup system-tools lint-rust test-rust lint-python test-python
 
-# tshark reads the pcap files satcp writes (tests/python/test_pcap.py); it
-# comes from Debian's packages, installed when missing and we may (root).
+# tshark reads the pcap files satcp writes (tests/python/test_pcap.py) and
+# headless chromium renders the HTML report (tests/python/test_html_report.py);
+# both come from Debian's packages, installed when missing and we may (root).
+SYSTEM_TOOLS := tshark chromium
 system-tools:
-	@command -v tshark >/dev/null 2>&1 || { \
+	@missing=""; for t in $(SYSTEM_TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
+	if [ -n "$$missing" ]; then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-			(apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q tshark) >/dev/null; \
-		else echo "tshark not installed: the pcap test will be skipped"; fi; }
+			(apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing) >/dev/null; \
+		else echo "not installed:$$missing (their tests will be skipped)"; fi; \
+	fi
 
 lint-rust: setup
 	cargo fmt --all -- --check

@@ -9,6 +9,7 @@
     satcp reproduce peach [--out DIR] [--workers N] [--quick]
     satcp reproduce slowstart [--out DIR] [--workers N] [--quick]
     satcp plot RESULTS_DIR [--out DIR]
+    satcp report [FOLDER] [--out FILE]
     satcp sweep FILE [--out DIR] [--workers N] [--scheduler ADDRESS] [--quiet]
     satcp compare [--out DIR] [--preset NAME]... [--seconds S] [--seeds N] [--quick]
 
@@ -103,6 +104,10 @@ def _build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="adalr, peach and slowstart only: a reduced set of runs (for tests)",
     )
+    rep = sub.add_parser("report", help="one self-contained HTML page of the reproductions")
+    rep.add_argument("folder", nargs="?", default="reports", help="default: reports")
+    rep.add_argument("--out", metavar="FILE", default=None, help="default: FOLDER/index.html")
+
     pl = sub.add_parser("plot", help="draw a run's time series as PNG")
     pl.add_argument("results", help="a directory written by `satcp run --out`")
     pl.add_argument("--out", metavar="DIR", default=None, help="default: the results directory")
@@ -190,6 +195,8 @@ def _main(argv: Sequence[str] | None) -> int:
             return _cmd_sweep(args)
         if args.command == "plot":
             return _cmd_plot(args)
+        if args.command == "report":
+            return _cmd_report(args)
     except ScenarioError as e:
         raise UsageError(e) from None
     raise AssertionError(args.command)
@@ -316,6 +323,18 @@ def _remove_tree(path: str) -> None:
 def _check_out_dir(out: str) -> None:
     if os.path.exists(out) and not os.path.isdir(out):
         raise UsageError(f"--out {out}: exists and is not a directory")
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from .html_report import write_report
+
+    out = args.out or os.path.join(args.folder, "index.html")
+    try:
+        p = write_report(args.folder, out)
+    except (OSError, ValueError) as e:
+        raise UsageError(_os_error(e) if isinstance(e, OSError) else str(e)) from None
+    print(f"wrote {p}")
+    return 0
 
 
 def _cmd_plot(args: argparse.Namespace) -> int:
