@@ -7,14 +7,18 @@
 //! Adding a variant: docs/architecture.md, "Adding a variant".
 
 pub mod adalr;
+pub mod epdn;
 pub mod example;
 pub mod faststart;
 pub mod header_bits;
 pub mod newreno;
 pub mod peach;
 pub mod reno;
+pub mod rn_receiver;
+pub mod rntcp;
 pub mod sack;
 pub mod slowstart;
+pub mod tcpr;
 
 use crate::error::{bad, ScenarioError};
 use crate::net::router::RouterFunction;
@@ -64,11 +68,13 @@ pub const VARIANTS: &[&Variant] = &[
     &peach::VARIANT,
     &faststart::VARIANT,
     &slowstart::VARIANT,
+    &rntcp::VARIANT,
+    &tcpr::VARIANT,
     &example::VARIANT,
 ];
 
 /// Every router function kind.
-pub const ROUTERS: &[&RouterKind] = &[&example::DROP_RECORDER];
+pub const ROUTERS: &[&RouterKind] = &[&example::DROP_RECORDER, &epdn::EPDN_V2, &epdn::EPDN_V3];
 
 /// The family a variant name denotes and the loss recovery the name
 /// implies, if any.
