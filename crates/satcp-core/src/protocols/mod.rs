@@ -9,6 +9,7 @@
 pub mod adalr;
 pub mod bbr;
 pub mod cubic;
+pub mod epdn;
 pub mod example;
 pub mod faststart;
 pub mod header_bits;
@@ -16,8 +17,11 @@ pub mod hybla;
 pub mod newreno;
 pub mod peach;
 pub mod reno;
+pub mod rn_receiver;
+pub mod rntcp;
 pub mod sack;
 pub mod slowstart;
+pub mod tcpr;
 pub mod westwood;
 
 use crate::error::{bad, ScenarioError};
@@ -68,6 +72,8 @@ pub const VARIANTS: &[&Variant] = &[
     &peach::VARIANT,
     &faststart::VARIANT,
     &slowstart::VARIANT,
+    &rntcp::VARIANT,
+    &tcpr::VARIANT,
     &cubic::VARIANT,
     &hybla::VARIANT,
     &westwood::VARIANT,
@@ -76,7 +82,7 @@ pub const VARIANTS: &[&Variant] = &[
 ];
 
 /// Every router function kind.
-pub const ROUTERS: &[&RouterKind] = &[&example::DROP_RECORDER];
+pub const ROUTERS: &[&RouterKind] = &[&example::DROP_RECORDER, &epdn::EPDN_V2, &epdn::EPDN_V3];
 
 /// The family a variant name denotes and the loss recovery the name
 /// implies, if any.

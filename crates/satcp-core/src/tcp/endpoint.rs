@@ -513,9 +513,11 @@ impl TcpEndpoint {
         } else if self.tx.snd_una >= self.tx.recover && self.recovery.loss_detected(&self.tx) {
             // RFC 6582 Sec. 3.2: no new episode for losses of a window that
             // an earlier episode or timeout already answered.
-            self.stats.fast_retransmits += 1;
-            self.tx.undo.arm(self.tx.cwnd, self.tx.ssthresh);
-            self.tx.ssthresh = self.cc.ssthresh_on_loss(&self.tx);
+            if self.recovery.reduces_window(&self.tx) {
+                self.stats.fast_retransmits += 1;
+                self.tx.undo.arm(self.tx.cwnd, self.tx.ssthresh);
+                self.tx.ssthresh = self.cc.ssthresh_on_loss(&self.tx);
+            }
             self.tx.recover = self.tx.snd_max;
             self.tx.in_recovery = true;
             self.recovery.enter(&mut self.tx);
@@ -835,6 +837,9 @@ impl TcpEndpoint {
         }
         if let Some(rp) = self.receiver.as_mut() {
             rp.on_arrival(h, &a, now);
+            if let Some(nxt) = self.rx.rcv_nxt {
+                rp.on_reassembly(nxt, self.rx.out_of_order_blocks());
+            }
         }
         if self.ack_policy.on_arrival(&a, h.len >= self.tx.mss, now) {
             self.ack_now = true;

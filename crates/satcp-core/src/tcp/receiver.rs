@@ -79,6 +79,11 @@ impl ReceiveHalf {
         !self.ooo.is_empty()
     }
 
+    /// Out-of-order data held above rcv_nxt: sorted, disjoint blocks.
+    pub fn out_of_order_blocks(&self) -> &[SeqRange] {
+        &self.ooo
+    }
+
     /// Processes the data and FIN of a segment (SYN already handled).
     pub fn on_segment(&mut self, h: &TcpHeader) -> Arrival {
         let mut a = Arrival {

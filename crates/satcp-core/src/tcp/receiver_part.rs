@@ -8,7 +8,7 @@
 
 use super::receiver::Arrival;
 use crate::engine::SimTime;
-use crate::net::packet::{Priority, TcpHeader};
+use crate::net::packet::{Priority, SeqRange, TcpHeader};
 
 /// How to answer a segment the part consumes: with a pure ACK carrying
 /// these header extension flags, sent at `priority`.
@@ -31,6 +31,12 @@ pub trait ReceiverPart {
     /// The machinery processed the data of `h` with outcome `a` (in order,
     /// out of order, duplicate, filled a hole; bytes delivered).
     fn on_arrival(&mut self, _h: &TcpHeader, _a: &Arrival, _now: SimTime) {}
+
+    /// Right after `on_arrival`: the reassembly state the segment left,
+    /// `rcv_nxt` and the out-of-order blocks held above it (sorted,
+    /// disjoint, none touching `rcv_nxt`); the holes are the gaps between
+    /// them. For parts that classify holes (the RN-TCP receiver).
+    fn on_reassembly(&mut self, _rcv_nxt: u64, _blocks: &[SeqRange]) {}
 
     /// An ACK (pure, or piggybacked on data) is about to leave: the part
     /// may write into its header extension (`h.ext`).

@@ -21,6 +21,19 @@ pub trait LossRecovery {
         s.dupacks >= s.dupthresh
     }
 
+    /// Recovery is about to start (`loss_detected` said so, outside
+    /// recovery): whether this episode reduces the window. The default,
+    /// true, is the standard fast retransmit: the machinery counts it in
+    /// `fast_retransmits`, arms the undo state and sets ssthresh from
+    /// `CongestionControl::ssthresh_on_loss`. False (TCP-R's retransmission
+    /// of a segment presumed reordered): ssthresh is left alone, nothing is
+    /// counted or armed, and `enter` must leave cwnd alone too; the episode
+    /// is otherwise the same (`recover` set, `enter`, recovery until
+    /// `recover` is acknowledged).
+    fn reduces_window(&mut self, _s: &SendState) -> bool {
+        true
+    }
+
     /// Recovery starts: ssthresh and `recover` are already set. Sets cwnd,
     /// presumes segments lost and asks for the fast retransmission.
     fn enter(&mut self, s: &mut SendState);

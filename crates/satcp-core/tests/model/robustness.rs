@@ -1,6 +1,9 @@
 //! Property tests: whatever the link does to packets (loss, duplication,
 //! reordering, in both directions, plus queue overflow), a finite transfer
 //! completes and delivers every byte exactly once, and the counters agree.
+//! Some cases put a gateway between server and client, running EPDN router
+//! functions (`epdn-v2`, `epdn-v3`), whose access link corrupts packets
+//! that the gateway then discards.
 
 use crate::common::*;
 use proptest::prelude::*;
@@ -43,6 +46,11 @@ struct Case {
     scaling: bool,
     timestamps: bool,
     dsack: bool,
+    /// A gateway between server and client running this router function
+    /// (None: server and client share one link).
+    gateway: Option<&'static str>,
+    /// Bit error rate of the server -> gateway link (with a gateway).
+    access_ber: f64,
 }
 
 fn cases() -> impl Strategy<Value = Case> {
@@ -54,6 +62,8 @@ fn cases() -> impl Strategy<Value = Case> {
             Just("adalr-sack"),
             Just("example"),
             Just("slowstart"),
+            Just("rntcp"),
+            Just("tcpr"),
             Just("cubic"),
             Just("hybla"),
             Just("westwood"),
@@ -66,7 +76,14 @@ fn cases() -> impl Strategy<Value = Case> {
         4u64..200,
         impairments(),
         impairments(),
-        (any::<u32>(), any::<bool>(), any::<bool>(), any::<bool>()),
+        (
+            any::<u32>(),
+            any::<bool>(),
+            any::<bool>(),
+            any::<bool>(),
+            prop_oneof![Just(None), Just(Some("epdn-v2")), Just(Some("epdn-v3"))],
+            0.0..2e-5f64,
+        ),
     )
         .prop_map(
             |(
@@ -78,7 +95,7 @@ fn cases() -> impl Strategy<Value = Case> {
                 queue_packets,
                 ab,
                 ba,
-                (seed, scaling, timestamps, dsack),
+                (seed, scaling, timestamps, dsack, gateway, access_ber),
             )| Case {
                 variant,
                 delayed_ack,
@@ -92,13 +109,16 @@ fn cases() -> impl Strategy<Value = Case> {
                 scaling,
                 timestamps,
                 dsack,
+                gateway,
+                access_ber,
             },
         )
 }
 
 fn scenario_of(c: &Case) -> Value {
+    let near = if c.gateway.is_some() { "gw" } else { "server" };
     let l = with(
-        link("server", "client", 2e6, c.delay_s),
+        link(near, "client", 2e6, c.delay_s),
         json!({"queue_packets": c.queue_packets, "ab": c.ab, "ba": c.ba}),
     );
     let app = if c.ftp {
@@ -119,7 +139,17 @@ fn scenario_of(c: &Case) -> Value {
     if c.scaling {
         tcp = with(tcp, json!({"window_scaling": true, "rcv_buffer": 262_144}));
     }
-    let s = one_link(l, vec![app], tcp);
+    let s = match c.gateway {
+        None => one_link(l, vec![app], tcp),
+        Some(kind) => {
+            let access = with(
+                link("server", "gw", 10e6, 0.001),
+                json!({"ber": c.access_ber, "corrupted_reach_next_node": true}),
+            );
+            let s = scenario(&["server", "gw", "client"], vec![access, l], vec![app], tcp);
+            with(s, json!({"routers": [{"node": "gw", "kind": kind}]}))
+        }
+    };
     with(s, json!({"seed": c.seed, "duration_s": 50_000.0}))
 }
 
@@ -128,7 +158,8 @@ fn check(c: &Case) -> Result<(), TestCaseError> {
     let r = run(&s);
     let f = &r.flows[0];
     let (cli, srv) = (&f.client, &f.server);
-    let down = &r.links[0].stats; // server -> client
+    // server -> client, or gw -> client (links are listed a->b, b->a).
+    let down = &r.links[if c.gateway.is_some() { 2 } else { 0 }].stats;
     let info = || {
         format!(
             "scenario {s}\nflow state {} end {} s\nserver {srv:?}\nclient {cli:?}\ndown {down:?}",
