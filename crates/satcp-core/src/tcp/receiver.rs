@@ -40,6 +40,8 @@ pub struct ReceiveHalf {
     pub fin_received: bool,
     sack: bool,
     dsack: bool,
+    /// DSACK asked for (`tcp.dsack`); used once SACK is negotiated.
+    dsack_wanted: bool,
     /// A duplicate range to report in the next ACK's first SACK block.
     pending_dsack: Option<SeqRange>,
 }
@@ -55,13 +57,16 @@ impl ReceiveHalf {
             fin_received: false,
             sack,
             dsack: sack && dsack,
+            dsack_wanted: dsack,
             pending_dsack: None,
         }
     }
 
     pub fn set_sack(&mut self, sack: bool) {
         self.sack = sack;
-        self.dsack &= sack;
+        // The endpoint is created before SACK is negotiated: DSACK follows
+        // the negotiation (before, `&=` left it off for good).
+        self.dsack = sack && self.dsack_wanted;
     }
 
     /// The peer's SYN: its sequence number is the peer's ISN.
@@ -267,6 +272,24 @@ mod tests {
         let a = r.on_segment(&seg(1, 100));
         assert!(a.duplicate);
         assert_eq!(r.sack_blocks().as_slice(), &[SeqRange::new(1, 101)]);
+        assert!(r.sack_blocks().is_empty());
+    }
+
+    /// An endpoint makes its receive half before SACK is negotiated:
+    /// DSACK, if asked for, starts with the negotiation.
+    #[test]
+    fn dsack_follows_the_sack_negotiation() {
+        let mut r = ReceiveHalf::new(65_535, false, true);
+        r.on_syn(0);
+        r.set_sack(true);
+        r.on_segment(&seg(1, 100));
+        r.on_segment(&seg(1, 100));
+        assert_eq!(r.sack_blocks().as_slice(), &[SeqRange::new(1, 101)]);
+        let mut r = ReceiveHalf::new(65_535, false, false);
+        r.on_syn(0);
+        r.set_sack(true);
+        r.on_segment(&seg(1, 100));
+        r.on_segment(&seg(1, 100));
         assert!(r.sack_blocks().is_empty());
     }
 
