@@ -7,12 +7,15 @@
 //! Adding a variant: docs/architecture.md, "Adding a variant".
 
 pub mod adalr;
+pub mod dsack_r;
+pub mod enhanced_rtt;
 pub mod example;
 pub mod faststart;
 pub mod header_bits;
 pub mod newreno;
 pub mod peach;
 pub mod reno;
+pub mod rr_tcp;
 pub mod sack;
 pub mod slowstart;
 
@@ -64,6 +67,8 @@ pub const VARIANTS: &[&Variant] = &[
     &peach::VARIANT,
     &faststart::VARIANT,
     &slowstart::VARIANT,
+    &dsack_r::VARIANT,
+    &rr_tcp::VARIANT,
     &example::VARIANT,
 ];
 

@@ -53,7 +53,11 @@ fn cases() -> impl Strategy<Value = Case> {
             Just("adalr-newreno"),
             Just("adalr-sack"),
             Just("example"),
-            Just("slowstart")
+            Just("slowstart"),
+            Just("dsack-r"),
+            Just("dsack-fa"),
+            Just("dsack-ta"),
+            Just("dsack-taes")
         ],
         any::<bool>(),
         any::<bool>(),
