@@ -9,6 +9,8 @@
 pub mod adalr;
 pub mod bbr;
 pub mod cubic;
+pub mod dsack_r;
+pub mod enhanced_rtt;
 pub mod epdn;
 pub mod example;
 pub mod faststart;
@@ -19,6 +21,7 @@ pub mod peach;
 pub mod reno;
 pub mod rn_receiver;
 pub mod rntcp;
+pub mod rr_tcp;
 pub mod sack;
 pub mod slowstart;
 pub mod tcpr;
@@ -78,6 +81,8 @@ pub const VARIANTS: &[&Variant] = &[
     &hybla::VARIANT,
     &westwood::VARIANT,
     &bbr::VARIANT,
+    &dsack_r::VARIANT,
+    &rr_tcp::VARIANT,
     &example::VARIANT,
 ];
 

@@ -5,6 +5,7 @@
 use super::ack_info::AckInfo;
 use super::path_cache::CachedPath;
 use super::send_state::SendState;
+use super::sent_queue::SentSegment;
 use crate::engine::{Duration, SimTime};
 use crate::net::packet::{Priority, SeqRange};
 
@@ -66,6 +67,14 @@ pub trait CongestionControl {
     /// at its first transmission (TCP-Peach's Sudden Start spaces its dummy
     /// segments from the first data segment).
     fn on_data_sent(&mut self, _s: &mut SendState, _now: SimTime) {}
+
+    /// A segment was just retransmitted (fast retransmission, recovery or
+    /// timeout): `seg` is its scoreboard entry after the retransmission
+    /// (`first_sent` the original transmission, `last_sent` = `now`,
+    /// `tx_count` counting this one). Called before `on_data_sent`. Lets a
+    /// variant pair transmissions with later ACKs and DSACKs (enhanced RTT
+    /// sampling) or note which segments it resent.
+    fn on_retransmit(&mut self, _s: &mut SendState, _seg: &SentSegment, _now: SimTime) {}
 
     /// A pure ACK whose header extension carries flags arrived. Return
     /// true to consume it as the peer's answer to one of our extra

@@ -672,6 +672,8 @@ impl TcpEndpoint {
         let s = *self.tx.sent.get(i);
         self.tx.sent.on_retransmit(i, now);
         self.tx.undo.on_retransmit(s.range);
+        let resent = *self.tx.sent.get(i);
+        self.cc.on_retransmit(&mut self.tx, &resent, now);
         self.stats.retransmitted_segments += 1;
         self.stats.retransmitted_bytes += s.payload() as u64;
         let seq = s.range.start;

@@ -65,6 +65,8 @@ impl ReceiveHalf {
     /// The handshake's outcome: SACK agreed or not (DSACK follows it).
     pub fn set_sack(&mut self, sack: bool) {
         self.sack = sack;
+        // The endpoint is created before SACK is negotiated: DSACK follows
+        // the negotiation (before, `&=` left it off for good).
         self.dsack = sack && self.dsack_wanted;
     }
 
@@ -276,6 +278,24 @@ mod tests {
         let a = r.on_segment(&seg(1, 100));
         assert!(a.duplicate);
         assert_eq!(r.sack_blocks().as_slice(), &[SeqRange::new(1, 101)]);
+        assert!(r.sack_blocks().is_empty());
+    }
+
+    /// An endpoint makes its receive half before SACK is negotiated:
+    /// DSACK, if asked for, starts with the negotiation.
+    #[test]
+    fn dsack_follows_the_sack_negotiation() {
+        let mut r = ReceiveHalf::new(65_535, false, true);
+        r.on_syn(0);
+        r.set_sack(true);
+        r.on_segment(&seg(1, 100));
+        r.on_segment(&seg(1, 100));
+        assert_eq!(r.sack_blocks().as_slice(), &[SeqRange::new(1, 101)]);
+        let mut r = ReceiveHalf::new(65_535, false, false);
+        r.on_syn(0);
+        r.set_sack(true);
+        r.on_segment(&seg(1, 100));
+        r.on_segment(&seg(1, 100));
         assert!(r.sack_blocks().is_empty());
     }
 

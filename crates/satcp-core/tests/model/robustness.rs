@@ -67,7 +67,11 @@ fn cases() -> impl Strategy<Value = Case> {
             Just("cubic"),
             Just("hybla"),
             Just("westwood"),
-            Just("bbr")
+            Just("bbr"),
+            Just("dsack-r"),
+            Just("dsack-fa"),
+            Just("dsack-ta"),
+            Just("dsack-taes")
         ],
         any::<bool>(),
         any::<bool>(),
