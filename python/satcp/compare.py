@@ -18,7 +18,9 @@ Presets:
 - ``leo-trace``: a trace-driven LEO path (the bundled, documented trace in
   ``satcp/data``): delay and rate change every 15 s.
 
-Variants use their defaults with window scaling and a buffer of 4 MB (8 MB
+TCP-R and RN-TCP are left out: they need EPDN gateways on the path (their
+paper's network, `satcp reproduce`-style scenarios). Variants use their
+defaults with window scaling and a buffer of 4 MB (8 MB
 on LEO), SACK where the family has it. Every bottleneck queue is a strict
 priority queue (drop-tail for ordinary traffic; TCP-Peach's low-priority
 dummies go last and first to be dropped), because TCP-Peach assumes such
@@ -53,6 +55,8 @@ VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("TCP-ADaLR", {"variant": "adalr-sack"}),
     ("TCP-Peach", {"variant": "peach-sack"}),
     ("Slow start K=2", {"variant": "slowstart", "slowstart": {"function": "constant", "k": 2}}),
+    ("DSACK-R", {"variant": "dsack-r", "dsack": True}),
+    ("DSACK-TA", {"variant": "dsack-ta", "dsack": True}),
     ("CUBIC", {"variant": "cubic"}),
     ("Hybla", {"variant": "hybla"}),
     ("Westwood+", {"variant": "westwood"}),
