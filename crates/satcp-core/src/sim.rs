@@ -7,6 +7,7 @@ use crate::engine::{Duration, EventQueue, SimTime};
 use crate::metrics::timeseries::{FlowSeries, LinkSeries};
 use crate::net::error_model::Fate;
 use crate::net::link::Link;
+use crate::net::link_arq::ArqVerdict;
 use crate::net::observer::{PacketEvent, PacketEventKind, PacketObserver};
 use crate::net::packet::{
     Ecn, EndpointId, LinkId, NodeId, Packet, PacketId, PacketPool, TcpHeader,
@@ -28,6 +29,9 @@ enum Event {
     /// A corrupted packet reached the far end of a link whose corrupted
     /// packets travel on (`Link::corrupted_reach_next_node`).
     ArriveCorrupted(LinkId, PacketId),
+    /// The NAK of the oldest frame awaiting one on link `l` is back at the
+    /// transmitter (link-level ARQ): the frame waits to be sent again.
+    ArqNak(LinkId),
     TcpTimer(EndpointId),
     AppTimer(AppId, u64),
     Sample,
@@ -200,6 +204,11 @@ impl Simulation {
                     let to = self.links[l as usize].to;
                     self.drop_packet(to, l, p, DropCause::Corruption);
                 }
+                Event::ArqNak(l) => {
+                    let arq = self.links[l as usize].arq.as_deref_mut();
+                    arq.expect("a link with ARQ").on_nak();
+                    self.start_link(l);
+                }
                 Event::TcpTimer(e) => self.on_tcp_timer(e),
                 Event::AppTimer(a, tok) => self.with_app(a, |app, ctx| app.on_timer(tok, ctx)),
                 Event::Sample => self.on_sample(),
@@ -240,8 +249,33 @@ impl Simulation {
             let seq = self.pool.get(p).tcp.seq;
             if let Some(i) = link.drop_seqs.iter().position(|&s| s == seq) {
                 link.drop_seqs.swap_remove(i);
-                if fate != Fate::Corrupted {
+                // With ARQ a corrupted frame would be resent: the listed
+                // packet is lost all the same.
+                if fate != Fate::Corrupted || link.arq.is_some() {
                     fate = Fate::Lost;
+                }
+            }
+        }
+        if fate == Fate::Corrupted {
+            if let Some(arq) = link.arq.as_deref_mut() {
+                match arq.on_corrupted(p) {
+                    ArqVerdict::Resend => {
+                        // The NAK is back one link round trip after the
+                        // last bit left; the frame then waits for the
+                        // transmitter (it occupies it again).
+                        link.stats.arq_retransmissions += 1;
+                        let nak_at = now + Duration(2 * link.delay.0);
+                        self.events.schedule(nak_at, Event::ArqNak(l));
+                        self.start_link(l);
+                        return;
+                    }
+                    ArqVerdict::Recover => {
+                        fate = Fate::Delivered {
+                            extra_delay: Duration::ZERO,
+                            duplicate: false,
+                        }
+                    }
+                    ArqVerdict::GiveUp => {}
                 }
             }
         }

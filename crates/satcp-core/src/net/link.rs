@@ -4,6 +4,7 @@
 //! direction.
 
 use super::error_model::ErrorModel;
+use super::link_arq::LinkArq;
 use super::packet::{LinkId, NodeId, PacketId, PacketPool};
 use super::queue::Queue;
 use super::router::DropCause;
@@ -32,6 +33,21 @@ pub struct LinkStats {
     /// Time the transmitter was busy, ns.
     pub busy_ns: u64,
     pub max_queue_packets: u64,
+    /// Link-level ARQ: transmissions that were corrupted and sent again
+    /// (`arq_attempts`; the frames the ARQ gave up on count in `corrupted`).
+    pub arq_retransmissions: u64,
+    /// Data packets dropped at the queue entrance by `congestion_loss`
+    /// (also counted in `queue_drops`).
+    pub congestion_drops: u64,
+}
+
+/// Random "congestion" drops at the queue entrance (TCP-R paper Sec. 4.5):
+/// each data packet offered to the queue is dropped with probability
+/// `prob`, cause `EarlyDrop`, as if the queue had chosen it. The draws come
+/// from their own stream (`congestion/<link>/<dir>`).
+pub struct CongestionLoss {
+    pub prob: f64,
+    pub rng: RngStream,
 }
 
 pub struct Link {
@@ -51,6 +67,10 @@ pub struct Link {
     /// vanishing at the end of its transmission.
     pub corrupted_reach_next_node: bool,
     pub rng: RngStream,
+    /// Link-level ARQ (`arq_attempts`), None when off.
+    pub arq: Option<Box<LinkArq>>,
+    /// Random drops at the queue entrance (`congestion_loss`), None when off.
+    pub congestion_loss: Option<Box<CongestionLoss>>,
     /// Packet being serialized, if any.
     pub in_service: Option<PacketId>,
     pub stats: LinkStats,
@@ -66,6 +86,14 @@ impl Link {
         dropped: &mut Vec<(PacketId, DropCause)>,
     ) {
         self.stats.enqueued_packets += 1;
+        if let Some(c) = self.congestion_loss.as_deref_mut() {
+            if pool.get(pkt).is_data() && c.rng.bernoulli(c.prob) {
+                dropped.push((pkt, DropCause::EarlyDrop));
+                self.stats.queue_drops += 1;
+                self.stats.congestion_drops += 1;
+                return;
+            }
+        }
         let before = dropped.len();
         self.queue.enqueue(pkt, pool, now, dropped);
         self.stats.queue_drops += (dropped.len() - before) as u64;
@@ -82,7 +110,18 @@ impl Link {
         if self.in_service.is_some() {
             return None;
         }
-        let p = self.queue.dequeue(pool, now)?;
+        let p = match self.arq.as_deref_mut() {
+            None => self.queue.dequeue(pool, now)?,
+            // Frames sent again by the ARQ go first.
+            Some(arq) => match arq.next_resend() {
+                Some(p) => p,
+                None => {
+                    let p = self.queue.dequeue(pool, now)?;
+                    arq.start_first();
+                    p
+                }
+            },
+        };
         let size = pool.get(p).size;
         let tx = Duration::serialization(size, self.rate_bps);
         self.in_service = Some(p);

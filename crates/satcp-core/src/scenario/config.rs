@@ -92,6 +92,16 @@ pub struct DirectionConfig {
     /// packet that starts at each of these TCP sequence numbers is lost on
     /// the link (copies and retransmissions sent later pass).
     pub drop_seqs: Option<Vec<u64>>,
+    /// Link-level ARQ: most transmissions of one frame (0 or absent: no
+    /// ARQ). A corrupted frame is sent again one link round trip later,
+    /// ahead of the queue; after this many failed transmissions it is lost.
+    pub arq_attempts: Option<u32>,
+    /// With ARQ: a frame whose last transmission fails is delivered anyway
+    /// (every frame is recovered, TCP-R paper scenario 2).
+    pub arq_recover_all: Option<bool>,
+    /// Probability that a data packet is dropped at the queue entrance as
+    /// a congestion drop (cause "early_drop"), TCP-R paper Sec. 4.5.
+    pub congestion_loss: Option<f64>,
 }
 
 /// A full-duplex link between nodes `a` and `b`. The fields at link level
@@ -125,6 +135,9 @@ pub struct LinkConfig {
     pub errors_data_only: Option<bool>,
     pub corrupted_reach_next_node: Option<bool>,
     pub drop_seqs: Option<Vec<u64>>,
+    pub arq_attempts: Option<u32>,
+    pub arq_recover_all: Option<bool>,
+    pub congestion_loss: Option<f64>,
     #[serde(default)]
     pub ab: DirectionConfig,
     #[serde(default)]
@@ -157,6 +170,9 @@ impl LinkConfig {
             errors_data_only: self.errors_data_only,
             corrupted_reach_next_node: self.corrupted_reach_next_node,
             drop_seqs: self.drop_seqs.clone(),
+            arq_attempts: self.arq_attempts,
+            arq_recover_all: self.arq_recover_all,
+            congestion_loss: self.congestion_loss,
         }
     }
 }
@@ -192,6 +208,9 @@ impl DirectionConfig {
                 .corrupted_reach_next_node
                 .or(base.corrupted_reach_next_node),
             drop_seqs: self.drop_seqs.clone().or_else(|| base.drop_seqs.clone()),
+            arq_attempts: self.arq_attempts.or(base.arq_attempts),
+            arq_recover_all: self.arq_recover_all.or(base.arq_recover_all),
+            congestion_loss: self.congestion_loss.or(base.congestion_loss),
         }
     }
 }
