@@ -256,29 +256,18 @@ impl Simulation {
                 }
             }
         }
-        if fate == Fate::Corrupted {
-            if let Some(arq) = link.arq.as_deref_mut() {
-                match arq.on_corrupted(p) {
-                    ArqVerdict::Resend => {
-                        // The NAK is back one link round trip after the
-                        // last bit left; the frame then waits for the
-                        // transmitter (it occupies it again).
-                        link.stats.arq_retransmissions += 1;
-                        let nak_at = now + Duration(2 * link.delay.0);
-                        self.events.schedule(nak_at, Event::ArqNak(l));
-                        self.start_link(l);
-                        return;
-                    }
-                    ArqVerdict::Recover => {
-                        fate = Fate::Delivered {
-                            extra_delay: Duration::ZERO,
-                            duplicate: false,
-                        }
-                    }
-                    ArqVerdict::GiveUp => {}
+        let link = if fate == Fate::Corrupted && link.arq.is_some() {
+            match self.arq_corrupted(l, p) {
+                Some(f) => fate = f,
+                None => {
+                    self.start_link(l);
+                    return;
                 }
             }
-        }
+            &mut self.links[l as usize]
+        } else {
+            link
+        };
         match fate {
             Fate::Corrupted if link.corrupted_reach_next_node => {
                 link.stats.corrupted += 1;
@@ -317,6 +306,30 @@ impl Simulation {
             }
         }
         self.start_link(l);
+    }
+
+    /// The frame `p` in service on link `l`, which has ARQ, was corrupted:
+    /// None if the link sends it again (the NAK is back one link round trip
+    /// after its last bit left; it then waits for the transmitter, which it
+    /// occupies again), else its fate (lost for corruption, or recovered).
+    #[cold]
+    #[inline(never)]
+    fn arq_corrupted(&mut self, l: LinkId, p: PacketId) -> Option<Fate> {
+        let link = &mut self.links[l as usize];
+        let arq = link.arq.as_deref_mut()?;
+        match arq.on_corrupted(p) {
+            ArqVerdict::Resend => {
+                link.stats.arq_retransmissions += 1;
+                let nak_at = self.now + Duration(2 * link.delay.0);
+                self.events.schedule(nak_at, Event::ArqNak(l));
+                None
+            }
+            ArqVerdict::Recover => Some(Fate::Delivered {
+                extra_delay: Duration::ZERO,
+                duplicate: false,
+            }),
+            ArqVerdict::GiveUp => Some(Fate::Corrupted),
+        }
     }
 
     /// Puts a packet on link `l`'s wire, to arrive at `at`.

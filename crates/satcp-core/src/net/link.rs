@@ -77,7 +77,44 @@ pub struct Link {
 }
 
 impl Link {
+    /// `congestion_loss`: drops a data packet at the queue entrance with
+    /// its probability. Kept out of line so that `offer` stays small.
+    #[cold]
+    #[inline(never)]
+    fn congestion_drop(
+        &mut self,
+        pkt: PacketId,
+        pool: &PacketPool,
+        dropped: &mut Vec<(PacketId, DropCause)>,
+    ) -> bool {
+        let Some(c) = self.congestion_loss.as_deref_mut() else {
+            return false;
+        };
+        if !(pool.get(pkt).is_data() && c.rng.bernoulli(c.prob)) {
+            return false;
+        }
+        dropped.push((pkt, DropCause::EarlyDrop));
+        self.stats.queue_drops += 1;
+        self.stats.congestion_drops += 1;
+        true
+    }
+
+    /// The next frame to send with ARQ on: a resend if one waits, else
+    /// the queue's next packet. Out of line, like `congestion_drop`.
+    #[cold]
+    #[inline(never)]
+    fn next_with_arq(&mut self, pool: &mut PacketPool, now: SimTime) -> Option<PacketId> {
+        let arq = self.arq.as_deref_mut()?;
+        if let Some(p) = arq.next_resend() {
+            return Some(p);
+        }
+        let p = self.queue.dequeue(pool, now)?;
+        arq.start_first();
+        Some(p)
+    }
+
     /// Offers a packet to the output queue; drops go into `dropped`.
+    #[inline]
     pub fn offer(
         &mut self,
         pkt: PacketId,
@@ -86,13 +123,8 @@ impl Link {
         dropped: &mut Vec<(PacketId, DropCause)>,
     ) {
         self.stats.enqueued_packets += 1;
-        if let Some(c) = self.congestion_loss.as_deref_mut() {
-            if pool.get(pkt).is_data() && c.rng.bernoulli(c.prob) {
-                dropped.push((pkt, DropCause::EarlyDrop));
-                self.stats.queue_drops += 1;
-                self.stats.congestion_drops += 1;
-                return;
-            }
+        if self.congestion_loss.is_some() && self.congestion_drop(pkt, pool, dropped) {
+            return;
         }
         let before = dropped.len();
         self.queue.enqueue(pkt, pool, now, dropped);
@@ -106,21 +138,16 @@ impl Link {
 
     /// If the transmitter is idle and a packet waits, starts sending it and
     /// returns when its last bit leaves.
+    #[inline]
     pub fn start_next(&mut self, pool: &mut PacketPool, now: SimTime) -> Option<SimTime> {
         if self.in_service.is_some() {
             return None;
         }
-        let p = match self.arq.as_deref_mut() {
-            None => self.queue.dequeue(pool, now)?,
+        let p = if self.arq.is_none() {
+            self.queue.dequeue(pool, now)?
+        } else {
             // Frames sent again by the ARQ go first.
-            Some(arq) => match arq.next_resend() {
-                Some(p) => p,
-                None => {
-                    let p = self.queue.dequeue(pool, now)?;
-                    arq.start_first();
-                    p
-                }
-            },
+            self.next_with_arq(pool, now)?
         };
         let size = pool.get(p).size;
         let tx = Duration::serialization(size, self.rate_bps);
