@@ -7,6 +7,7 @@ use crate::engine::{Duration, EventQueue, SimTime};
 use crate::metrics::timeseries::{FlowSeries, LinkSeries};
 use crate::net::error_model::Fate;
 use crate::net::link::Link;
+use crate::net::link_arq::ArqVerdict;
 use crate::net::observer::{PacketEvent, PacketEventKind, PacketObserver};
 use crate::net::packet::{
     Ecn, EndpointId, LinkId, NodeId, Packet, PacketId, PacketPool, TcpHeader,
@@ -28,6 +29,9 @@ enum Event {
     /// A corrupted packet reached the far end of a link whose corrupted
     /// packets travel on (`Link::corrupted_reach_next_node`).
     ArriveCorrupted(LinkId, PacketId),
+    /// The NAK of the oldest frame awaiting one on link `l` is back at the
+    /// transmitter (link-level ARQ): the frame waits to be sent again.
+    ArqNak(LinkId),
     TcpTimer(EndpointId),
     AppTimer(AppId, u64),
     Sample,
@@ -208,6 +212,11 @@ impl Simulation {
                     let to = self.links[l as usize].to;
                     self.drop_packet(to, l, p, DropCause::Corruption);
                 }
+                Event::ArqNak(l) => {
+                    let arq = self.links[l as usize].arq.as_deref_mut();
+                    arq.expect("a link with ARQ").on_nak();
+                    self.start_link(l);
+                }
                 Event::TcpTimer(e) => self.on_tcp_timer(e),
                 Event::AppTimer(a, tok) => self.with_app(a, |app, ctx| app.on_timer(tok, ctx)),
                 Event::Sample => self.on_sample(),
@@ -248,11 +257,25 @@ impl Simulation {
             let seq = self.pool.get(p).tcp.seq;
             if let Some(i) = link.drop_seqs.iter().position(|&s| s == seq) {
                 link.drop_seqs.swap_remove(i);
-                if fate != Fate::Corrupted {
+                // With ARQ a corrupted frame would be resent: the listed
+                // packet is lost all the same.
+                if fate != Fate::Corrupted || link.arq.is_some() {
                     fate = Fate::Lost;
                 }
             }
         }
+        let link = if fate == Fate::Corrupted && link.arq.is_some() {
+            match self.arq_corrupted(l, p) {
+                Some(f) => fate = f,
+                None => {
+                    self.start_link(l);
+                    return;
+                }
+            }
+            &mut self.links[l as usize]
+        } else {
+            link
+        };
         match fate {
             Fate::Corrupted if link.corrupted_reach_next_node => {
                 link.stats.corrupted += 1;
@@ -291,6 +314,30 @@ impl Simulation {
             }
         }
         self.start_link(l);
+    }
+
+    /// The frame `p` in service on link `l`, which has ARQ, was corrupted:
+    /// None if the link sends it again (the NAK is back one link round trip
+    /// after its last bit left; it then waits for the transmitter, which it
+    /// occupies again), else its fate (lost for corruption, or recovered).
+    #[cold]
+    #[inline(never)]
+    fn arq_corrupted(&mut self, l: LinkId, p: PacketId) -> Option<Fate> {
+        let link = &mut self.links[l as usize];
+        let arq = link.arq.as_deref_mut()?;
+        match arq.on_corrupted(p) {
+            ArqVerdict::Resend => {
+                link.stats.arq_retransmissions += 1;
+                let nak_at = self.now + Duration(2 * link.delay.0);
+                self.events.schedule(nak_at, Event::ArqNak(l));
+                None
+            }
+            ArqVerdict::Recover => Some(Fate::Delivered {
+                extra_delay: Duration::ZERO,
+                duplicate: false,
+            }),
+            ArqVerdict::GiveUp => Some(Fate::Corrupted),
+        }
     }
 
     /// Puts a packet on link `l`'s wire, to arrive at `at`.

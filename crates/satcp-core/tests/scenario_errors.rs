@@ -128,3 +128,56 @@ fn router_entries() {
         &["routers[0]", "congestion_only"],
     );
 }
+
+#[test]
+fn link_arq_and_congestion_loss() {
+    check(
+        |v| v["links"][1]["ab"] = json!({"congestion_loss": 1.5}),
+        &["links[1].ab.congestion_loss", "1.5"],
+    );
+    check(
+        |v| v["links"][0]["congestion_loss"] = json!(-0.01),
+        &["links[0].congestion_loss", "-0.01"],
+    );
+    check(
+        |v| v["links"][1]["ab"] = json!({"arq_attempts": -1}),
+        &["links[1].ab.arq_attempts"],
+    );
+    check(
+        |v| v["links"][1]["ab"] = json!({"arq_attempts": 2.5}),
+        &["links[1].ab.arq_attempts"],
+    );
+    check(
+        |v| v["links"][1]["arq_attempts"] = json!(5000),
+        &["links[1].arq_attempts", "5000", "at most 1000"],
+    );
+    // arq_recover_all needs ARQ, named where it was written.
+    check(
+        |v| v["links"][1]["ab"] = json!({"arq_recover_all": true}),
+        &["links[1].ab.arq_recover_all", "arq_attempts"],
+    );
+    check(
+        |v| v["links"][1]["arq_recover_all"] = json!(true),
+        &["links[1].arq_recover_all", "direction ab"],
+    );
+    // A direction may turn off the link's ARQ with arq_attempts = 0, but
+    // not while recover_all still applies to it.
+    check(
+        |v| {
+            v["links"][1]["arq_attempts"] = json!(3);
+            v["links"][1]["arq_recover_all"] = json!(true);
+            v["links"][1]["ba"] = json!({"arq_attempts": 0});
+        },
+        &["links[1].arq_recover_all", "direction ba has 0"],
+    );
+    check(
+        |v| v["links"][1]["ab"] = json!({"arq_recover_all": "yes"}),
+        &["links[1].ab.arq_recover_all"],
+    );
+    // Valid: ARQ on the link, off in one direction; recover_all with it.
+    let mut v = base();
+    v["links"][1]["arq_attempts"] = json!(3);
+    v["links"][1]["ba"] = json!({"arq_attempts": 0});
+    v["links"][1]["ab"] = json!({"arq_recover_all": true, "congestion_loss": 0.01});
+    satcp_core::parse(&v.to_string()).expect("valid ARQ settings");
+}

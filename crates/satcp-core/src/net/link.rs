@@ -4,6 +4,7 @@
 //! direction.
 
 use super::error_model::ErrorModel;
+use super::link_arq::LinkArq;
 use super::packet::{LinkId, NodeId, PacketId, PacketPool};
 use super::queue::Queue;
 use super::router::DropCause;
@@ -33,6 +34,21 @@ pub struct LinkStats {
     /// Time the transmitter was busy, ns.
     pub busy_ns: u64,
     pub max_queue_packets: u64,
+    /// Link-level ARQ: transmissions that were corrupted and sent again
+    /// (`arq_attempts`; the frames the ARQ gave up on count in `corrupted`).
+    pub arq_retransmissions: u64,
+    /// Data packets dropped at the queue entrance by `congestion_loss`
+    /// (also counted in `queue_drops`).
+    pub congestion_drops: u64,
+}
+
+/// Random "congestion" drops at the queue entrance (TCP-R paper Sec. 4.5):
+/// each data packet offered to the queue is dropped with probability
+/// `prob`, cause `EarlyDrop`, as if the queue had chosen it. The draws come
+/// from their own stream (`congestion/<link>/<dir>`).
+pub struct CongestionLoss {
+    pub prob: f64,
+    pub rng: RngStream,
 }
 
 pub struct Link {
@@ -57,13 +73,54 @@ pub struct Link {
     pub delay_schedule: Option<Schedule>,
     pub rate_schedule: Option<Schedule>,
     pub rng: RngStream,
+    /// Link-level ARQ (`arq_attempts`), None when off.
+    pub arq: Option<Box<LinkArq>>,
+    /// Random drops at the queue entrance (`congestion_loss`), None when off.
+    pub congestion_loss: Option<Box<CongestionLoss>>,
     /// Packet being serialized, if any.
     pub in_service: Option<PacketId>,
     pub stats: LinkStats,
 }
 
 impl Link {
+    /// `congestion_loss`: drops a data packet at the queue entrance with
+    /// its probability. Kept out of line so that `offer` stays small.
+    #[cold]
+    #[inline(never)]
+    fn congestion_drop(
+        &mut self,
+        pkt: PacketId,
+        pool: &PacketPool,
+        dropped: &mut Vec<(PacketId, DropCause)>,
+    ) -> bool {
+        let Some(c) = self.congestion_loss.as_deref_mut() else {
+            return false;
+        };
+        if !(pool.get(pkt).is_data() && c.rng.bernoulli(c.prob)) {
+            return false;
+        }
+        dropped.push((pkt, DropCause::EarlyDrop));
+        self.stats.queue_drops += 1;
+        self.stats.congestion_drops += 1;
+        true
+    }
+
+    /// The next frame to send with ARQ on: a resend if one waits, else
+    /// the queue's next packet. Out of line, like `congestion_drop`.
+    #[cold]
+    #[inline(never)]
+    fn next_with_arq(&mut self, pool: &mut PacketPool, now: SimTime) -> Option<PacketId> {
+        let arq = self.arq.as_deref_mut()?;
+        if let Some(p) = arq.next_resend() {
+            return Some(p);
+        }
+        let p = self.queue.dequeue(pool, now)?;
+        arq.start_first();
+        Some(p)
+    }
+
     /// Offers a packet to the output queue; drops go into `dropped`.
+    #[inline]
     pub fn offer(
         &mut self,
         pkt: PacketId,
@@ -72,6 +129,9 @@ impl Link {
         dropped: &mut Vec<(PacketId, DropCause)>,
     ) {
         self.stats.enqueued_packets += 1;
+        if self.congestion_loss.is_some() && self.congestion_drop(pkt, pool, dropped) {
+            return;
+        }
         let before = dropped.len();
         self.queue.enqueue(pkt, pool, now, dropped);
         self.stats.queue_drops += (dropped.len() - before) as u64;
@@ -95,11 +155,17 @@ impl Link {
 
     /// If the transmitter is idle and a packet waits, starts sending it and
     /// returns when its last bit leaves.
+    #[inline]
     pub fn start_next(&mut self, pool: &mut PacketPool, now: SimTime) -> Option<SimTime> {
         if self.in_service.is_some() {
             return None;
         }
-        let p = self.queue.dequeue(pool, now)?;
+        let p = if self.arq.is_none() {
+            self.queue.dequeue(pool, now)?
+        } else {
+            // Frames sent again by the ARQ go first.
+            self.next_with_arq(pool, now)?
+        };
         let size = pool.get(p).size;
         if let Some(r) = self.rate_schedule.as_mut() {
             self.rate_bps = r.at(now).round() as u64;

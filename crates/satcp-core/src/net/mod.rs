@@ -3,6 +3,7 @@
 
 pub mod error_model;
 pub mod link;
+pub mod link_arq;
 pub mod observer;
 pub mod packet;
 pub mod queue;

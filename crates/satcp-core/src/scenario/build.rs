@@ -8,7 +8,8 @@ use crate::apps::web::{ThinkTime, Web, WebParams};
 use crate::apps::Application;
 use crate::engine::{Duration, RngStream};
 use crate::net::error_model::{DelayDist, ErrorModel};
-use crate::net::link::{Link, LinkStats};
+use crate::net::link::{CongestionLoss, Link, LinkStats};
+use crate::net::link_arq::{ArqConfig, LinkArq};
 use crate::net::packet::NodeId;
 use crate::net::queue::{DropTail, Queue, QueueLimit, Red, RedParams, StrictPriority};
 use crate::net::schedule::Schedule;
@@ -110,6 +111,21 @@ pub fn build(s: &Scenario) -> Simulation {
                 corrupted_reach_next_node: d.corrupted_reach_next_node.unwrap_or(false),
                 delay_schedule: d.delay_schedule.as_deref().map(Schedule::new),
                 rate_schedule: d.rate_schedule.as_deref().map(Schedule::new),
+                arq: match d.arq_attempts.unwrap_or(0) {
+                    0 => None,
+                    attempts => Some(Box::new(LinkArq::new(ArqConfig {
+                        attempts,
+                        recover_all: d.arq_recover_all.unwrap_or(false),
+                    }))),
+                },
+                // Its own stream, so that turning it on leaves the error
+                // model's draws alone.
+                congestion_loss: d.congestion_loss.filter(|&p| p > 0.0).map(|prob| {
+                    Box::new(CongestionLoss {
+                        prob,
+                        rng: RngStream::new(s.seed, &format!("congestion/{base}/{dir}")),
+                    })
+                }),
                 in_service: None,
                 stats: LinkStats::default(),
             });

@@ -99,6 +99,16 @@ pub struct DirectionConfig {
     pub delay_schedule: Option<Vec<[f64; 2]>>,
     /// Time-varying rate: [[time_s, rate_bps], ...], as delay_schedule.
     pub rate_schedule: Option<Vec<[f64; 2]>>,
+    /// Link-level ARQ: most transmissions of one frame (0 or absent: no
+    /// ARQ). A corrupted frame is sent again one link round trip later,
+    /// ahead of the queue; after this many failed transmissions it is lost.
+    pub arq_attempts: Option<u32>,
+    /// With ARQ: a frame whose last transmission fails is delivered anyway
+    /// (every frame is recovered, TCP-R paper scenario 2).
+    pub arq_recover_all: Option<bool>,
+    /// Probability that a data packet is dropped at the queue entrance as
+    /// a congestion drop (cause "early_drop"), TCP-R paper Sec. 4.5.
+    pub congestion_loss: Option<f64>,
 }
 
 /// A full-duplex link between nodes `a` and `b`. The fields at link level
@@ -134,6 +144,9 @@ pub struct LinkConfig {
     pub drop_seqs: Option<Vec<u64>>,
     pub delay_schedule: Option<Vec<[f64; 2]>>,
     pub rate_schedule: Option<Vec<[f64; 2]>>,
+    pub arq_attempts: Option<u32>,
+    pub arq_recover_all: Option<bool>,
+    pub congestion_loss: Option<f64>,
     #[serde(default)]
     pub ab: DirectionConfig,
     #[serde(default)]
@@ -168,6 +181,9 @@ impl LinkConfig {
             drop_seqs: self.drop_seqs.clone(),
             delay_schedule: self.delay_schedule.clone(),
             rate_schedule: self.rate_schedule.clone(),
+            arq_attempts: self.arq_attempts,
+            arq_recover_all: self.arq_recover_all,
+            congestion_loss: self.congestion_loss,
         }
     }
 }
@@ -211,6 +227,9 @@ impl DirectionConfig {
                 .rate_schedule
                 .clone()
                 .or_else(|| base.rate_schedule.clone()),
+            arq_attempts: self.arq_attempts.or(base.arq_attempts),
+            arq_recover_all: self.arq_recover_all.or(base.arq_recover_all),
+            congestion_loss: self.congestion_loss.or(base.congestion_loss),
         }
     }
 }

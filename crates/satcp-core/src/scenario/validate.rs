@@ -53,6 +53,7 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
         for (dir, d) in [("ab", &l.ab), ("ba", &l.ba)] {
             direction_fields(&format!("links[{i}].{dir}"), d)?;
             red_direction(&format!("links[{i}]"), dir, &d.over(&common))?;
+            arq_direction(&format!("links[{i}]"), dir, d, &d.over(&common))?;
             if d.over(&common).rate_bps.is_none() {
                 return Err(ScenarioError::new(
                     format!("links[{i}].rate_bps"),
@@ -228,6 +229,46 @@ fn direction_fields(table: &str, d: &DirectionConfig) -> Result<(), ScenarioErro
         &f("reorder_delay_sd_s"),
         d.reorder_delay_sd_s.unwrap_or(0.0),
     )?;
+    probability(&f("congestion_loss"), d.congestion_loss.unwrap_or(0.0))?;
+    if let Some(n) = d.arq_attempts {
+        if n > MAX_ARQ_ATTEMPTS {
+            return Err(bad(
+                f("arq_attempts"),
+                n,
+                &format!("must be at most {MAX_ARQ_ATTEMPTS} (0: no ARQ)"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Most transmissions of one frame a link-level ARQ may make (a sanity
+/// bound: real ARQs give up after a handful).
+const MAX_ARQ_ATTEMPTS: u32 = 1000;
+
+/// Checks the ARQ settings as they apply to one direction: `arq_recover_all`
+/// needs ARQ (`arq_attempts` at least 1). The error names the table where
+/// `arq_recover_all` was written.
+fn arq_direction(
+    link: &str,
+    dir: &str,
+    own: &DirectionConfig,
+    d: &DirectionConfig,
+) -> Result<(), ScenarioError> {
+    if d.arq_recover_all == Some(true) && d.arq_attempts.unwrap_or(0) == 0 {
+        let table = if own.arq_recover_all.is_some() {
+            format!("{link}.{dir}")
+        } else {
+            link.to_string()
+        };
+        return Err(ScenarioError::new(
+            format!("{table}.arq_recover_all"),
+            format!(
+                "needs link-level ARQ: set arq_attempts to at least 1 (direction {dir} has {})",
+                d.arq_attempts.unwrap_or(0)
+            ),
+        ));
+    }
     Ok(())
 }
 

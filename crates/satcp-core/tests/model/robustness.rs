@@ -1,5 +1,6 @@
 //! Property tests: whatever the link does to packets (loss, duplication,
-//! reordering, in both directions, plus queue overflow), a finite transfer
+//! reordering, bit errors with or without link-level ARQ, congestion
+//! drops, in both directions, plus queue overflow), a finite transfer
 //! completes and delivers every byte exactly once, and the counters agree.
 //! Some cases put a gateway between server and client, running EPDN router
 //! functions (`epdn-v2`, `epdn-v3`), whose access link corrupts packets
@@ -18,17 +19,28 @@ fn impairments() -> impl Strategy<Value = Value> {
         prop_oneof![Just("fixed"), Just("uniform"), Just("normal")],
         0.0..0.4f64,
         0.0..0.2f64,
+        // Bit errors, link-level ARQ (0: off) and congestion drops.
+        prop_oneof![Just(0.0), 0.0..3e-5f64],
+        0u32..4,
+        any::<bool>(),
+        0.0..0.03f64,
     )
-        .prop_map(|(loss, dup, reorder, dist, mean, sd)| {
-            json!({
-                "loss": loss,
-                "duplicate": dup,
-                "reorder": reorder,
-                "reorder_delay": dist,
-                "reorder_delay_mean_s": mean,
-                "reorder_delay_sd_s": sd,
-            })
-        })
+        .prop_map(
+            |(loss, dup, reorder, dist, mean, sd, ber, arq, recover_all, congestion)| {
+                json!({
+                    "loss": loss,
+                    "duplicate": dup,
+                    "reorder": reorder,
+                    "reorder_delay": dist,
+                    "reorder_delay_mean_s": mean,
+                    "reorder_delay_sd_s": sd,
+                    "ber": ber,
+                    "arq_attempts": arq,
+                    "arq_recover_all": recover_all && arq > 0,
+                    "congestion_loss": congestion,
+                })
+            },
+        )
 }
 
 #[derive(Debug, Clone)]
