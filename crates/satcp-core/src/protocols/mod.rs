@@ -25,6 +25,8 @@ pub mod rr_tcp;
 pub mod sack;
 pub mod slowstart;
 pub mod tcpr;
+#[cfg(test)]
+pub(crate) mod test_support;
 pub mod westwood;
 
 use crate::error::{bad, ScenarioError};

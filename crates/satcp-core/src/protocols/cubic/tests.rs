@@ -1,22 +1,12 @@
 use super::*;
 use crate::engine::Duration;
-use crate::protocols::sack::SackRecovery;
-use crate::tcp::{TcpConfig, TcpEndpoint};
+use crate::protocols::test_support::send_state;
+use crate::tcp::TcpConfig;
 
 const MSS: u64 = 1000;
 
 fn state(cwnd_segs: u64, rtt_s: f64) -> SendState {
-    let cfg = TcpConfig {
-        mss: MSS as u32,
-        ..TcpConfig::default()
-    };
-    let ep = TcpEndpoint::new(
-        &cfg,
-        true,
-        Box::new(Cubic::new(CubicConfig::default())),
-        Box::new(SackRecovery),
-    );
-    let mut s = ep.tx;
+    let mut s = send_state(MSS as u32);
     s.cwnd = cwnd_segs * MSS;
     s.ssthresh = u64::MAX;
     s.rtt.sample(Duration::from_secs_f64(rtt_s));

@@ -139,23 +139,12 @@ impl CongestionControl for Hybla {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocols::sack::SackRecovery;
-    use crate::tcp::{TcpConfig, TcpEndpoint};
+    use crate::protocols::test_support::send_state;
 
     const MSS: u64 = 1000;
 
     fn run_ca(rtt: f64, seconds: f64) -> (f64, f64) {
-        let cfg = TcpConfig {
-            mss: MSS as u32,
-            ..TcpConfig::default()
-        };
-        let ep = TcpEndpoint::new(
-            &cfg,
-            true,
-            Box::new(Hybla::new(HyblaConfig::default())),
-            Box::new(SackRecovery),
-        );
-        let mut s = ep.tx;
+        let mut s = send_state(MSS as u32);
         let mut h = Hybla::new(HyblaConfig::default());
         h.on_rtt_sample(&mut s, Duration::from_secs_f64(rtt));
         let rho = h.rho();
@@ -193,17 +182,7 @@ mod tests {
 
     #[test]
     fn slow_start_adds_two_to_the_rho_minus_one_per_ack() {
-        let cfg = TcpConfig {
-            mss: MSS as u32,
-            ..TcpConfig::default()
-        };
-        let ep = TcpEndpoint::new(
-            &cfg,
-            true,
-            Box::new(Hybla::new(HyblaConfig::default())),
-            Box::new(SackRecovery),
-        );
-        let mut s = ep.tx;
+        let mut s = send_state(MSS as u32);
         s.ssthresh = 1_000_000;
         s.cwnd = 2 * MSS;
         let mut h = Hybla::new(HyblaConfig::default());
@@ -218,14 +197,7 @@ mod tests {
 
     #[test]
     fn paces_at_a_multiple_of_cwnd_per_srtt() {
-        let cfg = TcpConfig::default();
-        let ep = TcpEndpoint::new(
-            &cfg,
-            true,
-            Box::new(Hybla::new(HyblaConfig::default())),
-            Box::new(SackRecovery),
-        );
-        let mut s = ep.tx;
+        let mut s = send_state(1460);
         let h = Hybla::new(HyblaConfig::default());
         assert_eq!(h.pacing_rate(&s), None, "no RTT yet");
         s.rtt.sample(Duration::from_secs_f64(0.5));

@@ -179,17 +179,11 @@ impl SlowStart for FunctionSlowStart {
 mod tests {
     use super::*;
     use crate::engine::SimTime;
-    use crate::protocols::sack::SackRecovery;
+    use crate::protocols::test_support::send_state;
     use crate::tcp::congestion::CongestionControl;
-    use crate::tcp::{TcpConfig, TcpEndpoint};
 
     fn state(cwnd_segs: u64, ssthresh: u64) -> SendState {
-        let cfg = TcpConfig {
-            mss: 1000,
-            ..TcpConfig::default()
-        };
-        let ep = TcpEndpoint::new(&cfg, true, Box::new(Reno::new()), Box::new(SackRecovery));
-        let mut s = ep.tx;
+        let mut s = send_state(1000);
         s.cwnd = cwnd_segs * 1000;
         s.ssthresh = ssthresh;
         s
