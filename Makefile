@@ -8,6 +8,7 @@
 #                + `satcp reproduce slowstart` (every modified slow-start paper
 #                experiment)
 #                + `satcp compare` (every variant on GEO and LEO path presets)
+#                + `satcp report` (reports/index.html: all of it on one page)
 #   make test    setup + Rust format/lint/tests + Python lint/tests
 #   make bench   the core's criterion benchmarks
 #
@@ -52,6 +53,7 @@ run: setup
 	$(BIN)/satcp reproduce peach
 	$(BIN)/satcp reproduce slowstart
 	$(BIN)/satcp compare
+	$(BIN)/satcp report reports
 
 test: setup system-tools lint-rust test-rust lint-python test-python
 
