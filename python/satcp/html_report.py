@@ -46,20 +46,26 @@ class Part:
     body: str
     held: int
     failed: int
+    partly: int = 0
 
 
-def _claims(folder: Path) -> tuple[int, int]:
-    """Claims that hold and that do not, from the folder's claims CSVs."""
-    held = failed = 0
+def _claims(folder: Path) -> tuple[int, int, int]:
+    """Claims that hold, that do not, and that hold in direction only,
+    from the folder's claims CSVs (a ``reproduced`` yes/no column, or a
+    ``verdict`` text: "holds...", "does not hold...", "direction holds,
+    magnitude differs")."""
+    held = failed = partly = 0
     for p in sorted(folder.glob("*claims*.csv")):
         with p.open(encoding="utf-8") as f:
             for row in csv.DictReader(f):
-                v = (row.get("reproduced") or row.get("holds") or "").strip().lower()
-                if v in ("yes", "true", "1"):
+                v = (row.get("reproduced") or row.get("verdict") or "").strip().lower()
+                if v in ("yes", "true", "1") or v.startswith("holds"):
                     held += 1
-                elif v in ("no", "false", "0"):
+                elif v in ("no", "false", "0") or v.startswith("does not hold"):
                     failed += 1
-    return held, failed
+                elif v.startswith("direction holds"):
+                    partly += 1
+    return held, failed, partly
 
 
 def _embed_images(text: str, folder: Path) -> str:
@@ -119,14 +125,15 @@ def build_report(folder: str | os.PathLike[str]) -> str:
         text = md.read_text(encoding="utf-8")
         m = re.search(r"^#\s+(.+)$", text, re.MULTILINE)
         title = m.group(1).strip() if m else d.name
-        held, failed = _claims(d)
-        parts.append(Part(d.name, title, _embed_images(_markdown(text), d), held, failed))
+        held, failed, partly = _claims(d)
+        body = _embed_images(_markdown(text), d)
+        parts.append(Part(d.name, title, body, held, failed, partly))
     if not parts:
         raise ValueError(f"{root}: no reproduction, comparison or sweep found")
     nav = " ".join(f'<a href="#{p.name}">{html.escape(p.name)}</a>' for p in parts)
     summary_rows = "".join(
         f'<tr><td><a href="#{p.name}">{html.escape(p.title)}</a></td>'
-        f'<td class="yes">{p.held}</td><td class="no">{p.failed}</td></tr>'
+        f'<td class="yes">{p.held}</td><td class="no">{p.failed}</td><td>{p.partly}</td></tr>'
         for p in parts
     )
     sections = "".join(f'<section class="part" id="{p.name}">{p.body}</section>' for p in parts)
@@ -138,7 +145,8 @@ def build_report(folder: str | os.PathLike[str]) -> str:
         f"<code>{html.escape(root.name)}/</code></p></header>"
         f"<nav>{nav}</nav><main>"
         '<h2>Summary</h2><table class="summary"><tr><th>report</th>'
-        "<th>claims that hold</th><th>claims that do not</th></tr>"
+        "<th>claims that hold</th><th>claims that do not</th>"
+        "<th>direction only</th></tr>"
         f"{summary_rows}</table>{sections}</main></body></html>\n"
     )
 
