@@ -36,6 +36,7 @@ from typing import Any
 
 from ._fsutil import fill_dir_atomically
 from .scenario import ScenarioError, apply_override, load, parse_path, to_json
+from .stats import mean_ci95
 
 __all__ = ["METRICS", "Sweep", "load_sweep", "run_one", "run_sweep"]
 
@@ -49,30 +50,6 @@ METRICS = (
     "events",
     "end_time_s",
 )
-
-# Student t quantiles for a two-sided 95 % interval, by degrees of freedom.
-_T95 = {
-    1: 12.706,
-    2: 4.303,
-    3: 3.182,
-    4: 2.776,
-    5: 2.571,
-    6: 2.447,
-    7: 2.365,
-    8: 2.306,
-    9: 2.262,
-    10: 2.228,
-    15: 2.131,
-    20: 2.086,
-    30: 2.042,
-}
-
-
-def _t95(df: int) -> float:
-    if df in _T95:
-        return _T95[df]
-    below = [k for k in _T95 if k < df]
-    return _T95[max(below)] if df < 30 else 1.96
 
 
 @dataclass
@@ -243,9 +220,8 @@ def summarize(runs: Any, axes: Sequence[str]) -> Any:
         row: dict[str, Any] = dict(zip(axes, key, strict=True))
         row["n"] = len(g)
         for m in METRICS:
-            v = g[m].astype(float).dropna()
-            mean = v.mean() if len(v) else math.nan
-            half = _t95(len(v) - 1) * v.std(ddof=1) / math.sqrt(len(v)) if len(v) > 1 else math.nan
+            v = list(g[m].astype(float).dropna())
+            mean, half = mean_ci95(v) if v else (math.nan, math.nan)
             row[f"{m}_mean"] = mean
             row[f"{m}_ci95"] = half
         rows.append(row)
