@@ -116,6 +116,14 @@ impl SendState {
     pub fn in_slow_start(&self) -> bool {
         self.cwnd < self.ssthresh
     }
+    /// A slow-start increase of `inc` bytes for an ACK of `acked`, as the
+    /// variants with faster slow starts read it: never carrying cwnd past
+    /// ssthresh in one step, never less than standard slow start's
+    /// min(acked, SMSS).
+    pub fn capped_slow_start_increase(&self, inc: u64, acked: u64) -> u64 {
+        let room = self.ssthresh.saturating_sub(self.cwnd);
+        inc.min(room).max(acked.min(self.mss as u64))
+    }
     /// Standard reduction after a loss (RFC 5681 Eq. 4).
     pub fn half_flight(&self) -> u64 {
         (self.flight_size() / 2).max(2 * self.mss as u64)

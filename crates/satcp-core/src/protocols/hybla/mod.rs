@@ -112,11 +112,7 @@ impl CongestionControl for Hybla {
             // Eq. 6: 2^rho - 1 segments per ACK of one segment; never past
             // ssthresh in one step (2^24 segments at 600 ms would be absurd).
             let inc = ((2f64.powf(rho) - 1.0) * segs.min(1.0) * mss).round() as u64;
-            let room = s
-                .ssthresh
-                .saturating_sub(s.cwnd)
-                .max(acked.min(s.mss as u64));
-            s.cwnd += inc.min(room).max(1);
+            s.cwnd += s.capped_slow_start_increase(inc, acked);
         } else {
             // Eq. 7: rho^2 / cwnd segments per segment acknowledged.
             self.carry += rho * rho * segs / (s.cwnd as f64 / mss) * mss;

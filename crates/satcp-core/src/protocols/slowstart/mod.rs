@@ -170,8 +170,7 @@ impl SlowStart for FunctionSlowStart {
         // Reading (5): an increase never carries cwnd past ssthresh (after a
         // timeout N_ack is large and F'' would add hundreds of segments at
         // once); it never adds less than standard slow start.
-        let room = s.ssthresh.saturating_sub(s.cwnd);
-        inc.min(room).max(acked.min(mss))
+        s.capped_slow_start_increase(inc, acked)
     }
 }
 
