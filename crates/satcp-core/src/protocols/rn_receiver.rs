@@ -145,15 +145,7 @@ impl ReceiverPart for RnReceiver {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn seg(seq: u64, len: u32) -> TcpHeader {
-        TcpHeader {
-            seq,
-            len,
-            flags: flags::ACK,
-            ..Default::default()
-        }
-    }
+    use crate::tcp::test_support::data_segment as seg;
 
     fn ack(a: u64) -> TcpHeader {
         TcpHeader {

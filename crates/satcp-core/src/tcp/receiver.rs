@@ -226,15 +226,7 @@ impl ReceiveHalf {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn seg(seq: u64, len: u32) -> TcpHeader {
-        TcpHeader {
-            seq,
-            len,
-            flags: flags::ACK,
-            ..Default::default()
-        }
-    }
+    use crate::tcp::test_support::data_segment as seg;
 
     fn rx() -> ReceiveHalf {
         let mut r = ReceiveHalf::new(65_535, true, true);

@@ -5,6 +5,17 @@ use super::{TcpEndpoint, TcpOutput};
 use crate::engine::SimTime;
 use crate::net::packet::{flags, TcpHeader};
 
+/// A data segment of `len` bytes at `seq` carrying an ACK (the ACK number
+/// left 0).
+pub fn data_segment(seq: u64, len: u32) -> TcpHeader {
+    TcpHeader {
+        seq,
+        len,
+        flags: flags::ACK,
+        ..Default::default()
+    }
+}
+
 /// The peer's pure ACK of everything below `ack`, advertising `window`.
 pub fn peer_ack(ack: u64, window: u32) -> TcpHeader {
     TcpHeader {
