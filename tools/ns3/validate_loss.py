@@ -327,6 +327,7 @@ def main(argv=None) -> int:
         return 0
 
     rows = []
+    incomplete: list[str] = []
     for r in runs:
         ours = run_satcp(r)
         path = ns3_cache_path(args.cache, r, tag)
@@ -347,9 +348,19 @@ def main(argv=None) -> int:
             row[f"ns3_{k}"] = t[k]
             row[f"satcp_{k}"] = ours[k]
         rows.append(row)
+        for who, v in (("ns-3", t["download_time_s"]), ("satcp", ours["download_time_s"])):
+            if v is None:
+                incomplete.append(f"{who} {r.key}")
 
     summary = summarise(rows)
     md = markdown(summary)
+    if incomplete:
+        # Means leave these runs out; say so rather than hide it.
+        md += (
+            "\nTransfers that did not complete (left out of the means): "
+            + ", ".join(incomplete)
+            + "\n"
+        )
     write_atomic(args.out / f"runs{tag}.csv", to_csv(rows))
     write_atomic(args.out / f"summary{tag}.csv", to_csv(summary))
     write_atomic(args.out / f"summary{tag}.md", md)
