@@ -112,7 +112,17 @@ def run_ns3_batch(runs: list[Run], python: str, cache: Path, extra: list[str], t
     by_key = {r.key: r for r in runs}
     # cwd: the ns3 package looks for its libraries below the working
     # directory too; a small directory keeps that quick and unambiguous.
-    cmd = [python, str(NS3_SCRIPT), "--variant", "sack", "--batch", str(batch), *extra]
+    # The child runs in `cache`: make the interpreter's path absolute (not
+    # resolved: a venv's python is a symlink that must stay one).
+    cmd = [
+        os.path.abspath(python),
+        str(NS3_SCRIPT),
+        "--variant",
+        "sack",
+        "--batch",
+        str(batch),
+        *extra,
+    ]
     with subprocess.Popen(
         cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cache
     ) as proc:
@@ -302,6 +312,7 @@ def main(argv=None) -> int:
     runs = [Run(pt, d, s) for pt in points for d in delacks for s in range(1, args.seeds + 1)]
     extra = args.ns3_extra.split()
     tag = ("_" + "_".join(x.lstrip("-") for x in extra)) if extra else ""
+    args.cache = args.cache.resolve()  # the ns-3 processes run inside it
     args.cache.mkdir(parents=True, exist_ok=True)
 
     if args.only in ("ns3", "both"):
