@@ -11,6 +11,7 @@
 #                + `satcp report` (reports/index.html: all of it on one page)
 #   make test    setup + Rust format/lint/tests + Python lint/tests
 #   make bench   the core's criterion benchmarks
+#   make validate  satcp against ns-3 3.44 under loss (own ns-3 venv; not in CI)
 #
 # setup is incremental: the venv is re-provisioned when requirements-dev.txt
 # changes and the extension is rebuilt when Rust sources, Cargo files or
@@ -30,7 +31,7 @@ RUST_SOURCES := $(shell find crates -type f \( -name '*.rs' -o -name Cargo.toml 
 # clippy), so that cargo does not rebuild pyo3 when switching between them.
 export PYO3_PYTHON := $(VENV_ABS)/bin/python
 
-.PHONY: setup system-tools run test test-rust test-python lint-rust lint-python bench clean
+.PHONY: setup system-tools run test test-rust test-python lint-rust lint-python bench clean validate
 
 setup: $(BUILD_STAMP)
 
@@ -56,6 +57,19 @@ run: setup
 	$(BIN)/satcp report reports
 
 test: setup system-tools lint-rust test-rust lint-python test-python
+
+# Cross-validation against ns-3 3.44 under loss (not part of `make test`):
+# the PyPI ns3 package in its own venv, then satcp and ns-3 side by side
+# (tools/ns3/validate_loss.py; docs/validation-ns3.md, "Under loss").
+NS3_VENV := build/ns3-venv
+NS3_VERSION := 3.44.post0
+validate: setup
+	@test -x $(NS3_VENV)/bin/python || $(PYTHON) -m venv $(NS3_VENV)
+	@$(NS3_VENV)/bin/pip show ns3 2>/dev/null | grep -qx 'Version: $(NS3_VERSION)' \
+		|| $(NS3_VENV)/bin/pip install --quiet ns3==$(NS3_VERSION)
+	$(BIN)/python tools/ns3/validate_loss.py --ns3-python $(abspath $(NS3_VENV))/bin/python
+	$(BIN)/python tools/ns3/validate_loss.py --ns3-python $(abspath $(NS3_VENV))/bin/python \
+		--points 'BER 1e-7,BER 1e-6,BER 1e-5' --ns3-extra '--ssthresh-rule flightsize'
 
 # tshark reads the pcap files satcp writes (tests/python/test_pcap.py) and
 # headless chromium renders the HTML report (tests/python/test_html_report.py);

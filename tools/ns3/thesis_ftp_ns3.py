@@ -40,8 +40,11 @@ CPP_APPS = r"""
 #include "ns3/core-module.h"
 #include "ns3/network-module.h"
 #include "ns3/internet-module.h"
+#include "ns3/point-to-point-module.h"
+#include "ns3/traffic-control-module.h"
 #include <algorithm>
 #include <cstdint>
+#include <set>
 
 namespace satcpval
 {
@@ -62,6 +65,10 @@ struct Result
     uint64_t cliTxPkts = 0;    // packets sent by the client's device
     uint64_t srvRetx = 0;      // server TCP retransmission events (Retransmission trace)
     uint64_t drops = 0;        // packets dropped anywhere (queues, devices)
+    uint64_t queueDrops = 0;   // packets dropped by a full device queue
+    uint64_t corrupted = 0;    // frames discarded by the receive error model
+    uint64_t fastRetx = 0;     // entries into CA_RECOVERY (fast retransmit / recovery episodes)
+    uint64_t timeouts = 0;     // retransmission timer expiries of data (ReTxTimeout -> CA_LOSS)
 };
 
 Result g_res;
@@ -80,6 +87,140 @@ static void CwndTrace(uint32_t oldv, uint32_t newv)
 static void SrvTx(Ptr<const Packet>) { g_res.srvTxPkts++; }
 static void CliTx(Ptr<const Packet>) { g_res.cliTxPkts++; }
 static void Drop(Ptr<const Packet>) { g_res.drops++; }
+static void QueueDrop(Ptr<const Packet>) { g_res.drops++; g_res.queueDrops++; }
+static void Corrupt(Ptr<const Packet>) { g_res.drops++; g_res.corrupted++; }
+
+// Set from Python: true = ssthresh from RFC 5681 Eq. (4) FlightSize
+// (SND.NXT - SND.UNA, here highTxMark - lastAckedSeq) instead of ns-3's
+// bytesInFlight argument (RFC 6675 pipe when SACK is on).
+bool g_flightSizeSsthresh = false;
+
+// TcpNewReno unchanged except that it counts the congestion-state changes
+// TcpSocketBase announces: CA_RECOVERY once per fast retransmit
+// (EnterRecovery), CA_LOSS once per retransmission timeout of data
+// (ReTxTimeout calls CongestionStateSet(CA_LOSS) on every expiry, also
+// when the state already is CA_LOSS, unlike the CongState trace source).
+class CountingNewReno : public TcpNewReno
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("satcpval::CountingNewReno")
+                                .SetParent<TcpNewReno>()
+                                .SetGroupName("Internet")
+                                .AddConstructor<CountingNewReno>();
+        return tid;
+    }
+
+    CountingNewReno()
+        : TcpNewReno()
+    {
+    }
+
+    CountingNewReno(const CountingNewReno& o)
+        : TcpNewReno(o)
+    {
+    }
+
+    std::string GetName() const override { return "CountingNewReno"; }
+
+    uint32_t GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t bytesInFlight) override
+    {
+        if (g_flightSizeSsthresh)
+        {
+            uint32_t flight = tcb->m_highTxMark.Get() - tcb->m_lastAckedSeq;
+            return std::max(2 * tcb->m_segmentSize, flight / 2);
+        }
+        return TcpNewReno::GetSsThresh(tcb, bytesInFlight);
+    }
+
+    void CongestionStateSet(Ptr<TcpSocketState> tcb,
+                            const TcpSocketState::TcpCongState_t newState) override
+    {
+        if (newState == TcpSocketState::CA_RECOVERY)
+        {
+            g_res.fastRetx++;
+        }
+        else if (newState == TcpSocketState::CA_LOSS)
+        {
+            g_res.timeouts++;
+        }
+        TcpNewReno::CongestionStateSet(tcb, newState);
+    }
+
+    Ptr<TcpCongestionOps> Fork() override { return CopyObject<CountingNewReno>(this); }
+};
+
+TypeId CountingNewRenoTypeId() { return CountingNewReno::GetTypeId(); }
+
+// Deterministic losses for tracing (the counterpart of satcp's `drop_seqs`):
+// the first data segment that starts at each listed sequence number is
+// discarded on arrival; later copies pass.
+class DropSeqsErrorModel : public ErrorModel
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("satcpval::DropSeqsErrorModel")
+                                .SetParent<ErrorModel>()
+                                .AddConstructor<DropSeqsErrorModel>();
+        return tid;
+    }
+
+    void Add(uint32_t seq) { m_seqs.insert(seq); }
+
+  private:
+    bool DoCorrupt(Ptr<Packet> p) override
+    {
+        Ptr<Packet> c = p->Copy();
+        PppHeader ppp;
+        c->RemoveHeader(ppp);
+        Ipv4Header ip;
+        c->RemoveHeader(ip);
+        if (ip.GetProtocol() != 6)
+        {
+            return false;
+        }
+        TcpHeader tcp;
+        c->RemoveHeader(tcp);
+        if (c->GetSize() == 0)
+        {
+            return false;
+        }
+        uint32_t s = tcp.GetSequenceNumber().GetValue();
+        if (m_seqs.count(s) && !m_done.count(s))
+        {
+            m_done.insert(s);
+            return true;
+        }
+        return false;
+    }
+
+    void DoReset() override {}
+
+    std::set<uint32_t> m_seqs;
+    std::set<uint32_t> m_done;
+};
+
+Ptr<DropSeqsErrorModel> InstallDropSeqs(Ptr<NetDevice> rxDev)
+{
+    Ptr<DropSeqsErrorModel> em = CreateObject<DropSeqsErrorModel>();
+    rxDev->SetAttribute("ReceiveErrorModel", PointerValue(em));
+    return em;
+}
+
+// Downlink bit errors: a RateErrorModel in bit units on the receiving
+// (client) device; PER = 1 - (1 - BER)^(8 x frame size incl. the 2-byte PPP header).
+void InstallBitErrors(Ptr<NetDevice> rxDev, double ber)
+{
+    Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
+    em->SetUnit(RateErrorModel::ERROR_UNIT_BIT);
+    em->SetRate(ber);
+    // A fixed stream: with RngSeedManager::SetRun(seed) the error pattern
+    // depends on the seed only, not on what ran before in this process.
+    em->AssignStreams(0);
+    rxDev->SetAttribute("ReceiveErrorModel", PointerValue(em));
+}
 static void Retx(Ptr<const Packet>, const TcpHeader&, const Address&, const Address&,
                  Ptr<const TcpSocketBase>)
 {
@@ -92,11 +233,25 @@ void ConnectDeviceTraces(Ptr<NetDevice> srvDev, Ptr<NetDevice> cliDev)
     cliDev->TraceConnectWithoutContext("MacTx", MakeCallback(&CliTx));
 }
 
+// With no queue disc (uninstalled below) the traffic-control layer drops a
+// packet when the device queue is full ("stopped"); the queue itself never
+// overflows, so this is where a finite gateway buffer drops.
+void ConnectTcDrops(Ptr<Node> node)
+{
+    node->GetObject<TrafficControlLayer>()->TraceConnectWithoutContext("TcDrop",
+                                                                        MakeCallback(&QueueDrop));
+}
+
 void ConnectDropTraces(Ptr<NetDevice> dev)
 {
+    // A full DropTailQueue drops in Queue::Enqueue (its "Drop" trace);
+    // MacTxDrop only fires when the device itself refuses a packet.
     dev->TraceConnectWithoutContext("MacTxDrop", MakeCallback(&Drop));
+    DynamicCast<PointToPointNetDevice>(dev)->GetQueue()->TraceConnectWithoutContext(
+        "Drop",
+        MakeCallback(&QueueDrop));
     dev->TraceConnectWithoutContext("PhyTxDrop", MakeCallback(&Drop));
-    dev->TraceConnectWithoutContext("PhyRxDrop", MakeCallback(&Drop));
+    dev->TraceConnectWithoutContext("PhyRxDrop", MakeCallback(&Corrupt));
 }
 
 // FTP-like server: waits for `reqBytes` of request, then writes `fileBytes`
@@ -291,6 +446,13 @@ void InstallFtp(Ptr<Node> server, Ptr<Node> client, Ipv4Address serverAddr, uint
     Simulator::Schedule(Seconds(startS), &FileClient::Start, c);
 }
 
+// Between runs of one process (after Simulator::Destroy).
+void ResetApps()
+{
+    g_servers.clear();
+    g_clients.clear();
+}
+
 void StopWhenDone(double pollS)
 {
     if (g_res.finTime >= 0)
@@ -336,7 +498,53 @@ def parse_args(argv=None):
         "segments (downstream) and 40-byte ACKs (upstream)",
     )
     p.add_argument("--queue-packets", type=int, default=1000, help="device queue size (packets)")
+    p.add_argument(
+        "--gateway-queue-packets",
+        type=int,
+        default=None,
+        help="queue size of the gateway's downlink device only (default: --queue-packets)",
+    )
+    p.add_argument(
+        "--ber",
+        type=float,
+        default=0.0,
+        help="bit error rate on the downlink (RateErrorModel, bit unit, on the client's device)",
+    )
+    p.add_argument("--seed", type=int, default=1, help="ns-3 run number (RngSeedManager::SetRun)")
+    p.add_argument(
+        "--limited-transmit",
+        choices=["on", "off"],
+        default="on",
+        help="TcpSocketBase::LimitedTransmit (ns-3 default on; only acts without SACK)",
+    )
+    p.add_argument(
+        "--ssthresh-rule",
+        choices=["ns3", "flightsize"],
+        default="ns3",
+        help="ns3: TcpNewReno::GetSsThresh(bytesInFlight) (pipe with SACK); "
+        "flightsize: max(FlightSize/2, 2 SMSS) as RFC 5681 Eq. (4)",
+    )
     p.add_argument("--max-sim-s", type=float, default=20000.0, help="simulated-time limit")
+    p.add_argument(
+        "--drop-seqs",
+        default="",
+        help="comma-separated sequence numbers: the first data segment starting at each is "
+        "lost on the downlink (satcp's drop_seqs; for tracing)",
+    )
+    p.add_argument(
+        "--pcap",
+        default="",
+        help="write a pcap of the gateway's downlink device (data sent to the client and "
+        "ACKs received from it) as PREFIX-1-0.pcap",
+    )
+    p.add_argument(
+        "--batch",
+        default="",
+        help="file of JSON objects, one a line, each overriding options for one run "
+        '(keys as the long options with _ for -, e.g. {"ber": 1e-6, "seed": 2}; '
+        '"key" is copied to the output); ns-3 is loaded once and each run prints one '
+        "JSON line",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON line")
     return p.parse_args(argv)
 
@@ -344,17 +552,41 @@ def parse_args(argv=None):
 def main(argv=None):
     args = parse_args(argv)
     t_import = time.perf_counter()
-    # Slow (about 10 s): loads the ns-3 libraries through cppyy.
+    # Slow (10 s to minutes on a loaded machine): loads the ns-3 libraries through cppyy.
     import cppyy
     from ns import ns
 
     cppyy.cppdef(CPP_APPS)
     sv = cppyy.gbl.satcpval
     t_ready = time.perf_counter()
+    if not args.batch:
+        return run_one(args, ns, sv, cppyy, t_import, t_ready)
+    rc = 0
+    with open(args.batch) as f:
+        specs = [json.loads(ln) for ln in f if ln.strip()]
+    for spec in specs:
+        one = argparse.Namespace(**vars(args))
+        key = spec.pop("key", None)
+        for k, v in spec.items():
+            if not hasattr(one, k):
+                raise SystemExit(f"--batch: unknown option {k!r}")
+            setattr(one, k, v)
+        one.json = True
+        one.key = key
+        rc |= run_one(one, ns, sv, cppyy, time.perf_counter(), time.perf_counter())
+        sys.stdout.flush()
+    return rc
 
+
+def run_one(args, ns, sv, cppyy, t_import, t_ready):
     # ---------------- TCP defaults (Table 7.4 of the thesis) ----------------
     SD = ns.Config.SetDefault
-    SD("ns3::TcpL4Protocol::SocketType", ns.TypeIdValue(ns.TypeId.LookupByName("ns3::TcpNewReno")))
+    # TcpNewReno that counts fast retransmits and timeouts (same behaviour).
+    SD("ns3::TcpL4Protocol::SocketType", ns.TypeIdValue(sv.CountingNewRenoTypeId()))
+    sv.g_flightSizeSsthresh = args.ssthresh_rule == "flightsize"
+    SD("ns3::TcpSocketBase::LimitedTransmit", ns.BooleanValue(args.limited_transmit == "on"))
+    ns.RngSeedManager.SetSeed(1)
+    ns.RngSeedManager.SetRun(args.seed)
     SD(
         "ns3::TcpL4Protocol::RecoveryType",
         ns.TypeIdValue(ns.TypeId.LookupByName("ns3::TcpClassicRecovery")),
@@ -408,6 +640,17 @@ def main(argv=None):
     sat.SetChannelAttribute("Delay", ns.TimeValue(ns.MilliSeconds(250)))
     sat.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", q)
     d_sat = sat.Install(gateway, client)  # Get(0) gateway side, Get(1) client side
+    if args.gateway_queue_packets is not None:
+        gq = d_sat.Get(0).GetObject[ns.PointToPointNetDevice]().GetQueue()
+        gq.SetAttribute("MaxSize", ns.StringValue(f"{args.gateway_queue_packets}p"))
+    if args.ber > 0:
+        sv.InstallBitErrors(d_sat.Get(1), args.ber)
+    if args.drop_seqs:
+        em = sv.InstallDropSeqs(d_sat.Get(1))
+        for x in args.drop_seqs.split(","):
+            em.Add(int(x))
+    if args.pcap:
+        sat.EnablePcap(args.pcap, d_sat.Get(0))
     d_sat.Get(0).SetAttribute("DataRate", rate(2.048e6 * data_scale))  # downlink to client
     d_sat.Get(1).SetAttribute("DataRate", rate(256e3 * ack_scale))  # uplink from client
 
@@ -430,6 +673,8 @@ def main(argv=None):
     for c in (d_eth, d_sat):
         for i in range(2):
             sv.ConnectDropTraces(c.Get(i))
+    for node in (server, gateway, client):
+        sv.ConnectTcDrops(node)
     sv.InstallFtp(server, client, i_eth.GetAddress(0), 21, args.bytes, args.request_bytes, 0.0)
     cppyy.cppexec("ns3::Simulator::Schedule(ns3::Seconds(1.0), &satcpval::StopWhenDone, 1.0);")
     ns.Simulator.Stop(ns.Seconds(args.max_sim_s))
@@ -455,7 +700,17 @@ def main(argv=None):
         "server_tx_packets": int(r.srvTxPkts),
         "client_tx_packets": int(r.cliTxPkts),
         "retransmissions": int(r.srvRetx),
+        "fast_retransmits": int(r.fastRetx),
+        "timeouts": int(r.timeouts),
         "drops": int(r.drops),
+        "queue_drops": int(r.queueDrops),
+        "corrupted": int(r.corrupted),
+        "ber": args.ber,
+        "seed": args.seed,
+        "limited_transmit": args.limited_transmit,
+        "ssthresh_rule": args.ssthresh_rule,
+        "gateway_queue_packets": args.gateway_queue_packets or args.queue_packets,
+        "key": getattr(args, "key", None),
         "sim_end_s": ns.Simulator.Now().GetSeconds(),
         "events": events,
         "wall_run_s": t1 - t0,
@@ -464,6 +719,7 @@ def main(argv=None):
         "events_per_s": events / (t1 - t0) if t1 > t0 else None,
     }
     ns.Simulator.Destroy()
+    sv.ResetApps()
     if args.json:
         print(json.dumps(out))
     else:
