@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from . import _core
+from . import _core, progress
 from ._core import ScenarioError
 from .results import Results
 from .scenario import load, to_json
@@ -136,7 +136,19 @@ def run_many(scenarios: Sequence[ScenarioLike], workers: int | None = None) -> l
     if workers is None:
         workers = os.cpu_count() or 1
     workers = max(1, min(workers, len(texts)))
+    progress.add(len(texts))
     if workers == 1:
-        return [_run_resolved(sc, t) for sc, t in zip(resolved, texts, strict=True)]
+        return [_run_counted(sc, t) for sc, t in zip(resolved, texts, strict=True)]
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="satcp") as pool:
-        return list(pool.map(_run_resolved, resolved, texts))
+        return list(pool.map(_run_counted, resolved, texts))
+
+
+def _run_counted(sc: dict[str, Any], text: str) -> Results:
+    """:func:`_run_resolved`, reported to the open progress bar."""
+    try:
+        r = _run_resolved(sc, text)
+    except BaseException:
+        progress.finished(ok=False)
+        raise
+    progress.finished()
+    return r

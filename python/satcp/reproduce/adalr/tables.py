@@ -15,15 +15,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..claims import DEFAULT_TOLERANCE
 from ..tables import csv_text as csv_text
 from ..tables import diff_pct as diff_pct
 from ..tables import is_nan as is_nan
 from ..tables import markdown_table as markdown_table
 from ..tables import write_text as write_text
 
-#: A satcp number "matches" the thesis's within this many percent of it;
-#: differences beyond it are explained in the report.
-MATCH_PCT = 15.0
+#: A satcp number "matches" the thesis's within this many percent of it
+#: (the reproductions' one default tolerance); differences beyond it are
+#: explained in the report.
+MATCH_PCT = DEFAULT_TOLERANCE.limit
 
 #: The columns of every table's CSV file.
 CSV_COLUMNS = (
