@@ -33,11 +33,14 @@ def enabled(want: bool = True) -> bool:
 
 
 class _RunsBar:
-    """A tqdm bar of runs whose total grows as runs are announced."""
+    """A tqdm bar of runs whose total grows as runs are announced; it keeps
+    its own counts (a hidden tqdm bar counts nothing)."""
 
     def __init__(self, desc: str, total: int, show: bool) -> None:
         from tqdm import tqdm
 
+        self.total = total
+        self.done = 0
         self.failed = 0
         self.bar = tqdm(
             total=total,
@@ -51,15 +54,17 @@ class _RunsBar:
         self._postfix()
 
     def _postfix(self) -> None:
-        left = max(0, (self.bar.total or 0) - self.bar.n)
+        left = max(0, self.total - self.done)
         self.bar.set_postfix_str(f"{self.failed} failed, {left} left", refresh=False)
 
     def add(self, n: int) -> None:
-        self.bar.total = (self.bar.total or 0) + n
+        self.total += n
+        self.bar.total = self.total
         self._postfix()
         self.bar.refresh()
 
     def finished(self, ok: bool) -> None:
+        self.done += 1
         self.failed += not ok
         self._postfix()
         self.bar.update(1)

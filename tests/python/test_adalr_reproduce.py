@@ -16,6 +16,7 @@ from satcp._fsutil import fill_dir_atomically
 from satcp.reproduce import adalr
 from satcp.reproduce.adalr import measures, scenarios, tables, thesis_values
 from satcp.reproduce.adalr.claims import CLAIMS_BEGIN
+from satcp.reproduce.experiment import MissingPart
 
 VARIANTS = [v for v, _ in scenarios.VARIANTS]
 
@@ -117,10 +118,17 @@ def test_fill_dir_atomically(tmp_path):
 
 def test_missing_and_failing_parts(tmp_path, monkeypatch):
     out = tmp_path / "rep"
-    rep = adalr.reproduce(out, parts=[("adalr_not_written_yet", "Something else")])
+    with pytest.raises(MissingPart, match="adalr_not_written_yet"):
+        adalr.reproduce(out, parts=[("adalr_not_written_yet", "Something else")])
+    assert not out.exists()
+    monkeypatch.setattr(adalr, "load_part", lambda name: types.SimpleNamespace(reproduce=ok))
+
+    def ok(out_dir: Path, workers, quick) -> str:
+        return "## Something\n\nbody\n"
+
+    rep = adalr.reproduce(out, parts=[("something", "Something")])
     text = (out / "report.md").read_text()
-    assert text == rep.markdown
-    assert "not available yet" in text and "adalr_not_written_yet" in text
+    assert text == rep.markdown and "body" in text
     assert [Path(p).name for p in rep.paths] == ["report.md"]
 
     def failing(out_dir: Path, workers, quick) -> str:
