@@ -80,6 +80,19 @@ def _run_resolved(sc: dict[str, Any], text: str) -> Results:
     return Results(out, scenario=sc, wall_time_s=wall)
 
 
+def _run_watched(sc: dict[str, Any], text: str) -> Results:
+    """:func:`_run_resolved` with a progress bar of simulated time
+    (:func:`satcp.progress.watch_sim_time`): the run goes on in a thread while
+    this one reads the core's clock."""
+    clock = _core.SimClock()
+    t0 = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="satcp-run") as pool:
+        job = pool.submit(_core.run_json_clocked, text, clock)
+        progress.watch_sim_time(job, clock, sc.get("duration_s"))
+        out = job.result()
+    return Results(out, scenario=sc, wall_time_s=time.perf_counter() - t0)
+
+
 def run(
     scenario: ScenarioLike,
     *,

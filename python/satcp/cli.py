@@ -242,7 +242,7 @@ def _cmd_variants() -> int:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from . import _core, _run_resolved
+    from . import _core, _run_resolved, _run_watched, progress
     from .scenario import to_json
 
     sc = _load(args, args.sample_interval)
@@ -252,6 +252,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
         _check_out_dir(args.out)
     if args.pcap:
         res, pcaps = _run_with_pcap(sc, args)
+    elif progress.enabled(not args.quiet):
+        res, pcaps = _run_watched(sc, text), []
     else:
         res, pcaps = _run_resolved(sc, text), []
     if args.out is not None:

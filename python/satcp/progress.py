@@ -1,6 +1,10 @@
 """Progress bars of the long commands (``satcp reproduce``, ``satcp sweep``,
 long ``satcp run``s): tqdm on stderr, only when stderr is a terminal.
 
+A single run shows the simulated time it has reached
+(:func:`watch_sim_time`, read from the core's ``SimClock``), once it has
+taken more than a second.
+
 :func:`runs` opens a bar of runs (done, failed, left, time left) for a
 block of code; :func:`satcp.run_many` reports every run it starts and
 finishes to the bar that is open (:func:`add`, :func:`finished`), so a
@@ -11,12 +15,14 @@ their own for it. Without an open bar the two calls do nothing.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import sys
 import threading
 from collections.abc import Iterator
+from typing import Any
 
-__all__ = ["add", "enabled", "finished", "runs"]
+__all__ = ["add", "enabled", "finished", "runs", "watch_sim_time"]
 
 _lock = threading.Lock()
 _bar: _RunsBar | None = None
@@ -109,3 +115,28 @@ def finished(ok: bool = True) -> None:
     with _lock:
         if _bar is not None:
             _bar.finished(ok)
+
+
+def watch_sim_time(job: Any, clock: Any, until_s: float | None, show: bool = True) -> None:
+    """Shows the simulated seconds ``clock.now_s()`` reaches (of ``until_s``)
+    until the future ``job`` is done; the bar appears after one second."""
+    from concurrent.futures import wait
+
+    from tqdm import tqdm
+
+    total = until_s if until_s is not None and math.isfinite(until_s) else None
+    with tqdm(
+        total=total,
+        desc="simulated",
+        unit="s",
+        disable=not show,
+        leave=False,
+        delay=1.0,
+        file=sys.stderr,
+        bar_format="{desc}: {n:.1f}/{total:.0f} s [{elapsed}<{remaining}]"
+        if total
+        else "{desc}: {n:.1f} s [{elapsed}]",
+    ) as bar:
+        while not wait([job], timeout=0.25).done:
+            bar.n = min(clock.now_s(), total) if total else clock.now_s()
+            bar.refresh()

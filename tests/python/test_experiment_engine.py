@@ -20,8 +20,8 @@ from satcp.reproduce.claims import CLAIMS_CSV, Claim, Tolerance, claims_table
 from satcp.reproduce.experiment import (
     Experiment,
     MissingPart,
-    Part,
     PaperValue,
+    Part,
     Reproduction,
     Section,
     run_experiment,
@@ -138,7 +138,7 @@ def test_missing_part_is_an_error_before_anything_runs(tmp_path):
     out.mkdir()
     (out / "old.txt").write_text("old")
     repro = Reproduction("x", "satcp.reproduce.peach", (Part("no_such_part", "?"),), _render)
-    with pytest.raises(MissingPart, match="satcp.reproduce.peach.no_such_part does not exist"):
+    with pytest.raises(MissingPart, match=r"satcp\.reproduce\.peach\.no_such_part does not exist"):
         experiment.run(repro, out)
     assert sorted(p.name for p in out.iterdir()) == ["old.txt"]
     with pytest.raises(MissingPart, match="has no reproduce"):
@@ -223,3 +223,25 @@ def test_one_jain_index():
     assert jain_index([1.0, 0.0, 0.0, 0.0]) == 0.25
     assert math.isnan(jain_index([])) and math.isnan(jain_index([0, 0]))
     assert maxmin_fairness([2.0, 4.0]) == 0.5
+
+
+def test_run_progress_clock_reads_simulated_time_without_changing_results():
+    import json
+    from concurrent.futures import ThreadPoolExecutor
+
+    from satcp import _core
+    from satcp.scenario import to_json
+
+    sc = satcp.load(FTP, ["apps[0].file_bytes=300000"])
+    text = to_json(sc)
+    clock = _core.SimClock()
+    assert clock.now_s() == 0.0
+    with ThreadPoolExecutor(1) as pool:
+        job = pool.submit(_core.run_json_clocked, text, clock)
+        progress.watch_sim_time(job, clock, sc["duration_s"], show=False)
+        out = job.result()
+    assert out == _core.run_json(text)  # the clock is an observer: bit-identical results
+    end = json.loads(out)["end_time_s"]
+    assert 0 < clock.now_s() <= end + 1e-9
+    watched = satcp._run_watched(sc, text)
+    assert watched.transfers.equals(satcp.run(sc).transfers)
