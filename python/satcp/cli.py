@@ -428,7 +428,8 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
         raise UsageError(e) from None
     entry = registry.REGISTRY[args.what]
     if args.quick and not entry.quick:
-        raise UsageError(f"--quick: 'reproduce {args.what}' has no reduced set")
+        have = ", ".join(n for n, e in registry.REGISTRY.items() if e.quick)
+        raise UsageError(f"--quick: 'reproduce {args.what}' has no reduced set (these do: {have})")
     out = args.out if args.out is not None else what.DEFAULT_OUT
     _check_out_dir(out)
     kwargs = {"quick": args.quick} if entry.quick else {}

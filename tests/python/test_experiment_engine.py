@@ -31,7 +31,7 @@ from satcp.stats import jain_index, maxmin_fairness
 SIZES = (100_000, 200_000)
 
 
-def _fig(rows, path: Path) -> None:
+def _fig(rows, measured, out: Path) -> list[str]:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -39,8 +39,9 @@ def _fig(rows, path: Path) -> None:
 
     fig, ax = plt.subplots()
     ax.plot([r["file_bytes"] for r in rows], [r["time_s"] for r in rows])
-    fig.savefig(path)
+    fig.savefig(out / "tiny.png")
     plt.close(fig)
+    return ["tiny.png"]
 
 
 def _tiny(paper_100k: float) -> Experiment:
@@ -55,7 +56,7 @@ def _tiny(paper_100k: float) -> Experiment:
         paper=[
             PaperValue("1", "100 kB in this time", {"file_bytes": 100_000}, "time_s", paper_100k)
         ],
-        figure=_fig,
+        figures=_fig,
     )
 
 

@@ -251,7 +251,8 @@ Point = Mapping[str, Any]
 @dataclass(frozen=True)
 class PaperValue:
     """A number the paper gives for one cell of an experiment's table: the
-    row whose columns match ``where``, column ``column``."""
+    row whose columns match ``where``, column ``column``. ``paper_text``
+    shows a bound or rough value ("about 72 %") instead of the number."""
 
     figure: str
     statement: str
@@ -262,6 +263,32 @@ class PaperValue:
     digits: int = 2
     tolerance: Tolerance = DEFAULT_TOLERANCE
     note: str = ""
+    paper_text: str | None = None
+
+    def claim(self, rows: Sequence[Mapping[str, Any]]) -> Claim:
+        """The claim: the paper's value beside the table's cell."""
+        hits = [r for r in rows if all(r.get(k) == v for k, v in self.where.items())]
+        if len(hits) != 1:
+            raise ValueError(
+                f"paper value {self.figure} {self.statement!r}: "
+                f"{len(hits)} rows match {dict(self.where)}"
+            )
+        v = hits[0].get(self.column)
+        return Claim(
+            self.figure,
+            self.statement,
+            self.value,
+            None if v is None else float(v),
+            unit=self.unit,
+            digits=self.digits,
+            note=self.note,
+            paper_text=self.paper_text,
+            tolerance=self.tolerance,
+        )
+
+
+Measured = list[tuple[Point, Any]]
+Rows = list[dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -272,48 +299,42 @@ class Experiment:
     - ``scenario(point)``: the scenario of a point (a dict or a path);
     - ``metrics(point, results)``: what is read from a point's run;
     - ``table(measured)``: the CSV's rows from [(point, metrics)] (default:
-      one row per point, its parameters then its metrics);
+      one row per point, its parameters then its metrics); ``columns``: the
+      CSV's columns (default: the first row's keys);
     - ``paper``: the paper's values, each a :class:`PaperValue` that becomes
-      a :class:`Claim` with its tolerance;
-    - ``figure(rows, path)``: draws the figure (optional)."""
+      a :class:`Claim` with its tolerance; ``claims(rows, measured)``: the
+      claims instead, when some are statements computed from the table;
+    - ``figures(rows, measured, out)``: draws the figures into ``out`` and
+      returns their file names (optional)."""
 
     name: str
     csv: str
     grid: Sequence[Point]
     scenario: Callable[[Point], Any]
-    metrics: Callable[[Point, Any], Mapping[str, Any]]
-    table: Callable[[list[tuple[Point, Mapping[str, Any]]]], list[dict[str, Any]]] | None = None
+    metrics: Callable[[Point, Any], Any]
+    table: Callable[[Measured], Rows] | None = None
+    columns: Sequence[str] | None = None
     paper: Sequence[PaperValue] = ()
-    figure: Callable[[list[dict[str, Any]], Path], None] | None = None
-    figure_file: str = ""
+    claims: Callable[[Rows, Measured], list[Claim]] | None = None
+    figures: Callable[[Rows, Measured, Path], list[str]] | None = None
 
 
 @dataclass
 class ExperimentResult:
-    rows: list[dict[str, Any]]
+    rows: Rows
+    measured: Measured
     claims: list[Claim]
     files: list[str]
     runs: int
 
 
-def _default_table(measured: list[tuple[Point, Mapping[str, Any]]]) -> list[dict[str, Any]]:
+def _default_table(measured: Measured) -> Rows:
     return [{**p, **m} for p, m in measured]
-
-
-def _cell(rows: list[dict[str, Any]], pv: PaperValue) -> float | None:
-    hits = [r for r in rows if all(r.get(k) == v for k, v in pv.where.items())]
-    if len(hits) != 1:
-        raise ValueError(
-            f"paper value {pv.figure} {pv.statement!r}: {len(hits)} rows match {dict(pv.where)}"
-        )
-    v = hits[0].get(pv.column)
-    return None if v is None else float(v)
 
 
 def run_experiment(exp: Experiment, out: Path, workers: int | None) -> ExperimentResult:
     """Runs every point of ``exp`` (in threads, :func:`satcp.run_many`), writes
-    its CSV (and figure) into ``out`` and returns the rows and the claims of
-    the paper's values."""
+    its CSV and figures into ``out`` and returns the rows and the claims."""
     from .. import run_many
 
     results = run_many([exp.scenario(p) for p in exp.grid], workers)
@@ -321,23 +342,11 @@ def run_experiment(exp: Experiment, out: Path, workers: int | None) -> Experimen
     rows = (exp.table or _default_table)(measured)
     if not rows:
         raise ValueError(f"experiment {exp.name}: no rows")
-    write_csv(out / exp.csv, tuple(rows[0]), rows)
+    write_csv(out / exp.csv, tuple(exp.columns or rows[0]), rows)
     files = [exp.csv]
-    if exp.figure is not None:
-        name = exp.figure_file or f"{exp.name}.png"
-        exp.figure(rows, out / name)
-        files.append(name)
-    claims = [
-        Claim(
-            pv.figure,
-            pv.statement,
-            pv.value,
-            _cell(rows, pv),
-            unit=pv.unit,
-            digits=pv.digits,
-            note=pv.note,
-            tolerance=pv.tolerance,
-        )
-        for pv in exp.paper
-    ]
-    return ExperimentResult(rows, claims, files, len(results))
+    if exp.figures is not None:
+        files += exp.figures(rows, measured, out)
+    claims = [pv.claim(rows) for pv in exp.paper]
+    if exp.claims is not None:
+        claims += exp.claims(rows, measured)
+    return ExperimentResult(rows, measured, claims, files, len(results))

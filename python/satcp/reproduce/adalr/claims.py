@@ -3,8 +3,9 @@
 - :class:`Claim`: a statement with a number (a percentage the thesis gives
   for a figure or table in its prose), beside satcp's number computed the
   same way, with a verdict;
-- :class:`Check`: a statement without a number (a trend, an ordering) and
-  whether satcp shows it;
+- :func:`check`: a statement without a number (a trend, an ordering) and
+  whether satcp shows it, as the reproductions' one claim type
+  (:class:`satcp.reproduce.claims.Claim`);
 - :func:`statements_markdown`: the three-column table (thesis says / satcp /
   verdict) of the lossy and fairness sections;
 - :data:`CLAIMS_BEGIN` / :data:`CLAIMS_END`: a section puts its one-line
@@ -17,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from .. import claims as shared
 from .tables import MATCH_PCT, Row, claim_diff_pct, fmt_pct, is_nan, markdown_table
 
 CLAIMS_BEGIN = "<!-- claims:begin -->"
@@ -86,16 +88,18 @@ class Claim:
         return f"{v:.3g} {self.unit}".strip()
 
 
-@dataclass
-class Check:
-    """A thesis statement without a number (a trend or an ordering) and
-    whether satcp shows it, with the numbers that decide."""
+#: A thesis statement without a number (a trend, an ordering): the
+#: reproductions' one claim type (:class:`satcp.reproduce.claims.Claim`) with
+#: no numbers and ``holds`` given.
+Check = shared.Claim
 
-    source: str
-    statement: str
-    holds: bool
-    evidence: str
-    parameter: str = ""
+
+def check(source: str, statement: str, holds: bool, evidence: str, parameter: str = "") -> Check:
+    """A statement without a number and whether satcp shows it, with the
+    numbers that decide (``evidence``)."""
+    return shared.Claim(
+        source, _with_parameter(statement, parameter), None, None, holds=bool(holds), note=evidence
+    )
 
 
 def _with_parameter(statement: str, parameter: str) -> str:
@@ -103,19 +107,8 @@ def _with_parameter(statement: str, parameter: str) -> str:
 
 
 def checks_markdown(checks: Sequence[Check]) -> list[str]:
-    return markdown_table(
-        ["Source", "Thesis statement", "satcp", "evidence"],
-        [
-            [
-                c.source,
-                _with_parameter(c.statement, c.parameter),
-                "yes" if c.holds else "no",
-                c.evidence,
-            ]
-            for c in checks
-        ],
-        "llll",
-    )
+    """The table of statements (the reproductions' one claims table)."""
+    return shared.claims_table(checks)
 
 
 def claims_markdown(claims: Sequence[Claim]) -> list[str]:

@@ -30,7 +30,7 @@ from typing import Any
 import pandas as pd
 
 from ..baseline import window_bound
-from .claims import Check, Claim, checks_markdown, claims_markdown, findings_block
+from .claims import Check, Claim, check, checks_markdown, claims_markdown, findings_block
 from .measures import BIN_S, FtpRun, http_page_time, labelled, peak, write_series
 from .plots import LINK_THROUGHPUT, FigureKind, Line, figure_set, time_series_figures
 from .scenarios import (
@@ -366,7 +366,7 @@ def _table_5_1(runs: dict, quick: bool, out: Path) -> Part:
         flat = diff_pct(times[below[-1]], times[below[0]])
         step = diff_pct(times[500], times[250])
         checks.append(
-            Check(
+            check(
                 "Sec. 5.2.1 / Table 5.1",
                 "the download time starts to increase significantly after RTT 250 ms",
                 step > 3 * max(flat, 1.0),
@@ -703,7 +703,7 @@ def _ftp_claims(s: Setup, run, runs: dict) -> tuple[list[Claim], list[Check]]:
             for da in DELAYED_ACK
         ]
         checks.append(
-            Check(
+            check(
                 "Sec. 7.5.1.1.1",
                 "a 50 ms Ethernet delay lengthens the download for every variant",
                 all(a > b for _, _, a, b in longer),
@@ -715,7 +715,7 @@ def _ftp_claims(s: Setup, run, runs: dict) -> tuple[list[Claim], list[Check]]:
         util = {v: run(v, True).util_pct for v in ("adalr-sack", "sack")}
         base = {v: runs[("ftp", "7.5", v, True, "")].util_pct for v in ("adalr-sack", "sack")}
         checks.append(
-            Check(
+            check(
                 "Sec. 7.5.1.1.1",
                 "all variants have lower link utilization with the longer delay",
                 all(util[v] < base[v] for v in util),
@@ -728,7 +728,7 @@ def _ftp_claims(s: Setup, run, runs: dict) -> tuple[list[Claim], list[Check]]:
         half = len(active) // 2
         first, last = active["tcp_Bps"].iloc[:half].mean(), active["tcp_Bps"].iloc[half:].mean()
         checks.append(
-            Check(
+            check(
                 "Fig. 7.13 caption",
                 "TCP-ADaLR's TCP throughput increases until the file transfer is completed",
                 last > first * 1.01,
@@ -741,7 +741,7 @@ def _ftp_claims(s: Setup, run, runs: dict) -> tuple[list[Claim], list[Check]]:
         for da in DELAYED_ACK
     ]
     checks.append(
-        Check(
+        check(
             f"Table {s.table}",
             "TCP-ADaLR downloads faster than TCP SACK and TCP NewReno, with and without "
             "delayed ACK",
@@ -929,7 +929,7 @@ def _file_sizes(runs: dict, quick: bool, out: Path, dpi: int) -> Part:
         big = max(sizes)
         change = diff_pct(nr[big].tcp_bps, nr[50].tcp_bps)
         checks.append(
-            Check(
+            check(
                 "Sec. 7.5.1.1.3",
                 f"TCP NewReno's throughput stays unchanged from 50 MB to {big:g} MB",
                 abs(change) < 2.0,
@@ -941,7 +941,7 @@ def _file_sizes(runs: dict, quick: bool, out: Path, dpi: int) -> Part:
         upto = [mb for mb in sizes if mb <= 400]
         mono = all(ad[a].link_bps <= ad[b].link_bps for a, b in itertools.pairwise(upto))
         checks.append(
-            Check(
+            check(
                 "Sec. 7.5.1.1.3",
                 "TCP-ADaLR's link throughput increases with the file size up to 400 MB",
                 mono,
@@ -954,7 +954,7 @@ def _file_sizes(runs: dict, quick: bool, out: Path, dpi: int) -> Part:
         )
     small = min(sizes)
     checks.append(
-        Check(
+        check(
             "Sec. 7.5.1.1.3",
             "the link utilization is lowest for the smallest file (500 kB)",
             all(
