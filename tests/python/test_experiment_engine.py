@@ -246,3 +246,20 @@ def test_run_progress_clock_reads_simulated_time_without_changing_results():
     assert 0 < clock.now_s() <= end + 1e-9
     watched = satcp._run_watched(sc, text)
     assert watched.transfers.equals(satcp.run(sc).transfers)
+
+
+def test_old_names_still_work_for_reproductions_modelled_on_slowstart(tmp_path):
+    """The names a reproduction written against peach's Report/Claim API
+    imports (until it is ported to the engine)."""
+    from satcp.reproduce.peach import Report, run_claim_parts, sections_markdown
+    from satcp.reproduce.peach.claims import Claim as PeachClaim
+    from satcp.reproduce.report import REPORT
+
+    def render(parts, quick, seconds):
+        return "# old\n\n" + "\n".join(sections_markdown(parts, "pkg", seconds))
+
+    out = tmp_path / "old"
+    rep = run_claim_parts("satcp.reproduce.slowstart", out, [("queue", "Queue")], 2, False, render)
+    assert isinstance(rep, Report) and rep.parts[0].section.runs == 33
+    assert (out / REPORT).read_text().startswith("# old") and (out / CLAIMS_CSV).exists()
+    assert PeachClaim is Claim

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 
 from .. import experiment
 from ..claims import CLAIMS_CSV, DEFAULT_TOLERANCE, Claim
-from ..experiment import REPORT, PartResult, Report, Reproduction, sections_markdown
+from ..experiment import REPORT, PartResult, Report, Reproduction
 
 __all__ = [
     "CLAIMS_CSV",
@@ -85,6 +85,13 @@ def run_claim_parts(
     name = package.rsplit(".", 1)[-1]
     repro = Reproduction(name, package, tuple(experiment.Part(*p) for p in parts), render)
     return experiment.run(repro, out_dir, workers, quick)
+
+
+def sections_markdown(parts: Sequence[PartResult], package: str, seconds: float) -> list[str]:
+    """The old signature of :func:`satcp.reproduce.experiment.sections_markdown`
+    (``package`` is not used any more), kept for the reproductions modelled
+    on ``slowstart``."""
+    return experiment.sections_markdown(parts, seconds)
 
 
 def render(parts: Sequence[Part], quick: bool, seconds: float) -> str:
@@ -146,7 +153,7 @@ def render(parts: Sequence[Part], quick: bool, seconds: float) -> str:
         f"{sum(1 for c in numeric if c.reproduced)} are reproduced.",
         "",
     ]
-    md += sections_markdown(parts, seconds)
+    md += experiment.sections_markdown(parts, seconds)
     return "\n".join(md).rstrip("\n") + "\n"
 
 
