@@ -18,9 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .tables import is_nan, markdown_table, write_csv
+from .tables import diff_pct, is_nan, markdown_table, write_csv
 
 __all__ = [
+    "CHANGE_TOLERANCE",
     "CLAIMS_CSV",
     "CLAIM_COLUMNS",
     "DEFAULT_TOLERANCE",
@@ -44,16 +45,31 @@ class Tolerance:
     ``measure`` "pct": |satcp - paper| / |paper| x 100 <= ``limit`` (a
     relative difference); "pts": |satcp - paper| <= ``limit`` in the
     claim's own unit (for numbers that are percentages already, such as a
-    gain: 5 percentage points)."""
+    gain: 5 percentage points); "change": both numbers are changes in
+    percent, p = (m - m_ref) / m_ref x 100 (ADaLR thesis Eq. 7.2), compared
+    as the ratios they state, (1 + p_satcp/100) / (1 + p_paper/100) - 1,
+    so that the limit means what it means for plain values."""
 
     limit: float = 15.0
     measure: str = "pct"
 
     def __post_init__(self) -> None:
-        if self.measure not in ("pct", "pts"):
-            raise ValueError(f"tolerance measure {self.measure!r}: must be 'pct' or 'pts'")
+        if self.measure not in ("pct", "pts", "change"):
+            raise ValueError(
+                f"tolerance measure {self.measure!r}: must be 'pct', 'pts' or 'change'"
+            )
         if not self.limit >= 0:
             raise ValueError(f"tolerance limit {self.limit!r}: must be >= 0")
+
+    def diff_pct(self, paper: float, satcp: float) -> float:
+        """satcp's signed difference to the paper in percent, the tables'
+        ``diff_pct``: of the stated ratio for "change", of the paper's value
+        otherwise (NaN when a number is missing or the paper's is 0)."""
+        if is_nan(paper) or is_nan(satcp):
+            return math.nan
+        if self.measure == "change":
+            return diff_pct(1 + satcp / 100.0, 1 + paper / 100.0)
+        return (satcp - paper) / abs(paper) * 100.0 if paper else math.nan
 
     def distance(self, paper: float, satcp: float) -> float:
         """satcp's distance to the paper in this tolerance's measure (NaN
@@ -62,7 +78,16 @@ class Tolerance:
             return math.nan
         if self.measure == "pts":
             return abs(satcp - paper)
+        if self.measure == "change":
+            return abs(self.diff_pct(paper, satcp))
         return abs(satcp - paper) / abs(paper) * 100.0 if paper else math.nan
+
+    def same_direction(self, paper: float, satcp: float) -> bool:
+        """For "change": satcp's change goes the paper's way (or is about
+        nil); True for the other measures."""
+        if self.measure != "change" or is_nan(satcp):
+            return True
+        return (satcp > 0) == (paper > 0) or abs(satcp) < 0.05
 
     def holds(self, paper: float, satcp: float) -> bool | None:
         """Within the tolerance; None when it cannot be decided."""
@@ -70,12 +95,16 @@ class Tolerance:
         return None if math.isnan(d) else d <= self.limit
 
     def describe(self) -> str:
-        """'15 %', '5 percentage points'."""
-        return f"{self.limit:g} %" if self.measure == "pct" else f"{self.limit:g} percentage points"
+        """'15 %', '5 percentage points', '15 % of the stated ratio'."""
+        if self.measure == "pts":
+            return f"{self.limit:g} percentage points"
+        return f"{self.limit:g} %" + (" of the stated ratio" if self.measure == "change" else "")
 
 
 #: The tolerance of a paper's number unless a claim gives its own.
 DEFAULT_TOLERANCE = Tolerance()
+#: The default tolerance for changes in percent (Eq. 7.2 improvements).
+CHANGE_TOLERANCE = Tolerance(DEFAULT_TOLERANCE.limit, "change")
 
 
 def fmt(v: float | None, digits: int = 1, unit: str = "") -> str:
@@ -105,6 +134,7 @@ class Claim:
     digits: int = 2
     paper_text: str | None = None  # shown instead of the number
     tolerance: Tolerance = field(default=DEFAULT_TOLERANCE)
+    implied: float | None = None  # what the paper's own tables give, where its text differs
 
     @property
     def where(self) -> str:
@@ -116,12 +146,11 @@ class Claim:
 
     @property
     def diff_pct(self) -> float:
-        """(satcp - paper) / |paper| x 100, the column of the tables."""
-        if self.paper is None or self.satcp is None or not self.paper:
+        """(satcp - paper) / |paper| x 100 (for changes: of the stated
+        ratios, :meth:`Tolerance.diff_pct`), the column of the tables."""
+        if self.paper is None or self.satcp is None:
             return math.nan
-        if math.isnan(self.satcp):
-            return math.nan
-        return (self.satcp - self.paper) / abs(self.paper) * 100.0
+        return self.tolerance.diff_pct(self.paper, self.satcp)
 
     @property
     def reproduced(self) -> bool | None:
@@ -133,10 +162,24 @@ class Claim:
 
     @property
     def verdict(self) -> str:
+        """yes, no, n/a, or "direction only": a change outside the tolerance
+        that goes the paper's way."""
         r = self.reproduced
-        return "n/a" if r is None else ("yes" if r else "no")
+        if r is None:
+            return "n/a"
+        if r:
+            return "yes"
+        if (
+            self.holds is None
+            and self.tolerance.measure == "change"
+            and self.tolerance.same_direction(self.paper, self.satcp)
+        ):
+            return "direction only"
+        return "no"
 
     def value(self, v: float | None) -> str:
+        if self.tolerance.measure == "change" and not is_nan(v):
+            return f"{v:+.{self.digits}f}{self.unit}"
         return fmt(v, self.digits, self.unit)
 
     def paper_value(self) -> str:
@@ -159,23 +202,25 @@ class Claim:
 
 
 def claims_table(claims: Sequence[Claim]) -> list[str]:
-    """The report's Markdown table of claims."""
+    """The report's Markdown table of claims (with a column of what the
+    paper's own tables give when a claim has it)."""
+    implied = any(c.implied is not None for c in claims)
     rows = []
     for c in claims:
         d = math.nan if c.paper_text else c.diff_pct  # a bound or a rough value: no diff
-        rows.append(
-            [
-                c.where,
-                c.statement,
-                c.paper_value(),
-                c.value(c.satcp) if c.satcp is not None else "",
-                "" if math.isnan(d) else f"{d:+.0f}%",
-                c.verdict,
-                c.note,
-            ]
-        )
+        row = [c.where, c.statement, c.paper_value()]
+        if implied:
+            row.append(c.value(c.implied) if c.implied is not None else "")
+        row += [
+            c.value(c.satcp) if c.satcp is not None else "",
+            "" if math.isnan(d) else f"{d:+.0f}%",
+            c.verdict,
+            c.note,
+        ]
+        rows.append(row)
+    head = ["Where", "The paper says", "paper", *(["paper's tables"] if implied else [])]
     return markdown_table(
-        ["Where", "The paper says", "paper", "satcp", "diff", "holds", "note"], rows, "llrrrll"
+        [*head, "satcp", "diff", "holds", "note"], rows, "llr" + "r" * implied + "rrll"
     )
 
 

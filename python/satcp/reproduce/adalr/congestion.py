@@ -94,7 +94,7 @@ def reproduce(out: Path, workers: int | None = None, quick: bool = False) -> str
     write_rows(out / "table7_9.csv", ftp_rows)
     write_rows(out / "table7_10.csv", http_rows)
     claims, checks = _claims(runs)
-    write_rows(out / "claims_congestion.csv", [c.row() for c in claims])
+    write_rows(out / "claims_congestion.csv", [c.thesis_row() for c in claims])
     figs, frames = _figures(runs, out, dpi)
     write_series(out / "series_congestion.csv", frames)
     return _section(runs, ftp_rows, http_rows, claims, checks, figs, len(jobs))

@@ -245,7 +245,7 @@ def reproduce(out: Path, workers: int | None = None, quick: bool = False) -> str
 
     claims = [c for p in parts for c in p.claims]
     checks = [c for p in parts for c in p.checks]
-    write_rows(out / "claims_ideal.csv", [c.row() for c in claims])
+    write_rows(out / "claims_ideal.csv", [c.thesis_row() for c in claims])
     sack = runs[("ftp", "7.5", "sack", False, "")]
     adalr = runs[("ftp", "7.5", "adalr-sack", False, "")]
     wb = window_bound(sack.sc)
