@@ -44,7 +44,6 @@ from .scenarios import (
 from .tables import (
     Row,
     cell,
-    claim_diff_pct,
     csv_bool,
     diff_pct,
     fmt_pct,
@@ -1173,7 +1172,7 @@ def _section(
     inconsistent = [
         c
         for c in claims
-        if c.implied is not None and abs(claim_diff_pct(c.thesis, c.implied, c.kind)) > 5.0
+        if c.implied is not None and abs(c.tolerance.diff_pct(c.implied, c.thesis)) > 5.0
     ]
     if inconsistent:
         notes.append(
