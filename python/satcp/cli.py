@@ -384,7 +384,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
-    from . import compare
+    from . import compare, progress
 
     presets = args.preset or list(compare.PRESETS)
     for name in presets:
@@ -399,9 +399,10 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         raise UsageError(f"--workers: {args.workers} must be at least 1")
     out = args.out or compare.DEFAULT_OUT
     try:
-        rows, paths = compare.compare(
-            out, presets, seconds, tuple(range(1, seeds + 1)), args.workers
-        )
+        with progress.runs("compare"):
+            rows, paths = compare.compare(
+                out, presets, seconds, tuple(range(1, seeds + 1)), args.workers
+            )
     except OSError as e:
         raise UsageError(_os_error(e)) from None
     for p in presets:
@@ -413,6 +414,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 
 
 def _cmd_reproduce(args: argparse.Namespace) -> int:
+    from . import progress
     from . import reproduce as registry
     from .reproduce.experiment import MissingPart
     from .reproduce.experiment import Report as EngineReport
@@ -434,7 +436,8 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     _check_out_dir(out)
     kwargs = {"quick": args.quick} if entry.quick else {}
     try:
-        report = what.reproduce(out_dir=out, workers=args.workers, **kwargs)
+        with progress.runs(f"reproduce {args.what}"):  # the engine's parts report to it
+            report = what.reproduce(out_dir=out, workers=args.workers, **kwargs)
     except OSError as e:
         raise UsageError(_os_error(e)) from None
     except MissingPart as e:
