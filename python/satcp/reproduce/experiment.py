@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 from .. import progress
 from .._fsutil import fill_dir_atomically
@@ -58,6 +58,7 @@ __all__ = [
     "load_part",
     "run",
     "run_experiment",
+    "run_jobs",
     "sections_markdown",
 ]
 
@@ -332,13 +333,25 @@ def _default_table(measured: Measured) -> Rows:
     return [{**p, **m} for p, m in measured]
 
 
-def run_experiment(exp: Experiment, out: Path, workers: int | None) -> ExperimentResult:
-    """Runs every point of ``exp`` (in threads, :func:`satcp.run_many`), writes
-    its CSV and figures into ``out`` and returns the rows and the claims."""
+K = TypeVar("K")
+
+
+def run_jobs(jobs: Sequence[tuple[K, Any]], workers: int | None = None) -> list[tuple[K, Any]]:
+    """Runs the scenarios of (key, scenario) pairs in parallel (threads,
+    :func:`satcp.run_many`, which reports to the progress bar); returns
+    (key, results) pairs in the same order. The reproductions' one job
+    runner."""
     from .. import run_many
 
-    results = run_many([exp.scenario(p) for p in exp.grid], workers)
-    measured = [(p, exp.metrics(p, r)) for p, r in zip(exp.grid, results, strict=True)]
+    results = run_many([sc for _, sc in jobs], workers=workers)
+    return [(key, res) for (key, _), res in zip(jobs, results, strict=True)]
+
+
+def run_experiment(exp: Experiment, out: Path, workers: int | None) -> ExperimentResult:
+    """Runs every point of ``exp`` (:func:`run_jobs`), writes its CSV and
+    figures into ``out`` and returns the rows and the claims."""
+    done = run_jobs([(p, exp.scenario(p)) for p in exp.grid], workers)
+    measured = [(p, exp.metrics(p, r)) for p, r in done]
     rows = (exp.table or _default_table)(measured)
     if not rows:
         raise ValueError(f"experiment {exp.name}: no rows")
@@ -349,4 +362,4 @@ def run_experiment(exp: Experiment, out: Path, workers: int | None) -> Experimen
     claims = [pv.claim(rows) for pv in exp.paper]
     if exp.claims is not None:
         claims += exp.claims(rows, measured)
-    return ExperimentResult(rows, measured, claims, files, len(results))
+    return ExperimentResult(rows, measured, claims, files, len(done))

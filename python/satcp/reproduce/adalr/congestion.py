@@ -23,10 +23,11 @@ from typing import Any
 import pandas as pd
 
 from ..baseline import window_bound
+from ..experiment import run_jobs
 from .claims import Check, Claim, check, checks_markdown, claims_markdown, findings_block
 from .measures import FtpRun, HttpRun, labelled, write_series
 from .plots import time_series_figures
-from .scenarios import DELAYED_ACK, VARIANTS, run_jobs, thesis_scenario, variant_label
+from .scenarios import DELAYED_ACK, VARIANTS, thesis_scenario, variant_label
 from .tables import (
     Row,
     csv_bool,

@@ -30,6 +30,7 @@ from typing import Any
 import pandas as pd
 
 from ..baseline import window_bound
+from ..experiment import run_jobs
 from .claims import Check, Claim, check, checks_markdown, claims_markdown, findings_block
 from .measures import BIN_S, FtpRun, http_page_time, labelled, peak, write_series
 from .plots import LINK_THROUGHPUT, FigureKind, Line, figure_set, time_series_figures
@@ -37,7 +38,6 @@ from .scenarios import (
     DELAYED_ACK,
     VARIANTS,
     link_bound_s,
-    run_jobs,
     thesis_scenario,
     variant_label,
 )
