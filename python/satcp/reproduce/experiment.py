@@ -1,8 +1,8 @@
 """The experiment engine of the reproductions: one model, one runner.
 
-A reproduction (``satcp reproduce NAME``) is a :class:`Reproduction`:
-its package, one line saying what it reproduces, its parts (one module
-each) and the function that renders its report. :func:`run` runs the parts
+A reproduction (``satcp reproduce NAME``, registered in
+:data:`satcp.reproduce.REGISTRY`) is a :class:`Reproduction`: its package,
+its parts (one module each) and the function that renders its report. :func:`run` runs the parts
 in order into a temporary directory with a progress bar
 (:mod:`satcp.progress`), writes ``claims.csv`` (every part's claims,
 :mod:`.claims`) and ``report.md``, and then moves everything into the
@@ -16,9 +16,10 @@ A part is a module with
 
 (a bare Markdown string is a section without claims). Inside a part, an
 experiment that is a grid of runs read into a table is data, an
-:class:`Experiment` (scenario factory, grid, metrics, the paper's values
-with their tolerance), run by :func:`run_experiment`, which writes its CSV
-and figure and returns its claims.
+:class:`Experiment` (scenario factory, grid, metrics, table, the paper's
+values with their tolerance, figures), run by :func:`run_experiment`, which
+writes its CSV and figures and returns its claims. :func:`run_jobs` runs
+(key, scenario) pairs for the parts that build their runs themselves.
 """
 
 from __future__ import annotations
