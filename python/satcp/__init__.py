@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from . import _core
+from . import _core, progress
 from ._core import ScenarioError
 from .results import Results
 from .scenario import load, to_json
@@ -80,6 +80,19 @@ def _run_resolved(sc: dict[str, Any], text: str) -> Results:
     return Results(out, scenario=sc, wall_time_s=wall)
 
 
+def _run_watched(sc: dict[str, Any], text: str) -> Results:
+    """:func:`_run_resolved` with a progress bar of simulated time
+    (:func:`satcp.progress.watch_sim_time`): the run goes on in a thread while
+    this one reads the core's clock."""
+    clock = _core.SimClock()
+    t0 = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="satcp-run") as pool:
+        job = pool.submit(_core.run_json_clocked, text, clock)
+        progress.watch_sim_time(job, clock, sc.get("duration_s"))
+        out = job.result()
+    return Results(out, scenario=sc, wall_time_s=time.perf_counter() - t0)
+
+
 def run(
     scenario: ScenarioLike,
     *,
@@ -136,7 +149,19 @@ def run_many(scenarios: Sequence[ScenarioLike], workers: int | None = None) -> l
     if workers is None:
         workers = os.cpu_count() or 1
     workers = max(1, min(workers, len(texts)))
+    progress.add(len(texts))
     if workers == 1:
-        return [_run_resolved(sc, t) for sc, t in zip(resolved, texts, strict=True)]
+        return [_run_counted(sc, t) for sc, t in zip(resolved, texts, strict=True)]
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="satcp") as pool:
-        return list(pool.map(_run_resolved, resolved, texts))
+        return list(pool.map(_run_counted, resolved, texts))
+
+
+def _run_counted(sc: dict[str, Any], text: str) -> Results:
+    """:func:`_run_resolved`, reported to the open progress bar."""
+    try:
+        r = _run_resolved(sc, text)
+    except BaseException:
+        progress.finished(ok=False)
+        raise
+    progress.finished()
+    return r

@@ -4,10 +4,8 @@
                    [--out DIR] [--format csv|parquet] [--quiet] [--pcap LINK[:DIR]]...
     satcp validate FILE [--set K=V]...
     satcp variants
-    satcp reproduce baseline [--out DIR] [--workers N]
-    satcp reproduce adalr [--out DIR] [--workers N] [--quick]
-    satcp reproduce peach [--out DIR] [--workers N] [--quick]
-    satcp reproduce slowstart [--out DIR] [--workers N] [--quick]
+    satcp reproduce [--list]                       (the reproductions, one line each)
+    satcp reproduce NAME [--out DIR] [--workers N] [--quick]
     satcp plot RESULTS_DIR [--out DIR]
     satcp report [FOLDER] [--out FILE]
     satcp sweep FILE [--out DIR] [--workers N] [--scheduler ADDRESS] [--quiet]
@@ -21,11 +19,10 @@ exits with status 2, having written nothing.
 from __future__ import annotations
 
 import argparse
-import importlib
 import math
 import os
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any, NoReturn
 
 PROG = "satcp"
@@ -92,17 +89,17 @@ def _build_parser() -> argparse.ArgumentParser:
     rp = sub.add_parser("reproduce", help="reproduce published results")
     rp.add_argument(
         "what",
-        choices=("baseline", "adalr", "peach", "slowstart"),
-        help="baseline: thesis Tables 7.5 and 7.8; adalr: the TCP-ADaLR thesis experiments "
-        "(tables, figures, claims); peach: the TCP-Peach paper's experiments (Figs. 3-20); "
-        "slowstart: the modified slow-start paper's experiments (Table I, Figs. 2-8)",
+        nargs="?",
+        metavar="NAME",
+        help="a reproduction; without one (or with --list) the reproductions are listed",
     )
+    rp.add_argument("--list", action="store_true", help="list the reproductions and exit")
     rp.add_argument("--out", metavar="DIR", default=None, help="default: reports/<what>")
     rp.add_argument("--workers", type=int, default=None, help="parallel runs (default: cores)")
     rp.add_argument(
         "--quick",
         action="store_true",
-        help="adalr, peach and slowstart only: a reduced set of runs (for tests)",
+        help="a reduced set of runs (for tests; not every reproduction has one)",
     )
     rep = sub.add_parser("report", help="one self-contained HTML page of the reproductions")
     rep.add_argument("folder", nargs="?", default="reports", help="default: reports")
@@ -245,7 +242,7 @@ def _cmd_variants() -> int:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from . import _core, _run_resolved
+    from . import _core, _run_resolved, _run_watched, progress
     from .scenario import to_json
 
     sc = _load(args, args.sample_interval)
@@ -255,6 +252,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
         _check_out_dir(args.out)
     if args.pcap:
         res, pcaps = _run_with_pcap(sc, args)
+    elif progress.enabled(not args.quiet):
+        res, pcaps = _run_watched(sc, text), []
     else:
         res, pcaps = _run_resolved(sc, text), []
     if args.out is not None:
@@ -385,7 +384,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
-    from . import compare
+    from . import compare, progress
 
     presets = args.preset or list(compare.PRESETS)
     for name in presets:
@@ -400,9 +399,10 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         raise UsageError(f"--workers: {args.workers} must be at least 1")
     out = args.out or compare.DEFAULT_OUT
     try:
-        rows, paths = compare.compare(
-            out, presets, seconds, tuple(range(1, seeds + 1)), args.workers
-        )
+        with progress.runs("compare"):
+            rows, paths = compare.compare(
+                out, presets, seconds, tuple(range(1, seeds + 1)), args.workers
+            )
     except OSError as e:
         raise UsageError(_os_error(e)) from None
     for p in presets:
@@ -414,89 +414,70 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 
 
 def _cmd_reproduce(args: argparse.Namespace) -> int:
+    from . import progress
+    from . import reproduce as registry
+    from .reproduce.experiment import MissingPart
+    from .reproduce.experiment import Report as EngineReport
+
+    if args.list or args.what is None:
+        print("\n".join(registry.listing()))
+        return 0
     if args.workers is not None and args.workers < 1:
         raise UsageError(f"--workers {args.workers}: must be at least 1")
-    if args.what == "adalr":
-        return _cmd_reproduce_adalr(args)
-    if args.what in ("peach", "slowstart"):
-        return _cmd_reproduce_claims(args)
-    if args.quick:
-        raise UsageError("--quick applies to 'reproduce adalr', 'peach' and 'slowstart' only")
-    from .reproduce import baseline
-
-    out = args.out if args.out is not None else baseline.DEFAULT_OUT
-    _check_out_dir(out)
     try:
-        report = baseline.reproduce(out_dir=out, workers=args.workers)
-    except OSError as e:
-        raise UsageError(_os_error(e)) from None
-    print(report.markdown, end="")
-    print(f"\nwrote {os.path.join(out, 'baseline.md')} and baseline.csv")
-    return 0
-
-
-def _run_reproduction(args: argparse.Namespace, what: Any) -> tuple[str, Any]:
-    """Runs ``what.reproduce`` (``satcp.reproduce.adalr``, ``.peach`` or ``.slowstart``) into
-    ``--out`` (default ``what.DEFAULT_OUT``); returns the directory and the
-    report."""
+        what = registry.load(args.what)
+    except registry.UnknownReproduction as e:
+        raise UsageError(e) from None
+    entry = registry.REGISTRY[args.what]
+    if args.quick and not entry.quick:
+        have = ", ".join(n for n, e in registry.REGISTRY.items() if e.quick)
+        raise UsageError(f"--quick: 'reproduce {args.what}' has no reduced set (these do: {have})")
     out = args.out if args.out is not None else what.DEFAULT_OUT
     _check_out_dir(out)
+    kwargs = {"quick": args.quick} if entry.quick else {}
     try:
-        report = what.reproduce(out_dir=out, workers=args.workers, quick=args.quick)
+        with progress.runs(f"reproduce {args.what}"):  # the engine's parts report to it
+            report = what.reproduce(out_dir=out, workers=args.workers, **kwargs)
     except OSError as e:
         raise UsageError(_os_error(e)) from None
-    return out, report
+    except MissingPart as e:
+        print(f"{PROG}: error: {_one_line(e)}", file=sys.stderr)
+        return 1
+    if not isinstance(report, EngineReport):  # baseline: its own report
+        print(report.markdown, end="")
+        print(f"\nwrote {os.path.join(out, 'baseline.md')} and baseline.csv")
+        return 0
+    _print_reproduction(out, report)
+    return 0
 
 
-def _files_written(out: str, what: Any, report: Any, parts: Iterable[str]) -> str:
-    """'wrote <out>/report.md, N CSV and M PNG files in S s (part S s, ...)'."""
+def _print_reproduction(out: str, report: Any) -> None:
+    """The claims that do not hold and how many do (or, for a reproduction
+    whose claims are in its sections, its summary), then the files written."""
+    claims = report.claims
+    if claims:
+        for c in claims:
+            if not c.reproduced:
+                print(
+                    f"not reproduced: {c.where}: {c.statement}: paper "
+                    f"{c.paper_text or c.value(c.paper) if c.paper is not None else '-'}, "
+                    f"satcp {c.value(c.satcp)}"
+                )
+        held = sum(1 for c in claims if c.reproduced)
+        print(f"\n{held} of {len(claims)} claims of the paper hold in satcp; ", end="")
+    else:
+        md = report.markdown
+        start = md.find("## Summary")
+        end = md.find("\n## ", start + 1)
+        print(md[start:end].rstrip("\n") if start >= 0 else md.splitlines()[0])
+        print()
     csvs = sum(p.endswith(".csv") for p in report.paths)
     pngs = sum(p.endswith(".png") for p in report.paths)
-    return (
-        f"wrote {os.path.join(out, what.REPORT)}, {csvs} CSV and {pngs} PNG files "
-        f"in {report.seconds:.1f} s ({', '.join(parts)})"
-    )
-
-
-def _cmd_reproduce_adalr(args: argparse.Namespace) -> int:
-    from .reproduce import adalr
-
-    out, report = _run_reproduction(args, adalr)
-    md = report.markdown
-    start = md.find("## Summary")
-    end = md.find("\n## ", start + 1)
-    print(md[start:end].rstrip("\n") if start >= 0 else md.splitlines()[0])
-    parts = (
-        f"{s.module} {s.seconds:.1f} s" if s.markdown is not None else f"{s.module} n/a"
-        for s in report.sections
-    )
-    print(f"\n{_files_written(out, adalr, report, parts)}")
-    return 0
-
-
-def _cmd_reproduce_claims(args: argparse.Namespace) -> int:
-    """``reproduce peach`` or ``reproduce slowstart``: the claims that do
-    not hold, the parts missing, then a summary line."""
-    what = importlib.import_module(f".reproduce.{args.what}", __package__)
-    out, report = _run_reproduction(args, what)
-    claims = report.claims
-    held = sum(1 for c in claims if c.reproduced)
-    for c in claims:
-        if not c.reproduced:
-            print(
-                f"not reproduced: {c.where}: {c.statement}: paper "
-                f"{c.paper_text or c.value(c.paper) if c.paper is not None else '-'}, "
-                f"satcp {c.value(c.satcp)}"
-            )
-    missing = [p.covers for p in report.parts if p.section is None]
-    for m in missing:
-        print(f"not available: {m}")
-    parts = (f"{p.module} {p.section.seconds:.1f} s" for p in report.parts if p.section is not None)
+    parts = ", ".join(f"{p.module} {p.section.seconds:.1f} s" for p in report.parts)
     print(
-        f"\n{held} of {len(claims)} claims of the paper hold in satcp; "
-        f"{_files_written(out, what, report, parts)}"
+        f"wrote {os.path.join(out, 'report.md')}, {csvs} CSV and {pngs} PNG files "
+        f"in {report.seconds:.1f} s ({parts})"
     )
-    return 0
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """Statistics shared by the reproductions and sweeps: the mean over seeds
-with the half width of its 95 % confidence interval (Student t)."""
+with the half width of its 95 % confidence interval (Student t), and the
+fairness indices (Jain's, max-min)."""
 
 from __future__ import annotations
 
@@ -25,3 +26,17 @@ def mean_ci95(values: Sequence[float]) -> tuple[float, float]:
     if len(values) > 1:
         ci = t975(len(values) - 1) * statistics.stdev(values) / math.sqrt(len(values))
     return mean, ci
+
+
+def jain_index(t: Sequence[float]) -> float:
+    """Jain's fairness index (ADaLR thesis Eq. 7.4, TCP-Peach Sec. V-B):
+    F = (sum_j t_j)^2 / (n * sum_j t_j^2), between 1/n (unfair) and 1 (fair);
+    NaN for no values or all zero."""
+    xs = [float(x) for x in t]
+    sq = sum(x * x for x in xs)
+    return sum(xs) ** 2 / (len(xs) * sq) if xs and sq else math.nan
+
+
+def maxmin_fairness(t: Sequence[float]) -> float:
+    """Max-min fairness, ADaLR thesis Eq. 7.5: F = t_min / t_max."""
+    return min(t) / max(t) if t and max(t) > 0 else math.nan

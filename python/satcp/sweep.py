@@ -235,19 +235,13 @@ def _execute(
     scheduler: str | None,
     progress: bool,
 ) -> None:
-    from tqdm import tqdm
-
-    bar = tqdm(total=len(todo), disable=not progress, unit="run", desc="sweep", leave=False)
-    n_failed = 0
+    from . import progress as bars
 
     def finish(key: str, row: dict[str, Any] | None, err: str | None) -> None:
-        nonlocal n_failed
-        n_failed += err is not None
         done(key, row, err)
-        bar.set_postfix(failed=n_failed, refresh=False)
-        bar.update(1)
+        bars.finished(ok=err is None)
 
-    try:
+    with bars.runs("sweep", len(todo), show=bars.enabled(progress)):
         if scheduler is None:
             from concurrent.futures import ThreadPoolExecutor, as_completed
 
@@ -269,5 +263,3 @@ def _execute(
                         finish(keys[f.key], f.result(), None)
                     else:
                         finish(keys[f.key], None, str(f.exception()))
-    finally:
-        bar.close()

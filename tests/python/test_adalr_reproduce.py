@@ -16,6 +16,8 @@ from satcp._fsutil import fill_dir_atomically
 from satcp.reproduce import adalr
 from satcp.reproduce.adalr import measures, scenarios, tables, thesis_values
 from satcp.reproduce.adalr.claims import CLAIMS_BEGIN
+from satcp.reproduce.claims import CHANGE_TOLERANCE, DEFAULT_TOLERANCE
+from satcp.reproduce.experiment import MissingPart
 
 VARIANTS = [v for v, _ in scenarios.VARIANTS]
 
@@ -76,10 +78,11 @@ def test_congestion_only_variants_are_comparable():
 def test_percentages():
     T = tables
     assert T.improvement_pct(360.6, 470.1) == pytest.approx(-23.29, abs=0.01)
-    assert T.claim_diff_pct(-23.0, -23.0, "change") == 0
+    change, level = CHANGE_TOLERANCE, DEFAULT_TOLERANCE
+    assert change.diff_pct(-23.0, -23.0) == 0
     # +49% stated, +7.7% measured: compared as ratios 1.077 / 1.49
-    assert T.claim_diff_pct(7.7, 49.0, "change") == pytest.approx((1.077 / 1.49 - 1) * 100)
-    assert T.claim_diff_pct(40.0, 80.0, "level") == -50
+    assert change.diff_pct(49.0, 7.7) == pytest.approx((1.077 / 1.49 - 1) * 100)
+    assert level.diff_pct(80.0, 40.0) == -50
     assert math.isnan(T.diff_pct(math.nan, 1.0))
     row = T.Row("t", "sack", True, "", "m", 120.0, 100.0)
     assert row.diff_pct == 20 and row.flagged
@@ -117,10 +120,17 @@ def test_fill_dir_atomically(tmp_path):
 
 def test_missing_and_failing_parts(tmp_path, monkeypatch):
     out = tmp_path / "rep"
-    rep = adalr.reproduce(out, parts=[("adalr_not_written_yet", "Something else")])
+    with pytest.raises(MissingPart, match="adalr_not_written_yet"):
+        adalr.reproduce(out, parts=[("adalr_not_written_yet", "Something else")])
+    assert not out.exists()
+    monkeypatch.setattr(adalr, "load_part", lambda name: types.SimpleNamespace(reproduce=ok))
+
+    def ok(out_dir: Path, workers, quick) -> str:
+        return "## Something\n\nbody\n"
+
+    rep = adalr.reproduce(out, parts=[("something", "Something")])
     text = (out / "report.md").read_text()
-    assert text == rep.markdown
-    assert "not available yet" in text and "adalr_not_written_yet" in text
+    assert text == rep.markdown and "body" in text
     assert [Path(p).name for p in rep.paths] == ["report.md"]
 
     def failing(out_dir: Path, workers, quick) -> str:

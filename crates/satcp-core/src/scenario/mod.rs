@@ -218,6 +218,21 @@ pub fn run(s: &Scenario) -> RunResult {
     results::collect(s, &sim)
 }
 
+/// Runs a validated scenario with packet observers attached (e.g. the
+/// Python binding's progress clock); [`run`] without them pays nothing.
+pub fn run_observed(
+    s: &Scenario,
+    observers: Vec<Box<dyn crate::net::observer::PacketObserver>>,
+) -> RunResult {
+    let mut sim = build::build(s);
+    for o in observers {
+        sim.add_observer(o);
+    }
+    let stop = crate::engine::SimTime::from_secs_f64(s.duration_s);
+    sim.run(stop, s.stop_when_done);
+    results::collect(s, &sim)
+}
+
 /// Runs a validated scenario while writing pcap files of link directions
 /// (`(direction id, file)`: link i's a-to-b direction is 2i, b-to-a 2i+1).
 /// Returns the results and the packets written per file.

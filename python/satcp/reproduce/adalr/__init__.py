@@ -21,21 +21,21 @@ running), :mod:`.measures` (what is read from a run), :mod:`.thesis_values`
 :mod:`.claims` (statements beside satcp's numbers), :mod:`.stats` (means,
 confidence intervals, fairness indices) and :mod:`.plots` (figures).
 
-A part whose module does not exist (yet) gets a line saying so. Everything,
-``report.md`` included, is written into a temporary directory and then moved
-into the output directory (:func:`satcp.reproduce.report.run_parts`): a
-failing part leaves the output directory as it was.
+The parts run on the engine of :mod:`satcp.reproduce.experiment`: a part
+whose module does not exist is an error; everything, ``report.md``
+included, is written into a temporary directory and then moved into the
+output directory, so a failing part leaves it as it was.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
 from types import ModuleType
 
-from .. import report
-from ..report import REPORT as REPORT
+from .. import experiment
+from ..experiment import REPORT as REPORT
+from ..experiment import PartResult, Report, Reproduction
 from .claims import CLAIMS_BEGIN, CLAIMS_END
 
 DEFAULT_OUT = os.path.join("reports", "adalr")
@@ -48,27 +48,14 @@ PARTS: tuple[tuple[str, str], ...] = (
     ("fairness", "Fairness and friendliness (Sec. 7.5.5)"),
 )
 
-
-@dataclass
-class Section:
-    module: str
-    covers: str
-    markdown: str | None  # None: the part is not available
-    seconds: float = 0.0
+#: A part that ran (the old name of the engine's PartResult here).
+Section = PartResult
 
 
-class Report(report.Done[Section]):
-    """The report's text, one :class:`Section` per part, the files written."""
-
-    @property
-    def sections(self) -> list[Section]:
-        return self.items
-
-
-def load_part(name: str) -> ModuleType | None:
-    """The part's module, or None if it does not exist or has no
-    ``reproduce``. Errors inside an existing module propagate."""
-    return report.load_part(__name__, name)
+def load_part(name: str) -> ModuleType:
+    """The part's module; :class:`satcp.reproduce.experiment.MissingPart` if
+    it does not exist or has no ``reproduce``."""
+    return experiment.load_part(__name__, name)
 
 
 def reproduce(
@@ -77,18 +64,11 @@ def reproduce(
     quick: bool = False,
     parts: Sequence[tuple[str, str]] = PARTS,
 ) -> Report:
-    """Runs every available part and writes their files and ``report.md``
-    into ``out_dir``, all or nothing."""
-    done = report.run_parts(
-        out_dir,
-        parts,
-        load_part,
-        lambda name, covers, md, seconds: Section(name, covers, md, seconds),
-        lambda tmp, sections, t0: render(sections, quick),
-        workers,
-        quick,
+    """Runs every part and writes their files and ``report.md`` into
+    ``out_dir``, all or nothing."""
+    return experiment.run(
+        REPRODUCTION, out_dir, workers, quick, parts, load=lambda name: load_part(name)
     )
-    return Report(done.items, done.markdown, done.paths, done.seconds)
 
 
 def _split_claims(markdown: str) -> tuple[list[str], str]:
@@ -118,7 +98,7 @@ def _heading(markdown: str) -> str:
     return ""
 
 
-def render(sections: Sequence[Section], quick: bool) -> str:
+def render(sections: Sequence[PartResult], quick: bool, seconds: float = 0.0) -> str:
     md = [
         "# satcp vs the TCP-ADaLR thesis",
         "",
@@ -150,22 +130,21 @@ def render(sections: Sequence[Section], quick: bool) -> str:
         ]
     md += ["## Summary: thesis claims vs satcp", ""]
     for s in sections:
-        if s.markdown is None:
-            md += [f"- {s.covers}: this part is not available yet (`{s.module}`).", ""]
-            continue
         block, _ = _split_claims(s.markdown)
         md.append(f"**{_heading(s.markdown) or s.covers}**")
         md.append("")
         md += block or ["- see its section below."]
         md.append("")
     for s in sections:
-        if s.markdown is None:
-            md += [
-                f"## {s.covers}",
-                "",
-                f"Not available yet: the module `{__name__}.{s.module}` does not exist.",
-                "",
-            ]
-        else:
-            md += [_split_claims(s.markdown)[1].rstrip("\n"), ""]
+        md += [_split_claims(s.markdown)[1].rstrip("\n"), ""]
     return "\n".join(md).rstrip("\n") + "\n"
+
+
+REPRODUCTION = Reproduction(
+    "adalr",
+    __name__,
+    tuple(experiment.Part(*p) for p in PARTS),
+    render,
+    DEFAULT_OUT,
+    claims_csv=False,  # the claims are in each part's CSV files (claims_ideal.csv, ...)
+)

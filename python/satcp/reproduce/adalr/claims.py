@@ -3,8 +3,9 @@
 - :class:`Claim`: a statement with a number (a percentage the thesis gives
   for a figure or table in its prose), beside satcp's number computed the
   same way, with a verdict;
-- :class:`Check`: a statement without a number (a trend, an ordering) and
-  whether satcp shows it;
+- :func:`check`: a statement without a number (a trend, an ordering) and
+  whether satcp shows it, as the reproductions' one claim type
+  (:class:`satcp.reproduce.claims.Claim`);
 - :func:`statements_markdown`: the three-column table (thesis says / satcp /
   verdict) of the lossy and fairness sections;
 - :data:`CLAIMS_BEGIN` / :data:`CLAIMS_END`: a section puts its one-line
@@ -17,7 +18,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .tables import MATCH_PCT, Row, claim_diff_pct, fmt_pct, is_nan, markdown_table
+from .. import claims as shared
+from ..claims import DEFAULT_TOLERANCE
+from .tables import Row, markdown_table
 
 CLAIMS_BEGIN = "<!-- claims:begin -->"
 CLAIMS_END = "<!-- claims:end -->"
@@ -28,45 +31,82 @@ def findings_block(findings: Iterable[str]) -> list[str]:
     return [CLAIMS_BEGIN, *[f"- {f}" for f in findings], CLAIMS_END]
 
 
-@dataclass
-class Claim:
+@dataclass(kw_only=True)
+class Claim(shared.Claim):
     """A thesis statement with a number, beside satcp's number computed the
-    same way. ``kind`` is "change" (an Eq. 7.2 percentage) or "level"."""
+    same way: the reproductions' one claim (its tolerance rule, verdict and
+    table), with the columns of the thesis tables' CSV files (experiment,
+    variant, delayed ACK, parameter, metric; :meth:`thesis_row`).
 
-    experiment: str  # e.g. "fig7.4"
-    source: str  # e.g. "Fig. 7.4 caption"
-    statement: str  # the thesis's words, shortened
-    metric: str  # how both numbers are computed
-    thesis: float
-    satcp: float
-    kind: str = "change"
+    Built as ``Claim(experiment=..., source=..., statement=..., metric=...,
+    thesis=..., satcp=..., kind="change"|"level", ...)``: ``kind`` "change"
+    is an Eq. 7.2 percentage (:data:`~satcp.reproduce.claims.CHANGE_TOLERANCE`),
+    "level" a plain value (the default tolerance)."""
+
+    figure: str = ""
+    statement: str = ""
+    paper: float | None = None
+    satcp: float | None = None
+    unit: str = "%"
+    digits: int = 1
+    experiment: str = ""  # e.g. "fig7.4"
+    metric: str = ""  # how both numbers are computed
     variant: str = ""
     delayed_ack: bool | None = None
     parameter: str = ""
-    implied: float | None = None  # what the thesis's own tables give
-    note: str = ""
-    unit: str = "%"
+
+    def __init__(
+        self,
+        *,
+        experiment: str,
+        source: str,
+        statement: str,
+        metric: str,
+        thesis: float,
+        satcp: float,
+        kind: str = "change",
+        variant: str = "",
+        delayed_ack: bool | None = None,
+        parameter: str = "",
+        implied: float | None = None,
+        note: str = "",
+        unit: str = "%",
+    ) -> None:
+        if kind not in ("change", "level"):
+            raise ValueError(f"claim kind {kind!r}: must be 'change' or 'level'")
+        shown = statement + (f" ({parameter})" if parameter else "")
+        super().__init__(
+            figure=source,
+            statement=shown,
+            paper=thesis,
+            satcp=satcp,
+            unit=unit,
+            note=note,
+            digits=1,
+            tolerance=shared.CHANGE_TOLERANCE if kind == "change" else DEFAULT_TOLERANCE,
+            implied=implied,
+        )
+        self.experiment = experiment
+        self.metric = metric
+        self.variant = variant
+        self.delayed_ack = delayed_ack
+        self.parameter = parameter
+
+    # the thesis's names
+    @property
+    def source(self) -> str:
+        return self.figure
 
     @property
-    def diff_pct(self) -> float:
-        return claim_diff_pct(self.satcp, self.thesis, self.kind)
+    def thesis(self) -> float:
+        return self.paper
 
     @property
-    def same_direction(self) -> bool:
-        if self.kind != "change" or is_nan(self.satcp):
-            return True
-        return (self.satcp > 0) == (self.thesis > 0) or abs(self.satcp) < 0.05
+    def kind(self) -> str:
+        return "change" if self.tolerance.measure == "change" else "level"
 
-    @property
-    def verdict(self) -> str:
-        d = self.diff_pct
-        if is_nan(d):
-            return "n/a"
-        if abs(d) <= MATCH_PCT:
-            return "yes"
-        return "direction only" if self.same_direction and self.kind == "change" else "no"
-
-    def row(self) -> Row:
+    def thesis_row(self) -> Row:
+        """The claim as a row of the thesis tables' CSV files."""
         return Row(
             self.experiment,
             self.variant,
@@ -78,24 +118,19 @@ class Claim:
             self.diff_pct,
         )
 
-    def value(self, v: float | None) -> str:
-        if v is None or is_nan(v):
-            return "n/a"
-        if self.unit == "%":
-            return fmt_pct(v, sign=self.kind == "change")
-        return f"{v:.3g} {self.unit}".strip()
+
+#: A thesis statement without a number (a trend, an ordering): the
+#: reproductions' one claim type (:class:`satcp.reproduce.claims.Claim`) with
+#: no numbers and ``holds`` given.
+Check = shared.Claim
 
 
-@dataclass
-class Check:
-    """A thesis statement without a number (a trend or an ordering) and
-    whether satcp shows it, with the numbers that decide."""
-
-    source: str
-    statement: str
-    holds: bool
-    evidence: str
-    parameter: str = ""
+def check(source: str, statement: str, holds: bool, evidence: str, parameter: str = "") -> Check:
+    """A statement without a number and whether satcp shows it, with the
+    numbers that decide (``evidence``)."""
+    return shared.Claim(
+        source, _with_parameter(statement, parameter), None, None, holds=bool(holds), note=evidence
+    )
 
 
 def _with_parameter(statement: str, parameter: str) -> str:
@@ -103,40 +138,14 @@ def _with_parameter(statement: str, parameter: str) -> str:
 
 
 def checks_markdown(checks: Sequence[Check]) -> list[str]:
-    return markdown_table(
-        ["Source", "Thesis statement", "satcp", "evidence"],
-        [
-            [
-                c.source,
-                _with_parameter(c.statement, c.parameter),
-                "yes" if c.holds else "no",
-                c.evidence,
-            ]
-            for c in checks
-        ],
-        "llll",
-    )
+    """The table of statements (the reproductions' one claims table)."""
+    return shared.claims_table(checks)
 
 
 def claims_markdown(claims: Sequence[Claim]) -> list[str]:
-    """A Markdown table of claims: source, statement, thesis, the thesis's
-    own tables, satcp, difference, verdict."""
-    return markdown_table(
-        ["Source", "Thesis statement", "thesis", "thesis tables", "satcp", "diff", "reproduced"],
-        [
-            [
-                c.source,
-                _with_parameter(c.statement, c.parameter),
-                c.value(c.thesis),
-                c.value(c.implied) if c.implied is not None else "",
-                c.value(c.satcp),
-                fmt_pct(c.diff_pct),
-                c.verdict,
-            ]
-            for c in claims
-        ],
-        "llrrrrl",
-    )
+    """The table of claims (the reproductions' one claims table, with the
+    thesis's own tables beside its text)."""
+    return shared.claims_table(claims)
 
 
 def quoted(text: str) -> str:

@@ -23,10 +23,11 @@ from typing import Any
 import pandas as pd
 
 from ..baseline import window_bound
-from .claims import Check, Claim, checks_markdown, claims_markdown, findings_block
+from ..experiment import run_jobs
+from .claims import Check, Claim, check, checks_markdown, claims_markdown, findings_block
 from .measures import FtpRun, HttpRun, labelled, write_series
 from .plots import time_series_figures
-from .scenarios import DELAYED_ACK, VARIANTS, run_jobs, thesis_scenario, variant_label
+from .scenarios import DELAYED_ACK, VARIANTS, thesis_scenario, variant_label
 from .tables import (
     Row,
     csv_bool,
@@ -94,7 +95,7 @@ def reproduce(out: Path, workers: int | None = None, quick: bool = False) -> str
     write_rows(out / "table7_9.csv", ftp_rows)
     write_rows(out / "table7_10.csv", http_rows)
     claims, checks = _claims(runs)
-    write_rows(out / "claims_congestion.csv", [c.row() for c in claims])
+    write_rows(out / "claims_congestion.csv", [c.thesis_row() for c in claims])
     figs, frames = _figures(runs, out, dpi)
     write_series(out / "series_congestion.csv", frames)
     return _section(runs, ftp_rows, http_rows, claims, checks, figs, len(jobs))
@@ -151,7 +152,7 @@ def _claims(runs: dict) -> tuple[list[Claim], list[Check]]:
             times = {v: runs[("ftp", ftp_buf, v, da)].time for v, _ in VARIANTS}
             th = {v: thesis_value("7.9", v, da) for v, _ in VARIANTS}
             checks.append(
-                Check(
+                check(
                     "Sec. 7.5.2.1 / Table 7.9",
                     f"the four variants' download times are comparable, {w} delayed ACK "
                     f"(spread <= {COMPARABLE_PCT:g}%)",
@@ -165,7 +166,7 @@ def _claims(runs: dict) -> tuple[list[Claim], list[Check]]:
         times = {v: runs[("ftp", ftp_buf, v, True)].time for v, _ in VARIANTS}
         others = {v: t for v, t in times.items() if v != "adalr-sack"}
         checks.append(
-            Check(
+            check(
                 "Sec. 7.5.2.1",
                 "TCP-ADaLR SACK slightly shorter than the other three, with delayed ACK",
                 all(times["adalr-sack"] < t - TIE_S for t in others.values()),
@@ -187,7 +188,7 @@ def _claims(runs: dict) -> tuple[list[Claim], list[Check]]:
             for v, _ in VARIANTS
         ]
         checks.append(
-            Check(
+            check(
                 "Sec. 7.5.2.1",
                 "every variant downloads faster with delayed ACK than without",
                 all(a < b for _, a, b in pairs),
@@ -225,7 +226,7 @@ def _claims(runs: dict) -> tuple[list[Claim], list[Check]]:
                 and t["adalr-sack"] < tcp_best - TIE_S
             )
             checks.append(
-                Check(
+                check(
                     "Sec. 7.5.2.2",
                     f"TCP-ADaLR SACK best, TCP-ADaLR NewReno second, {w} delayed ACK",
                     ok,
@@ -237,7 +238,7 @@ def _claims(runs: dict) -> tuple[list[Claim], list[Check]]:
             )
             adalr_first = max(t["adalr-sack"], t["adalr-newreno"]) < tcp_best - TIE_S
             checks.append(
-                Check(
+                check(
                     "Sec. 7.5.2.2",
                     f"the TCP-ADaLR variants' pages are faster than TCP SACK's and TCP "
                     f"NewReno's, {w} delayed ACK",
@@ -262,7 +263,7 @@ def _claims(runs: dict) -> tuple[list[Claim], list[Check]]:
             diff_pct(thesis_value("7.10", v, da), thesis_value("7.8", v, da)) for v, da, *_ in grew
         ]
         checks.append(
-            Check(
+            check(
                 "Sec. 7.5.2.2",
                 "congestion lengthens the page response time compared with the ideal channel",
                 all(b > a * 1.01 for *_, a, b in grew),

@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from ..._fsutil import text_writer, write_files_atomically
+from ..experiment import run_jobs
 from ..plotstyle import new_figure
 from .claims import findings_block, quoted, statements_markdown
 from .scenarios import (
@@ -53,7 +54,6 @@ from .scenarios import (
     RECEIVER_DELAY_S,
     RTT_LABELS_MS,
     fairness_scenario,
-    run_jobs,
     variant_label,
 )
 from .stats import jain_index, maxmin_fairness

@@ -30,21 +30,20 @@ from typing import Any
 import pandas as pd
 
 from ..baseline import window_bound
-from .claims import Check, Claim, checks_markdown, claims_markdown, findings_block
+from ..experiment import run_jobs
+from .claims import Check, Claim, check, checks_markdown, claims_markdown, findings_block
 from .measures import BIN_S, FtpRun, http_page_time, labelled, peak, write_series
 from .plots import LINK_THROUGHPUT, FigureKind, Line, figure_set, time_series_figures
 from .scenarios import (
     DELAYED_ACK,
     VARIANTS,
     link_bound_s,
-    run_jobs,
     thesis_scenario,
     variant_label,
 )
 from .tables import (
     Row,
     cell,
-    claim_diff_pct,
     csv_bool,
     diff_pct,
     fmt_pct,
@@ -245,7 +244,7 @@ def reproduce(out: Path, workers: int | None = None, quick: bool = False) -> str
 
     claims = [c for p in parts for c in p.claims]
     checks = [c for p in parts for c in p.checks]
-    write_rows(out / "claims_ideal.csv", [c.row() for c in claims])
+    write_rows(out / "claims_ideal.csv", [c.thesis_row() for c in claims])
     sack = runs[("ftp", "7.5", "sack", False, "")]
     adalr = runs[("ftp", "7.5", "adalr-sack", False, "")]
     wb = window_bound(sack.sc)
@@ -366,7 +365,7 @@ def _table_5_1(runs: dict, quick: bool, out: Path) -> Part:
         flat = diff_pct(times[below[-1]], times[below[0]])
         step = diff_pct(times[500], times[250])
         checks.append(
-            Check(
+            check(
                 "Sec. 5.2.1 / Table 5.1",
                 "the download time starts to increase significantly after RTT 250 ms",
                 step > 3 * max(flat, 1.0),
@@ -703,7 +702,7 @@ def _ftp_claims(s: Setup, run, runs: dict) -> tuple[list[Claim], list[Check]]:
             for da in DELAYED_ACK
         ]
         checks.append(
-            Check(
+            check(
                 "Sec. 7.5.1.1.1",
                 "a 50 ms Ethernet delay lengthens the download for every variant",
                 all(a > b for _, _, a, b in longer),
@@ -715,7 +714,7 @@ def _ftp_claims(s: Setup, run, runs: dict) -> tuple[list[Claim], list[Check]]:
         util = {v: run(v, True).util_pct for v in ("adalr-sack", "sack")}
         base = {v: runs[("ftp", "7.5", v, True, "")].util_pct for v in ("adalr-sack", "sack")}
         checks.append(
-            Check(
+            check(
                 "Sec. 7.5.1.1.1",
                 "all variants have lower link utilization with the longer delay",
                 all(util[v] < base[v] for v in util),
@@ -728,7 +727,7 @@ def _ftp_claims(s: Setup, run, runs: dict) -> tuple[list[Claim], list[Check]]:
         half = len(active) // 2
         first, last = active["tcp_Bps"].iloc[:half].mean(), active["tcp_Bps"].iloc[half:].mean()
         checks.append(
-            Check(
+            check(
                 "Fig. 7.13 caption",
                 "TCP-ADaLR's TCP throughput increases until the file transfer is completed",
                 last > first * 1.01,
@@ -741,7 +740,7 @@ def _ftp_claims(s: Setup, run, runs: dict) -> tuple[list[Claim], list[Check]]:
         for da in DELAYED_ACK
     ]
     checks.append(
-        Check(
+        check(
             f"Table {s.table}",
             "TCP-ADaLR downloads faster than TCP SACK and TCP NewReno, with and without "
             "delayed ACK",
@@ -929,7 +928,7 @@ def _file_sizes(runs: dict, quick: bool, out: Path, dpi: int) -> Part:
         big = max(sizes)
         change = diff_pct(nr[big].tcp_bps, nr[50].tcp_bps)
         checks.append(
-            Check(
+            check(
                 "Sec. 7.5.1.1.3",
                 f"TCP NewReno's throughput stays unchanged from 50 MB to {big:g} MB",
                 abs(change) < 2.0,
@@ -941,7 +940,7 @@ def _file_sizes(runs: dict, quick: bool, out: Path, dpi: int) -> Part:
         upto = [mb for mb in sizes if mb <= 400]
         mono = all(ad[a].link_bps <= ad[b].link_bps for a, b in itertools.pairwise(upto))
         checks.append(
-            Check(
+            check(
                 "Sec. 7.5.1.1.3",
                 "TCP-ADaLR's link throughput increases with the file size up to 400 MB",
                 mono,
@@ -954,7 +953,7 @@ def _file_sizes(runs: dict, quick: bool, out: Path, dpi: int) -> Part:
         )
     small = min(sizes)
     checks.append(
-        Check(
+        check(
             "Sec. 7.5.1.1.3",
             "the link utilization is lowest for the smallest file (500 kB)",
             all(
@@ -1173,7 +1172,7 @@ def _section(
     inconsistent = [
         c
         for c in claims
-        if c.implied is not None and abs(claim_diff_pct(c.thesis, c.implied, c.kind)) > 5.0
+        if c.implied is not None and abs(c.tolerance.diff_pct(c.implied, c.thesis)) > 5.0
     ]
     if inconsistent:
         notes.append(

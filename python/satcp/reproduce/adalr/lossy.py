@@ -50,6 +50,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..._fsutil import text_writer, write_files_atomically
+from ..experiment import run_jobs
 from ..plotstyle import new_figure
 from .claims import findings_block, quoted, statements_markdown
 from .lossy_claims import AN, AS, STATEMENTS, N, S, StatementResult, evaluate, satcp_text, why_keys
@@ -72,7 +73,7 @@ from .lossy_runs import (
     thesis_reference,
 )
 from .plots import SERIES_STYLE
-from .scenarios import DELAYED_ACK, VARIANTS, run_jobs, short_label, variant_label
+from .scenarios import DELAYED_ACK, VARIANTS, short_label, variant_label
 from .tables import (
     CI_CSV_COLUMNS,
     MATCH_PCT,

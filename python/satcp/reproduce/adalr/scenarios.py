@@ -9,19 +9,15 @@ running a batch of scenarios.
 - :data:`VARIANTS`, :data:`DELAYED_ACK`, :func:`variant_label`: the four
   TCP variants in the thesis tables' order, their labels, the two delayed
   ACK settings;
-- :func:`run_jobs`: runs (key, scenario) pairs in parallel.
+- running (key, scenario) pairs in parallel is the engine's
+  (:func:`satcp.reproduce.experiment.run_jobs`).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any, TypeVar
-
-from ... import run_many
-from ...results import Results
-
-K = TypeVar("K")
+from typing import Any
 
 #: The four variants in the order of the thesis tables, with their labels.
 VARIANTS: tuple[tuple[str, str], ...] = (
@@ -227,15 +223,3 @@ def fairness_scenario(
         "links": links,
         "apps": apps,
     }
-
-
-# --- running -------------------------------------------------------------------
-
-
-def run_jobs(
-    jobs: Sequence[tuple[K, dict[str, Any]]], workers: int | None = None
-) -> list[tuple[K, Results]]:
-    """Runs the scenarios of (key, scenario) pairs in parallel
-    (:func:`satcp.run_many`); returns (key, results) pairs in the same order."""
-    results = run_many([sc for _, sc in jobs], workers=workers)
-    return [(key, res) for (key, _), res in zip(jobs, results, strict=True)]

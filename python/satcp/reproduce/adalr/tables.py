@@ -9,21 +9,22 @@ improvements (Eqs. 7.2-7.3) are the same formula (:func:`improvement_pct`).
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..claims import DEFAULT_TOLERANCE
 from ..tables import csv_text as csv_text
 from ..tables import diff_pct as diff_pct
 from ..tables import is_nan as is_nan
 from ..tables import markdown_table as markdown_table
 from ..tables import write_text as write_text
 
-#: A satcp number "matches" the thesis's within this many percent of it;
-#: differences beyond it are explained in the report.
-MATCH_PCT = 15.0
+#: A satcp number "matches" the thesis's within this many percent of it
+#: (the reproductions' one default tolerance); differences beyond it are
+#: explained in the report.
+MATCH_PCT = DEFAULT_TOLERANCE.limit
 
 #: The columns of every table's CSV file.
 CSV_COLUMNS = (
@@ -51,21 +52,6 @@ def improvement_pct(metric: float, baseline: float) -> float:
     """Thesis Eq. 7.2-7.3: (metric_ADaLR - metric_TCP) / metric_TCP x 100.
     Negative for a shorter response time, positive for a higher rate."""
     return diff_pct(metric, baseline)
-
-
-def claim_diff_pct(satcp: float, thesis: float, kind: str) -> float:
-    """How far satcp's number is from a thesis statement, in percent.
-
-    ``kind="change"``: both are Eq. 7.2 percentages p; they are compared as
-    the ratios they state, (1 + p_satcp/100) / (1 + p_thesis/100) - 1, so
-    that the 15% threshold means the same as for table values (the metric
-    of one variant relative to the other differs by that much).
-    ``kind="level"``: plain (satcp - thesis) / thesis."""
-    if kind == "change":
-        if is_nan(satcp) or is_nan(thesis):
-            return math.nan
-        return diff_pct(1 + satcp / 100.0, 1 + thesis / 100.0)
-    return diff_pct(satcp, thesis)
 
 
 def within_pct(satcp: float, thesis: float, pct: float = MATCH_PCT) -> bool:

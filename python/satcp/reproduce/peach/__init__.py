@@ -18,28 +18,25 @@ that writes its CSV and PNG files into ``out``:
 
 Everything, ``report.md`` included, is written into a temporary directory
 and then moved into the output directory
-(:func:`satcp.reproduce.report.run_parts`): a failing part leaves it as it
+(:func:`satcp.reproduce.experiment.run`): a failing part leaves it as it
 was.
 """
 
 from __future__ import annotations
 
 import os
-import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from functools import partial
-from pathlib import Path
+from collections.abc import Sequence
 
-from .. import report
-from ..report import REPORT
-from ..tables import write_csv
-from .claims import CLAIM_COLUMNS, TOLERANCE_PCT, Claim, Section, claims_table
+from .. import experiment
+from ..claims import CLAIMS_CSV, DEFAULT_TOLERANCE, Claim
+from ..experiment import REPORT, PartResult, Report, Reproduction
 
 __all__ = [
+    "CLAIMS_CSV",
     "DEFAULT_OUT",
     "PARTS",
     "REPORT",
+    "REPRODUCTION",
     "Part",
     "Report",
     "reproduce",
@@ -48,7 +45,6 @@ __all__ = [
 ]
 
 DEFAULT_OUT = os.path.join("reports", "peach")
-CLAIMS_CSV = "claims.csv"
 
 #: (module in this package, what it covers)
 PARTS: tuple[tuple[str, str], ...] = (
@@ -59,24 +55,9 @@ PARTS: tuple[tuple[str, str], ...] = (
     ("fairness", "Figs. 17, 19, 20: fairness"),
 )
 
-
-@dataclass
-class Part:
-    module: str
-    covers: str
-    section: Section | None  # None: the module does not exist
-
-
-class Report(report.Done[Part]):
-    """The report's text, one :class:`Part` per part, the files written."""
-
-    @property
-    def parts(self) -> list[Part]:
-        return self.items
-
-    @property
-    def claims(self) -> list[Claim]:
-        return [c for p in self.parts if p.section for c in p.section.claims]
+#: A part that ran (the engine's :class:`~satcp.reproduce.experiment.PartResult`;
+#: the old name, kept for the reproductions that import it from here).
+Part = PartResult
 
 
 def reproduce(
@@ -85,9 +66,9 @@ def reproduce(
     quick: bool = False,
     parts: Sequence[tuple[str, str]] = PARTS,
 ) -> Report:
-    """Runs every available part and writes their files, ``claims.csv`` and
+    """Runs every part and writes their files, ``claims.csv`` and
     ``report.md`` into ``out_dir``, all or nothing."""
-    return run_claim_parts(__name__, out_dir, parts, workers, quick, render)
+    return experiment.run(REPRODUCTION, out_dir, workers, quick, parts)
 
 
 def run_claim_parts(
@@ -96,31 +77,25 @@ def run_claim_parts(
     parts: Sequence[tuple[str, str]],
     workers: int | None,
     quick: bool,
-    render: Callable[[Sequence[Part], bool, float], str],
+    render: experiment.Render,
 ) -> Report:
-    """Runs the parts of ``package`` whose modules return a :class:`Section`
-    and writes their files, ``claims.csv`` and the report
-    ``render(parts, quick, seconds)`` into ``out_dir``, all or nothing
-    (also ``satcp reproduce slowstart``)."""
+    """The old entry point (kept for the reproductions modelled on
+    ``slowstart``): runs the parts of ``package`` with
+    :func:`satcp.reproduce.experiment.run`."""
+    name = package.rsplit(".", 1)[-1]
+    repro = Reproduction(name, package, tuple(experiment.Part(*p) for p in parts), render)
+    return experiment.run(repro, out_dir, workers, quick)
 
-    def record(name: str, covers: str, sec: Section | None, seconds: float) -> Part:
-        if sec is not None:
-            sec.seconds = seconds
-        return Part(name, covers, sec)
 
-    def finish(tmp: Path, done: list[Part], t0: float) -> str:
-        claims = [c for p in done if p.section for c in p.section.claims]
-        write_csv(tmp / CLAIMS_CSV, CLAIM_COLUMNS, [c.row() for c in claims])
-        return render(done, quick, time.perf_counter() - t0)
-
-    done = report.run_parts(
-        out_dir, parts, partial(report.load_part, package), record, finish, workers, quick
-    )
-    return Report(done.items, done.markdown, done.paths, done.seconds)
+def sections_markdown(parts: Sequence[PartResult], package: str, seconds: float) -> list[str]:
+    """The old signature of :func:`satcp.reproduce.experiment.sections_markdown`
+    (``package`` is not used any more), kept for the reproductions modelled
+    on ``slowstart``."""
+    return experiment.sections_markdown(parts, seconds)
 
 
 def render(parts: Sequence[Part], quick: bool, seconds: float) -> str:
-    claims = [c for p in parts if p.section for c in p.section.claims]
+    claims: list[Claim] = [c for p in parts for c in p.section.claims]
     numeric = [c for c in claims if c.paper is not None]
     held = [c for c in claims if c.reproduced]
     md = [
@@ -172,41 +147,20 @@ def render(parts: Sequence[Part], quick: bool, seconds: float) -> str:
         "",
         "## Summary: the paper's numbers beside satcp's",
         "",
-        f"A number is reproduced when satcp is within {TOLERANCE_PCT:.0f}% of it, a "
+        f"A number is reproduced when satcp is within {DEFAULT_TOLERANCE.limit:.0f}% of it, a "
         "statement when satcp shows it (the criterion is in the row). "
         f"{len(held)} of {len(claims)} hold; of the {len(numeric)} numbers, "
         f"{sum(1 for c in numeric if c.reproduced)} are reproduced.",
         "",
     ]
-    md += sections_markdown(parts, __name__, seconds)
+    md += experiment.sections_markdown(parts, seconds)
     return "\n".join(md).rstrip("\n") + "\n"
 
 
-def sections_markdown(parts: Sequence[Part], package: str, seconds: float) -> list[str]:
-    """The report's lines after its summary: each part's claims table, then
-    each part's section, then the run time (also ``satcp reproduce
-    slowstart``)."""
-    md: list[str] = []
-    for p in parts:
-        if p.section is None:
-            md += [
-                f"**{p.covers}**: not available (`{package}.{p.module}` is missing).",
-                "",
-            ]
-        elif p.section.claims:
-            md += [f"**{p.section.title}**", "", *claims_table(p.section.claims), ""]
-    for p in parts:
-        if p.section is not None:
-            md += [p.section.markdown.rstrip("\n"), ""]
-    md += [
-        "## Run time",
-        "",
-        *[
-            f"- {p.covers}: {p.section.runs} runs, {p.section.seconds:.1f} s"
-            for p in parts
-            if p.section is not None
-        ],
-        f"- total {seconds:.1f} s (simulations in threads, `--workers`)",
-        "",
-    ]
-    return md
+REPRODUCTION = Reproduction(
+    "peach",
+    __name__,
+    tuple(experiment.Part(*p) for p in PARTS),
+    render,
+    DEFAULT_OUT,
+)

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from ... import run_many
+from ...stats import jain_index
 from ..tables import markdown_table, write_csv
 from .claims import Claim, Section, fmt
 from .common import (
@@ -48,7 +49,7 @@ from .common import (
 )
 from .figures import Panel, Series, plot
 
-__all__ = ["PLOSS", "compute", "jain", "reproduce"]
+__all__ = ["PLOSS", "compute", "reproduce"]
 
 PLOSS: tuple[float, ...] = (0.0, 1e-4, 1e-3, 1e-2)
 QUICK_PLOSS: tuple[float, ...] = (0.0, 1e-2)
@@ -72,13 +73,6 @@ PAPER_RY_RENO_PEACH = 100.0
 PAPER_R_RENO_RENO = 19.7
 
 
-def jain(xs: Sequence[float]) -> float:
-    """Jain's fairness index (sum x)^2 / (n sum x^2)."""
-    xs = [float(x) for x in xs]
-    sq = sum(x * x for x in xs)
-    return (sum(xs) ** 2) / (len(xs) * sq) if sq else math.nan
-
-
 @dataclass
 class Acked:
     n: int
@@ -98,7 +92,7 @@ class Acked:
 
     @property
     def final_jain(self) -> float:
-        return jain([a[-1] for a in self.acked])
+        return jain_index([a[-1] for a in self.acked])
 
 
 def _acked(res: Any, n: int) -> Acked:
@@ -154,7 +148,7 @@ def compute(
     res = run_many(specs, workers=workers)
     fig17 = _acked(res[0], FIG17_N)
     fig17_n20 = _acked(res[1], 20)
-    reno_n20 = jain(flow_goodputs(res[2]))
+    reno_n20 = jain_index(flow_goodputs(res[2]))
     alone = mean(flow_goodputs(r)[0] for r in res[3:n0])
     corr = statistics.correlation(sender_delays(20, 1), [a[-1] for a in fig17_n20.acked])
     per: dict[tuple[str, str, float], list[tuple[float, float]]] = {}

@@ -20,12 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from ... import run_many
-from ..tables import write_csv
+from ..experiment import Experiment, Measured, Point, run_experiment
 from .claims import Claim, Section, fmt
 from .common import MSS, PEACH_PLAIN, RENO_PLAIN, RTT_S, RWND_SEG, sec5_scenario
 from .figures import Panel, Series, plot
 
-__all__ = ["STEP_S", "Startup", "measure", "reproduce", "scenarios"]
+__all__ = ["EXPERIMENT", "STEP_S", "Startup", "measure", "reproduce", "scenarios"]
 
 #: Sampling interval of the time series, seconds.
 STEP_S = 0.005
@@ -123,11 +123,60 @@ def measure(key: str, label: str, style: str, res: Any) -> Startup:
 
 
 def compute(workers: int | None = None) -> dict[str, Startup]:
+    """The three runs, measured (without writing files)."""
     results = run_many(scenarios(), workers=workers)
     return {
         key: measure(key, label, style, res)
         for (key, _, _, label, style), res in zip(RUNS, results, strict=True)
     }
+
+
+def _metrics(point: Point, res: Any) -> Startup:
+    key, _, _, label, style = RUNS[point["run"]]
+    return measure(key, label, style, res)
+
+
+def _runs(measured: Measured) -> dict[str, Startup]:
+    return {s.key: s for _, s in measured}
+
+
+def _table(measured: Measured) -> list[dict[str, Any]]:
+    """cwnd and acked(t) of every run, time in RTT from its first data segment."""
+    return [
+        {"series": s.key, "time_rtt": t, "cwnd_segments": c, "acked_segments": a}
+        for s in _runs(measured).values()
+        for t, c, a in zip(s.t_rtt, s.cwnd, s.acked, strict=True)
+    ]
+
+
+def _figures(rows: list[dict[str, Any]], measured: Measured, out: Path) -> list[str]:
+    runs = _runs(measured)
+    shown = [runs["peach"], runs["reno"]]
+
+    def series(attr: str) -> list[Series]:
+        out_ = []
+        for s in shown:
+            keep = [i for i, t in enumerate(s.t_rtt) if t <= SPAN_RTT]
+            out_.append(
+                Series(
+                    s.label,
+                    [s.t_rtt[i] for i in keep],
+                    [getattr(s, attr)[i] for i in keep],
+                    s.style,
+                )
+            )
+        return out_
+
+    plot(
+        out / FIGURE,
+        "Fig. 3: TCP-Peach (Sudden Start) and TCP-Reno (Slow Start) at the beginning of a "
+        "connection, rwnd = 64 segments (satcp)",
+        [
+            Panel("Time [RTT]", "cwnd [segments]", series("cwnd"), xlim=(0, SPAN_RTT)),
+            Panel("Time [RTT]", "acked(t) [segments]", series("acked"), xlim=(0, SPAN_RTT)),
+        ],
+    )
+    return [FIGURE]
 
 
 def claims(runs: dict[str, Startup]) -> list[Claim]:
@@ -190,41 +239,25 @@ def claims(runs: dict[str, Startup]) -> list[Claim]:
     ]
 
 
+#: Fig. 3: the three runs, their time series, the figure and the claims.
+EXPERIMENT = Experiment(
+    name="fig03",
+    csv=CSV,
+    grid=[{"run": i} for i in range(len(RUNS))],
+    scenario=lambda p: scenarios()[p["run"]],
+    metrics=_metrics,
+    table=_table,
+    columns=("series", "time_rtt", "cwnd_segments", "acked_segments"),
+    claims=lambda rows, measured: claims(_runs(measured)),
+    figures=_figures,
+)
+
+
 def reproduce(out: Path, workers: int | None, quick: bool) -> Section:
     del quick  # three short runs either way
     t0 = time.perf_counter()
-    runs = compute(workers)
-    rows = []
-    for s in runs.values():
-        for t, c, a in zip(s.t_rtt, s.cwnd, s.acked, strict=True):
-            rows.append({"series": s.key, "time_rtt": t, "cwnd_segments": c, "acked_segments": a})
-    write_csv(out / CSV, ("series", "time_rtt", "cwnd_segments", "acked_segments"), rows)
-    shown = [runs["peach"], runs["reno"]]
-
-    def series(attr: str) -> list[Series]:
-        out_ = []
-        for s in shown:
-            keep = [i for i, t in enumerate(s.t_rtt) if t <= SPAN_RTT]
-            out_.append(
-                Series(
-                    s.label,
-                    [s.t_rtt[i] for i in keep],
-                    [getattr(s, attr)[i] for i in keep],
-                    s.style,
-                )
-            )
-        return out_
-
-    plot(
-        out / FIGURE,
-        "Fig. 3: TCP-Peach (Sudden Start) and TCP-Reno (Slow Start) at the beginning of a "
-        "connection, rwnd = 64 segments (satcp)",
-        [
-            Panel("Time [RTT]", "cwnd [segments]", series("cwnd"), xlim=(0, SPAN_RTT)),
-            Panel("Time [RTT]", "acked(t) [segments]", series("acked"), xlim=(0, SPAN_RTT)),
-        ],
-    )
-    cl = claims(runs)
+    done = run_experiment(EXPERIMENT, out, workers)
+    runs, cl = _runs(done.measured), done.claims
     p, r, iiw = runs["peach"], runs["reno"], runs["reno_iiw"]
     md = [
         "## Fig. 3: Sudden Start vs Slow Start",
@@ -253,6 +286,6 @@ def reproduce(out: Path, workers: int | None, quick: bool) -> Section:
         "\n".join(md),
         cl,
         [FIGURE, CSV],
-        runs=len(RUNS),
+        runs=done.runs,
         seconds=time.perf_counter() - t0,
     )

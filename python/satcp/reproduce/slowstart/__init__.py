@@ -16,9 +16,8 @@ that writes its CSV and PNG files into ``out``:
 
 Everything, ``report.md`` included, is written into a temporary directory
 and then moved into the output directory
-(:func:`satcp.reproduce.report.run_parts`): a failing part leaves it as it
-was. The report's parts and claims are TCP-Peach's
-(:class:`satcp.reproduce.peach.Report`).
+(:func:`satcp.reproduce.experiment.run`): a failing part leaves it as it
+was. The parts run on the engine of :mod:`satcp.reproduce.experiment`.
 """
 
 from __future__ import annotations
@@ -26,11 +25,12 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from ..peach import CLAIMS_CSV, Part, Report, run_claim_parts, sections_markdown
-from ..report import REPORT
-from .single import GAIN_TOL_PTS, TIME_TOL_PCT
+from .. import experiment
+from ..claims import CLAIMS_CSV
+from ..experiment import REPORT, PartResult, Report, Reproduction, sections_markdown
+from .claims import GAIN_TOLERANCE, TIME_TOLERANCE
 
-__all__ = ["DEFAULT_OUT", "PARTS", "REPORT", "Report", "reproduce"]
+__all__ = ["DEFAULT_OUT", "PARTS", "REPORT", "REPRODUCTION", "Report", "reproduce"]
 
 DEFAULT_OUT = os.path.join("reports", "slowstart")
 
@@ -50,11 +50,11 @@ def reproduce(
 ) -> Report:
     """Runs every part and writes their files, ``claims.csv`` and
     ``report.md`` into ``out_dir``, all or nothing."""
-    return run_claim_parts(__name__, out_dir, parts, workers, quick, render)
+    return experiment.run(REPRODUCTION, out_dir, workers, quick, parts)
 
 
-def render(parts: Sequence[Part], quick: bool, seconds: float) -> str:
-    claims = [c for p in parts if p.section for c in p.section.claims]
+def render(parts: Sequence[PartResult], quick: bool, seconds: float) -> str:
+    claims = [c for p in parts for c in p.section.claims]
     held = [c for c in claims if c.reproduced]
     md = [
         "# satcp vs the modified slow start over a GEO satellite test-bed",
@@ -113,10 +113,20 @@ def render(parts: Sequence[Part], quick: bool, seconds: float) -> str:
         "",
         "## Summary: the paper's numbers beside satcp's",
         "",
-        f"Gains hold within {GAIN_TOL_PTS:g} percentage points, times within "
-        f"{TIME_TOL_PCT:g} %, statements when satcp shows them (the criterion is in the row). "
+        f"Gains hold within {GAIN_TOLERANCE.describe()}, times within "
+        f"{TIME_TOLERANCE.describe()}, statements when satcp shows them "
+        "(the criterion is in the row). "
         f"{len(held)} of {len(claims)} hold.",
         "",
     ]
-    md += sections_markdown(parts, __name__, seconds)
+    md += sections_markdown(parts, seconds)
     return "\n".join(md).rstrip("\n") + "\n"
+
+
+REPRODUCTION = Reproduction(
+    "slowstart",
+    __name__,
+    tuple(experiment.Part(*p) for p in PARTS),
+    render,
+    DEFAULT_OUT,
+)

@@ -9,32 +9,54 @@ against the reference at the same queue size.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from ... import run_many
-from ..tables import markdown_table, write_csv
+from ..experiment import Experiment, Point, run_experiment
+from ..tables import markdown_table
 from .claims import Section
-from .common import CONFIGS, QUEUE, gain, outcome, testbed
+from .common import CONFIGS, QUEUE, by_key, gain, outcome, testbed
 
-__all__ = ["QUEUES", "reproduce"]
+__all__ = ["EXPERIMENT", "QUEUES", "reproduce"]
 
 QUEUES = (40, QUEUE, 100)
 CSV = "queue_sensitivity.csv"
 
 
-def reproduce(out: Path, workers: int | None, quick: bool) -> Section:
-    plan = [(c, q) for q in QUEUES for c in CONFIGS]
-    results = run_many([testbed(c, queue=q) for c, q in plan], workers)
-    res = {(c.key, q): outcome(r, 1) for (c, q), r in zip(plan, results, strict=True)}
+def _metrics(point: Point, r: Any) -> dict[str, Any]:
+    o = outcome(r, 1)
+    return {"time_s": o.time_s, "drops": o.drops}
+
+
+def _table(measured: list[tuple[Point, Any]]) -> list[dict[str, Any]]:
+    """One row per configuration: time, gain against the reference at the
+    same queue, and drops, for each queue size."""
+    res = {(p["config"], p["queue"]): m for p, m in measured}
     rows = []
     for c in CONFIGS:
-        row: dict[str, object] = {"config": c.key, "label": c.label}
+        row: dict[str, Any] = {"config": c.key, "label": c.label}
         for q in QUEUES:
             o = res[c.key, q]
-            row[f"time_s_q{q}"] = o.time_s
-            row[f"gain_pct_q{q}"] = gain(o.time_s, res["reference", q].time_s)
-            row[f"drops_q{q}"] = o.drops
+            row[f"time_s_q{q}"] = o["time_s"]
+            row[f"gain_pct_q{q}"] = gain(o["time_s"], res["reference", q]["time_s"])
+            row[f"drops_q{q}"] = o["drops"]
         rows.append(row)
-    write_csv(out / CSV, tuple(rows[0]), rows)
+    return rows
+
+
+#: One connection per configuration of Table I and queue size.
+EXPERIMENT = Experiment(
+    name="queue_sensitivity",
+    csv=CSV,
+    grid=[{"config": c.key, "queue": q} for q in QUEUES for c in CONFIGS],
+    scenario=lambda p: testbed(by_key(p["config"]), queue=p["queue"]),
+    metrics=_metrics,
+    table=_table,
+)
+
+
+def reproduce(out: Path, workers: int | None, quick: bool) -> Section:
+    done = run_experiment(EXPERIMENT, out, workers)
+    rows = done.rows
     table = markdown_table(
         ["configuration", *(f"queue {q}: time (s), gain, drops" for q in QUEUES)],
         [
@@ -62,4 +84,4 @@ def reproduce(out: Path, workers: int | None, quick: bool) -> Section:
         *table,
         "",
     ]
-    return Section("Queue sensitivity", "\n".join(md), [], [CSV], runs=len(plan))
+    return Section("Queue sensitivity", "\n".join(md), done.claims, done.files, runs=done.runs)

@@ -1,0 +1,265 @@
+"""The reproductions' experiment engine (satcp.reproduce.experiment,
+.claims), its registry and the progress bar of runs."""
+
+from __future__ import annotations
+
+import csv
+import math
+import sys
+import types
+from pathlib import Path
+
+import pytest
+from conftest import FTP, run_cli
+
+import satcp
+from satcp import cli, progress
+from satcp import reproduce as registry
+from satcp.reproduce import experiment
+from satcp.reproduce.claims import CLAIMS_CSV, Claim, Tolerance, claims_table
+from satcp.reproduce.experiment import (
+    Experiment,
+    MissingPart,
+    PaperValue,
+    Part,
+    Reproduction,
+    Section,
+    run_experiment,
+)
+from satcp.stats import jain_index, maxmin_fairness
+
+SIZES = (100_000, 200_000)
+
+
+def _fig(rows, measured, out: Path) -> list[str]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots()
+    ax.plot([r["file_bytes"] for r in rows], [r["time_s"] for r in rows])
+    fig.savefig(out / "tiny.png")
+    plt.close(fig)
+    return ["tiny.png"]
+
+
+def _tiny(paper_100k: float) -> Experiment:
+    """Two FTP transfers on the thesis network; the paper's value for the
+    first is ``paper_100k``."""
+    return Experiment(
+        name="tiny",
+        csv="tiny.csv",
+        grid=[{"file_bytes": b} for b in SIZES],
+        scenario=lambda p: satcp.load(FTP, [f"apps[0].file_bytes={p['file_bytes']}"]),
+        metrics=lambda p, r: {"time_s": float(r.transfers["response_time_s"].iloc[0])},
+        paper=[
+            PaperValue("1", "100 kB in this time", {"file_bytes": 100_000}, "time_s", paper_100k)
+        ],
+        figures=_fig,
+    )
+
+
+def _fake_part(paper_100k: float) -> types.SimpleNamespace:
+    def reproduce(out: Path, workers, quick) -> Section:
+        done = run_experiment(_tiny(paper_100k), out, workers)
+        return Section("## Tiny", "## Tiny\n\nbody\n", done.claims, done.files, done.runs)
+
+    return types.SimpleNamespace(reproduce=reproduce)
+
+
+def _render(parts, quick, seconds) -> str:
+    return "# Tiny\n\n" + "\n".join(experiment.sections_markdown(parts, seconds))
+
+
+def _fake(paper_100k: float):
+    repro = Reproduction("tiny", "satcp.reproduce.tiny_test", (Part("part", "a part"),), _render)
+    return repro, (lambda name: _fake_part(paper_100k))
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    with path.open(newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def test_fake_experiment_writes_csv_claims_figure_and_report(tmp_path):
+    exact = satcp.run(FTP, overrides=["apps[0].file_bytes=100000"])
+    t = float(exact.transfers["response_time_s"].iloc[0])
+    repro, load = _fake(t)
+    out = tmp_path / "out"
+    rep = experiment.run(repro, out, workers=2, load=load)
+    names = sorted(p.name for p in out.iterdir())
+    assert names == sorted([CLAIMS_CSV, "report.md", "tiny.csv", "tiny.png"])
+    rows = _rows(out / "tiny.csv")
+    assert [int(r["file_bytes"]) for r in rows] == list(SIZES)
+    assert float(rows[0]["time_s"]) == pytest.approx(t, rel=1e-5)
+    assert float(rows[1]["time_s"]) > float(rows[0]["time_s"])
+    (claim,) = _rows(out / CLAIMS_CSV)
+    assert claim["reproduced"] == "yes" and claim["diff_pct"] == "0.0"
+    assert (out / "tiny.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    report = (out / "report.md").read_text()
+    assert report == rep.markdown and "| Fig. 1 | 100 kB in this time |" in report
+    assert "- a part: 2 runs" in report
+    assert [c.reproduced for c in rep.claims] == [True]
+
+
+def test_claim_outside_tolerance_is_not_held(tmp_path):
+    repro, load = _fake(1.0)  # no 100 kB transfer over GEO takes 1 s
+    out = tmp_path / "out"
+    rep = experiment.run(repro, out, workers=1, load=load)
+    (claim,) = _rows(out / CLAIMS_CSV)
+    assert claim["reproduced"] == "no" and float(claim["diff_pct"]) > 15
+    assert rep.claims[0].reproduced is False
+    assert "| no |" in rep.markdown
+
+
+def test_tolerance_rule():
+    pct, pts = Tolerance(), Tolerance(5.0, "pts")
+    assert pct.holds(100.0, 115.0) and not pct.holds(100.0, 115.1)
+    assert pct.holds(-100.0, -85.0) and pct.holds(0.0, 1.0) is None
+    assert pts.holds(70.0, 75.0) and not pts.holds(70.0, 75.1)
+    assert pct.holds(1.0, math.nan) is None
+    with pytest.raises(ValueError):
+        Tolerance(5.0, "ratio")
+    c = Claim("7", "x", 10.0, 12.0, tolerance=Tolerance(10.0))
+    assert c.verdict == "no" and c.diff_pct == pytest.approx(20.0)
+    assert Claim("7", "x", 10.0, 11.5).verdict == "yes"  # the default: 15 %
+    assert Claim("7", "x", 10.0, 1.0, holds=True).verdict == "yes"  # a given criterion
+    assert Claim("7", "x", None, None).verdict == "n/a"
+    assert [Claim(f, "s", 1.0, 1.0).where for f in ("7", "IV-A", "Table I")] == [
+        "Fig. 7",
+        "Sec. IV-A",
+        "Table I",
+    ]
+    assert claims_table([c])[2].startswith("| Fig. 7 | x | 10.00 | 12.00 | +20% | no |")
+
+
+def test_missing_part_is_an_error_before_anything_runs(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "old.txt").write_text("old")
+    repro = Reproduction("x", "satcp.reproduce.peach", (Part("no_such_part", "?"),), _render)
+    with pytest.raises(MissingPart, match=r"satcp\.reproduce\.peach\.no_such_part does not exist"):
+        experiment.run(repro, out)
+    assert sorted(p.name for p in out.iterdir()) == ["old.txt"]
+    with pytest.raises(MissingPart, match="has no reproduce"):
+        experiment.load_part("satcp.reproduce", "claims")  # a module, not a part
+
+
+def test_failing_part_leaves_the_output_as_it_was(tmp_path):
+    out = tmp_path / "out"
+    repro, load = _fake(1.0)
+    experiment.run(repro, out, load=load)
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+
+    def failing(out_dir: Path, workers, quick):
+        (out_dir / "x.csv").write_text("x")
+        raise RuntimeError("boom")
+
+    with pytest.raises(RuntimeError):
+        experiment.run(repro, out, load=lambda n: types.SimpleNamespace(reproduce=failing))
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_every_registered_reproduction_is_on_the_engine():
+    for name, entry in registry.REGISTRY.items():
+        mod = registry.load(name)
+        assert callable(mod.reproduce) and mod.DEFAULT_OUT
+        if entry.quick:  # the paper reproductions: their parts all exist
+            repro = mod.REPRODUCTION
+            assert repro.name == name
+            for p in repro.parts:
+                experiment.load_part(repro.package, p.module)
+
+
+def test_cli_lists_the_registry_and_rejects_unknown_names():
+    for args in (("reproduce",), ("reproduce", "--list")):
+        proc = run_cli(*args)
+        assert proc.returncode == 0, proc.stderr
+        lines = proc.stdout.splitlines()
+        assert [ln.split()[0] for ln in lines] == list(registry.REGISTRY)
+    proc = run_cli("reproduce", "nonesuch")
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.splitlines() == [
+        "satcp: error: unknown reproduction 'nonesuch' (known: "
+        + ", ".join(registry.REGISTRY)
+        + ")"
+    ]
+    proc = run_cli("reproduce", "baseline", "--quick")
+    assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1
+
+
+def test_cli_missing_part_is_a_one_line_error(tmp_path, monkeypatch, capsys):
+    mod = types.ModuleType("satcp.reproduce.broken_test")
+    repro = Reproduction("broken", "satcp.reproduce.broken_test", (Part("gone", "?"),), _render)
+    mod.DEFAULT_OUT = str(tmp_path / "never")
+    mod.reproduce = lambda out_dir, workers, quick: experiment.run(repro, out_dir, workers, quick)
+    monkeypatch.setitem(sys.modules, mod.__name__, mod)
+    monkeypatch.setitem(registry.REGISTRY, "broken", registry.Entry("broken_test", "test"))
+    out = tmp_path / "out"
+    assert cli.main(["reproduce", "broken", "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert (
+        err == "satcp: error: reproduction part satcp.reproduce.broken_test.gone does not exist\n"
+    )
+    assert not out.exists()
+
+
+def test_progress_counts_runs_and_failures():
+    assert not progress.enabled()  # off in tests (and when stderr is no terminal)
+    sc = satcp.load(FTP, ["apps[0].file_bytes=100000"])
+    with progress.runs("test", show=False) as bar:
+        satcp.run_many([sc, sc], workers=2)
+        with progress.runs("inner", show=False):  # nested: reports to the outer bar
+            satcp.run_many([sc], workers=1)
+        assert (bar.done, bar.total, bar.failed) == (3, 3, 0)
+        progress.add(1)
+        progress.finished(ok=False)
+        assert (bar.done, bar.total, bar.failed) == (4, 4, 1)
+    progress.finished()  # no bar open: nothing happens
+
+
+def test_one_jain_index():
+    assert jain_index([1, 1, 1, 1]) == 1.0
+    assert jain_index([1.0, 0.0, 0.0, 0.0]) == 0.25
+    assert math.isnan(jain_index([])) and math.isnan(jain_index([0, 0]))
+    assert maxmin_fairness([2.0, 4.0]) == 0.5
+
+
+def test_run_progress_clock_reads_simulated_time_without_changing_results():
+    import json
+    from concurrent.futures import ThreadPoolExecutor
+
+    from satcp import _core
+    from satcp.scenario import to_json
+
+    sc = satcp.load(FTP, ["apps[0].file_bytes=300000"])
+    text = to_json(sc)
+    clock = _core.SimClock()
+    assert clock.now_s() == 0.0
+    with ThreadPoolExecutor(1) as pool:
+        job = pool.submit(_core.run_json_clocked, text, clock)
+        progress.watch_sim_time(job, clock, sc["duration_s"], show=False)
+        out = job.result()
+    assert out == _core.run_json(text)  # the clock is an observer: bit-identical results
+    end = json.loads(out)["end_time_s"]
+    assert 0 < clock.now_s() <= end + 1e-9
+    watched = satcp._run_watched(sc, text)
+    assert watched.transfers.equals(satcp.run(sc).transfers)
+
+
+def test_old_names_still_work_for_reproductions_modelled_on_slowstart(tmp_path):
+    """The names a reproduction written against peach's Report/Claim API
+    imports (until it is ported to the engine)."""
+    from satcp.reproduce.peach import Report, run_claim_parts, sections_markdown
+    from satcp.reproduce.peach.claims import Claim as PeachClaim
+    from satcp.reproduce.report import REPORT
+
+    def render(parts, quick, seconds):
+        return "# old\n\n" + "\n".join(sections_markdown(parts, "pkg", seconds))
+
+    out = tmp_path / "old"
+    rep = run_claim_parts("satcp.reproduce.slowstart", out, [("queue", "Queue")], 2, False, render)
+    assert isinstance(rep, Report) and rep.parts[0].section.runs == 33
+    assert (out / REPORT).read_text().startswith("# old") and (out / CLAIMS_CSV).exists()
+    assert PeachClaim is Claim
