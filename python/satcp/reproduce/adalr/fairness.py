@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from ..._fsutil import text_writer, write_files_atomically
+from ..claims import DEFAULT_TOLERANCE
 from ..experiment import run_jobs
 from ..plotstyle import new_figure
 from .claims import findings_block, quoted, statements_markdown
@@ -57,7 +58,7 @@ from .scenarios import (
     variant_label,
 )
 from .stats import jain_index, maxmin_fairness
-from .tables import CI_CSV_COLUMNS, csv_text, diff_pct, markdown_table, within_pct
+from .tables import CI_CSV_COLUMNS, csv_text, diff_pct, markdown_table
 from .thesis_values import FAIRNESS_INDEX, FAIRNESS_TABLES, FAIRNESS_THROUGHPUT
 
 QUICK_FILE_BYTES = 5_000_000
@@ -440,7 +441,7 @@ def _verdict(satcp: float, thesis: float) -> str:
         return "not evaluated"
     if (satcp > 0) != (thesis > 0):
         return "does not hold"
-    if within_pct(satcp, thesis):
+    if DEFAULT_TOLERANCE.holds(thesis, satcp):
         return "holds"
     return "direction holds, magnitude differs"
 
