@@ -61,6 +61,7 @@ __all__ = [
     "run_experiment",
     "run_jobs",
     "sections_markdown",
+    "summary_markdown",
 ]
 
 #: The report's file name in the output directory.
@@ -78,7 +79,8 @@ class MissingPart(ImportError):
 @dataclass
 class Section:
     """One part's result: a Markdown body (starting with a ``##``
-    heading), its claims, the files it wrote, its runs and its time."""
+    heading), its claims, its one-line findings for the report's summary,
+    the files it wrote, its runs and its time."""
 
     title: str
     markdown: str
@@ -86,6 +88,7 @@ class Section:
     files: list[str] = field(default_factory=list)
     runs: int = 0
     seconds: float = 0.0
+    findings: list[str] = field(default_factory=list)
 
     @classmethod
     def of(cls, result: Section | str) -> Section:
@@ -226,19 +229,37 @@ def run(
     return Report(done, text, paths, time.perf_counter() - t0)
 
 
-def sections_markdown(parts: Sequence[PartResult], seconds: float) -> list[str]:
-    """The report's lines after its summary: each part's claims table, then
-    each part's section, then the run time."""
+def summary_markdown(parts: Sequence[PartResult]) -> list[str]:
+    """The report's summary: per part with findings or claims, its title,
+    its findings (a list) and its claims table."""
     md: list[str] = []
     for p in parts:
-        if p.section.claims:
-            md += [f"**{p.section.title}**", "", *claims_table(p.section.claims), ""]
+        s = p.section
+        if s.findings or s.claims:
+            md += [f"**{s.title}**", ""]
+            if s.findings:
+                md += [*[f"- {f}" for f in s.findings], ""]
+            if s.claims:
+                md += [*claims_table(s.claims), ""]
+    return md
+
+
+def _run_time(p: PartResult) -> str:
+    runs = f"{p.section.runs} runs, " if p.section.runs else ""
+    return f"- {p.covers}: {runs}{p.section.seconds:.1f} s"
+
+
+def sections_markdown(parts: Sequence[PartResult], seconds: float) -> list[str]:
+    """The report's lines after its summary's introduction: the summary
+    (:func:`summary_markdown`), then each part's section, then the run
+    time."""
+    md = summary_markdown(parts)
     for p in parts:
         md += [p.section.markdown.rstrip("\n"), ""]
     md += [
         "## Run time",
         "",
-        *[f"- {p.covers}: {p.section.runs} runs, {p.section.seconds:.1f} s" for p in parts],
+        *[_run_time(p) for p in parts],
         f"- total {seconds:.1f} s (simulations in threads, `--workers`)",
         "",
     ]
