@@ -57,6 +57,7 @@ __all__ = [
     "Reproduction",
     "Section",
     "load_part",
+    "measure",
     "run",
     "run_experiment",
     "run_jobs",
@@ -323,7 +324,9 @@ class Experiment:
     - ``metrics(point, results)``: what is read from a point's run;
     - ``table(measured)``: the CSV's rows from [(point, metrics)] (default:
       one row per point, its parameters then its metrics); ``columns``: the
-      CSV's columns (default: the first row's keys);
+      CSV's columns (default: the first row's keys); ``csv`` is the file
+      name, or several files of these columns, each with the rows it keeps
+      (file name -> ``keep(row)``), when one grid feeds several figures;
     - ``paper``: the paper's values, each a :class:`PaperValue` that becomes
       a :class:`Claim` with its tolerance; ``claims(rows, measured)``: the
       claims instead, when some are statements computed from the table;
@@ -331,7 +334,7 @@ class Experiment:
       returns their file names (optional)."""
 
     name: str
-    csv: str
+    csv: str | Mapping[str, Callable[[Mapping[str, Any]], bool]]
     grid: Sequence[Point]
     scenario: Callable[[Point], Any]
     metrics: Callable[[Point, Any], Any]
@@ -369,19 +372,28 @@ def run_jobs(jobs: Sequence[tuple[K, Any]], workers: int | None = None) -> list[
     return [(key, res) for (key, _), res in zip(jobs, results, strict=True)]
 
 
-def run_experiment(exp: Experiment, out: Path, workers: int | None) -> ExperimentResult:
-    """Runs every point of ``exp`` (:func:`run_jobs`), writes its CSV and
-    figures into ``out`` and returns the rows and the claims."""
+def measure(exp: Experiment, workers: int | None) -> Measured:
+    """Runs every point of ``exp`` (:func:`run_jobs`) and reads its metrics,
+    without writing anything: [(point, metrics)] in the grid's order."""
     done = run_jobs([(p, exp.scenario(p)) for p in exp.grid], workers)
-    measured = [(p, exp.metrics(p, r)) for p, r in done]
+    return [(p, exp.metrics(p, r)) for p, r in done]
+
+
+def run_experiment(exp: Experiment, out: Path, workers: int | None) -> ExperimentResult:
+    """Runs every point of ``exp`` (:func:`measure`), writes its CSV and
+    figures into ``out`` and returns the rows and the claims."""
+    measured = measure(exp, workers)
     rows = (exp.table or _default_table)(measured)
     if not rows:
         raise ValueError(f"experiment {exp.name}: no rows")
-    write_csv(out / exp.csv, tuple(exp.columns or rows[0]), rows)
-    files = [exp.csv]
+    columns = tuple(exp.columns or rows[0])
+    tables = {exp.csv: None} if isinstance(exp.csv, str) else dict(exp.csv)
+    for name, keep in tables.items():
+        write_csv(out / name, columns, rows if keep is None else [r for r in rows if keep(r)])
+    files = list(tables)
     if exp.figures is not None:
         files += exp.figures(rows, measured, out)
     claims = [pv.claim(rows) for pv in exp.paper]
     if exp.claims is not None:
         claims += exp.claims(rows, measured)
-    return ExperimentResult(rows, measured, claims, files, len(done))
+    return ExperimentResult(rows, measured, claims, files, len(measured))
