@@ -327,6 +327,8 @@ class Experiment:
       CSV's columns (default: the first row's keys); ``csv`` is the file
       name, or several files of these columns, each with the rows it keeps
       (file name -> ``keep(row)``), when one grid feeds several figures;
+      ``write_table(path, columns, rows)`` writes each file (default
+      :func:`satcp.reproduce.tables.write_csv`);
     - ``paper``: the paper's values, each a :class:`PaperValue` that becomes
       a :class:`Claim` with its tolerance; ``claims(rows, measured)``: the
       claims instead, when some are statements computed from the table;
@@ -343,6 +345,7 @@ class Experiment:
     paper: Sequence[PaperValue] = ()
     claims: Callable[[Rows, Measured], list[Claim]] | None = None
     figures: Callable[[Rows, Measured, Path], list[str]] | None = None
+    write_table: Callable[[Path, Sequence[str], Rows], Any] = write_csv
 
 
 @dataclass
@@ -389,7 +392,7 @@ def run_experiment(exp: Experiment, out: Path, workers: int | None) -> Experimen
     columns = tuple(exp.columns or rows[0])
     tables = {exp.csv: None} if isinstance(exp.csv, str) else dict(exp.csv)
     for name, keep in tables.items():
-        write_csv(out / name, columns, rows if keep is None else [r for r in rows if keep(r)])
+        exp.write_table(out / name, columns, rows if keep is None else [r for r in rows if keep(r)])
     files = list(tables)
     if exp.figures is not None:
         files += exp.figures(rows, measured, out)
