@@ -38,14 +38,14 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..._fsutil import text_writer, write_files_atomically
 from ..claims import DEFAULT_TOLERANCE
-from ..experiment import run_jobs
+from ..experiment import Experiment, measure
 from ..plotstyle import new_figure
 from .claims import findings_block, quoted, statements_markdown
 from .scenarios import (
@@ -138,27 +138,40 @@ class Report:
     wall_s: float
 
 
+def experiment(quick: bool) -> Experiment:
+    """The fairness and friendliness scenarios, and as a sensitivity those
+    with TCP-ADaLR with its window increments accumulated over ACKs
+    (docs/adalr.md, reading 4, the alternative the core offers): the runs
+    as data. The part writes its files itself (:func:`reproduce`), so only
+    :func:`satcp.reproduce.experiment.measure` runs it."""
+    file_bytes = QUICK_FILE_BYTES if quick else FAIRNESS_FILE_BYTES
+    grid = [{"name": name, "cumulative": False} for name in SCENARIOS]
+    grid += [
+        {"name": name, "cumulative": True}
+        for name, (variants, _) in SCENARIOS.items()
+        if AN in variants
+    ]
+
+    def scenario(p: Mapping[str, Any]) -> dict[str, Any]:
+        kw = {"adalr": {"rwnd_mode": "cumulative"}} if p["cumulative"] else {}
+        return fairness_scenario(SCENARIOS[p["name"]][0], file_bytes=file_bytes, **kw)
+
+    return Experiment(
+        name="fairness",
+        csv="adalr_fairness.csv",
+        grid=grid,
+        scenario=scenario,
+        metrics=lambda p, res: _outcome(p["name"], SCENARIOS[p["name"]][0], res),
+    )
+
+
 def compute(quick: bool, workers: int | None = None) -> Report:
     file_bytes = QUICK_FILE_BYTES if quick else FAIRNESS_FILE_BYTES
-    # (scenario name, sensitivity run?, variants) -> scenario
-    jobs: list[tuple[tuple[str, bool, tuple[str, ...]], dict[str, Any]]] = []
-    for name, (variants, _) in SCENARIOS.items():
-        jobs.append(((name, False, variants), fairness_scenario(variants, file_bytes=file_bytes)))
-    # Sensitivity: TCP-ADaLR's window increments accumulated over ACKs
-    # (docs/adalr.md, reading 4, the alternative the core offers).
-    for name, (variants, _) in SCENARIOS.items():
-        if AN in variants:
-            sc = fairness_scenario(
-                variants, file_bytes=file_bytes, adalr={"rwnd_mode": "cumulative"}
-            )
-            jobs.append(((name, True, variants), sc))
     t0 = time.perf_counter()
-    results = run_jobs(jobs, workers)
+    measured = measure(experiment(quick), workers)
     wall = time.perf_counter() - t0
-    outcomes: dict[str, Outcome] = {}
-    sens: dict[str, Outcome] = {}
-    for (name, is_sens, variants), res in results:
-        (sens if is_sens else outcomes)[name] = _outcome(name, variants, res)
+    outcomes = {p["name"]: o for p, o in measured if not p["cumulative"]}
+    sens = {p["name"]: o for p, o in measured if p["cumulative"]}
     return Report(outcomes, sens, file_bytes, quick, wall)
 
 
