@@ -51,7 +51,7 @@ from pathlib import Path
 
 from ..._fsutil import text_writer, write_files_atomically
 from ..claims import DEFAULT_TOLERANCE
-from ..experiment import run_jobs
+from ..experiment import measure
 from ..plotstyle import new_figure
 from .claims import findings_block, quoted, statements_markdown
 from .lossy_claims import AN, AS, STATEMENTS, N, S, StatementClaim, evaluate, satcp_text, why_keys
@@ -67,9 +67,9 @@ from .lossy_runs import (
     Plan,
     Table,
     collect,
+    experiment,
     fmt_ber,
     gain,
-    jobs,
     mean,
     thesis_reference,
 )
@@ -615,16 +615,15 @@ def _sensitivity_md(report: Report) -> list[str]:
 
 def compute(plan: Plan, workers: int | None = None) -> Report:
     """Runs every scenario of ``plan`` and tests the thesis's statements."""
-    specs = jobs(plan)
     t0 = time.perf_counter()
-    runs = run_jobs(specs, workers)
+    measured = measure(experiment(plan), workers)
     wall = time.perf_counter() - t0
-    table = collect(runs)
+    table = collect(measured)
     results = [evaluate(c, table, plan.bers) for c in STATEMENTS]
     results = [r for r in results if r.bers]
     for r in results:
         r.why = why_keys(r)
-    return Report(table, results, evidence(table, plan.bers), plan, len(specs), wall)
+    return Report(table, results, evidence(table, plan.bers), plan, len(measured), wall)
 
 
 def reproduce(out: Path, workers: int | None, quick: bool) -> str:
