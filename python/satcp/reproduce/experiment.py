@@ -326,7 +326,9 @@ class Experiment:
       one row per point, its parameters then its metrics); ``columns``: the
       CSV's columns (default: the first row's keys); ``csv`` is the file
       name, or several files of these columns, each with the rows it keeps
-      (file name -> ``keep(row)``), when one grid feeds several figures;
+      (file name -> ``keep(row)``), when one grid feeds several figures
+      ("" for an experiment only run by :func:`measure`, whose part writes
+      its files itself);
       ``write_table(path, columns, rows)`` writes each file (default
       :func:`satcp.reproduce.tables.write_csv`);
     - ``paper``: the paper's values, each a :class:`PaperValue` that becomes
@@ -385,6 +387,8 @@ def measure(exp: Experiment, workers: int | None) -> Measured:
 def run_experiment(exp: Experiment, out: Path, workers: int | None) -> ExperimentResult:
     """Runs every point of ``exp`` (:func:`measure`), writes its CSV and
     figures into ``out`` and returns the rows and the claims."""
+    if not exp.csv:
+        raise ValueError(f"experiment {exp.name}: no csv to write (run it with measure)")
     measured = measure(exp, workers)
     rows = (exp.table or _default_table)(measured)
     if not rows:

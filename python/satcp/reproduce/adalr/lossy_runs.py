@@ -268,7 +268,7 @@ def experiment(plan: Plan) -> Experiment:
 
     return Experiment(
         name="lossy",
-        csv="adalr_lossy.csv",
+        csv="",
         grid=grid(plan),
         scenario=scenario,
         metrics=run_metrics_of,

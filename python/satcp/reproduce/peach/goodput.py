@@ -26,12 +26,12 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from ... import run_many
 from ..experiment import Experiment, Measured, run_experiment
+from ..experiment import measure as measure_runs
 from ..tables import markdown_table
 from .claims import Claim, Section, fmt
 from .common import (
@@ -146,10 +146,20 @@ def measure(key: Key, res: Any) -> Point:
 
 
 def compute(keys: Iterable[Key], workers: int | None = None) -> dict[Key, Point]:
-    """Runs every distinct key once."""
-    unique = list(dict.fromkeys(keys))
-    res = run_many([scenario(k) for k in unique], workers=workers)
-    return {k: measure(k, r) for k, r in zip(unique, res, strict=True)}
+    """Runs every distinct key once (without writing files)."""
+    return _points(measure_runs(_runs_of(keys), workers))
+
+
+def _runs_of(keys: Iterable[Key]) -> Experiment:
+    """Every distinct key once, as an experiment's grid (no table: for
+    :func:`compute`)."""
+    return Experiment(
+        name="goodput",
+        csv="",
+        grid=[asdict(k) for k in dict.fromkeys(keys)],
+        scenario=lambda p: scenario(_key(p)),
+        metrics=lambda p, res: measure(_key(p), res),
+    )
 
 
 def fig11_keys(plosses: Sequence[float] = PLOSS, seeds: Sequence[int] = SEEDS) -> list[Key]:
@@ -393,15 +403,12 @@ def experiment(plosses: Sequence[float], caps: Sequence[float], seeds: Sequence[
         pts = _points(measured)
         return claims(_curve(pts, plosses, "ploss"), _curve(pts, [float(c) for c in caps], "c_seg"))
 
-    return Experiment(
-        name="goodput",
+    return replace(
+        _runs_of(keys),
         csv={
             CSV_LOSS: lambda r: r["c_segments_per_s"] == C_SEG,
             CSV_CAP: lambda r: r["ploss"] == FIG13_PLOSS,
         },
-        grid=[asdict(k) for k in dict.fromkeys(keys)],
-        scenario=lambda p: scenario(_key(p)),
-        metrics=lambda p, res: measure(_key(p), res),
         table=table,
         columns=COLUMNS,
         claims=claims_of,
