@@ -18,8 +18,9 @@ A part is a module with
 experiment that is a grid of runs read into a table is data, an
 :class:`Experiment` (scenario factory, grid, metrics, table, the paper's
 values with their tolerance, figures), run by :func:`run_experiment`, which
-writes its CSV and figures and returns its claims. :func:`run_jobs` runs
-(key, scenario) pairs for the parts that build their runs themselves.
+writes its CSV files and figures and returns its claims; a part that writes
+its files itself runs its experiment with :func:`measure`. :func:`run_jobs`
+runs (key, scenario) pairs (the one job runner under both).
 """
 
 from __future__ import annotations
