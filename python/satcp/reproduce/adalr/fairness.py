@@ -39,15 +39,15 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from ..._fsutil import text_writer, write_files_atomically
-from ..claims import DEFAULT_TOLERANCE, Claim
+from ..claims import DEFAULT_TOLERANCE, Claim, claims_table
 from ..experiment import Experiment, measure
 from ..plotstyle import new_figure
-from .claims import findings_block, quoted, statements_markdown
+from .claims import findings_block, quoted
 from .scenarios import (
     FAIRNESS_FILE_BYTES,
     FAIRNESS_LINK_BPS,
@@ -448,7 +448,7 @@ def _claims_md(report: Report) -> list[str]:
     return [
         "### The thesis's statements beside satcp",
         "",
-        *statements_markdown((quoted(c.statement), c.note, c.verdict) for c in claims),
+        *claims_table([replace(c, statement=quoted(c.statement)) for c in claims]),
         "",
     ]
 

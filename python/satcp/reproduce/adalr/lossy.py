@@ -46,14 +46,14 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..._fsutil import text_writer, write_files_atomically
-from ..claims import DEFAULT_TOLERANCE
+from ..claims import DEFAULT_TOLERANCE, claims_table
 from ..experiment import measure
 from ..plotstyle import new_figure
-from .claims import findings_block, quoted, statements_markdown
+from .claims import findings_block, quoted
 from .lossy_claims import AN, AS, STATEMENTS, N, S, StatementClaim, evaluate, satcp_text, why_keys
 from .lossy_evidence import da_off_better_text, evidence
 from .lossy_runs import (
@@ -369,14 +369,7 @@ def render_markdown(report: Report) -> str:
                 ]
                 rs = [r for r in report.statements if r.said.figure == fig]
                 if rs:
-                    out += statements_markdown(
-                        (
-                            f"{quoted(r.said.text)} ({r.said.source})",
-                            satcp_text(r),
-                            r.verdict + "".join(f" [{k}]" for k in r.why),
-                        )
-                        for r in rs
-                    )
+                    out += claims_table([_shown(r) for r in rs])
                     out.append("")
     used = sorted({k for r in report.statements for k in r.why})
     if used:
@@ -399,6 +392,28 @@ def render_markdown(report: Report) -> str:
         "",
     ]
     return "\n".join(out)
+
+
+def _shown(r: StatementClaim) -> StatementClaim:
+    """The statement as the shared claims table shows it: the thesis's
+    words and where they are, its percentages, satcp's gains (the note) and
+    the verdict with the keys of the paragraphs that explain it."""
+    c = r.said
+    paper = None
+    if c.kind == "range":
+        paper = f"{c.low:g}%-{c.high:g}%"
+    elif c.kind in ("upto", "point", "degrade"):
+        paper = {"upto": "up to {:g}%", "point": "~{:g}%", "degrade": "more than {:g}% worse"}[
+            c.kind
+        ].format(c.high)
+    return replace(
+        r,
+        figure=f"Fig. {c.figure} ({c.source})",
+        statement=quoted(c.text),
+        paper_text=paper,
+        note=satcp_text(r),
+        verdict_text=r.verdict + "".join(f" [{k}]" for k in r.why),
+    )
 
 
 def _tally(results: list[StatementClaim]) -> tuple[int, int, int, int]:
