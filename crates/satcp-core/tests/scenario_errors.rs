@@ -188,9 +188,9 @@ fn burst_errors_and_loss_schedule() {
         ("p", json!(1.5)),
         ("r", json!(-0.1)),
         ("loss_good", json!(2.5)),
-        ("loss_bad", json!(-1.0)),
+        ("loss_bad", json!(-0.5)),
         ("ber_good", json!(1.1)),
-        ("ber_bad", json!(-1e-6)),
+        ("ber_bad", json!(-0.25)),
     ] {
         let mut ge = json!({"p": 0.01, "r": 0.2});
         ge[field] = value.clone();
