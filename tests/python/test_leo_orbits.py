@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from itertools import pairwise
 
 import numpy as np
 import pytest
@@ -22,7 +23,7 @@ def tles():
 
 def test_the_bundled_tles_are_the_documented_walker_shell(tles):
     assert len(tles.entries) == 72 * 22
-    assert tles.epoch == dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
+    assert tles.epoch == dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
     # SGP4 puts every satellite at about 550 km (mean elements: a few km off).
     r = np.linalg.norm(tles.positions_teme_m(tles.epoch), axis=1)
     assert np.all(np.abs(r - 6_378_137.0 - 550e3) < 30e3)
@@ -101,11 +102,11 @@ def test_isl_path_against_geometry():
         pos = leo.satellite_positions_eci(s, t)
         ga, gb = leo.ground_station_eci(*LONDON, t), leo.ground_station_eci(*NEW_YORK, t)
         route = p.routes[i]
-        for u, v in zip(route, route[1:], strict=False):
+        for u, v in pairwise(route):
             assert v in grid[u], "every hop is a grid link"
         # The delay recomputed from the positions, hop by hop.
         length = np.linalg.norm(pos[route[0]] - ga) + np.linalg.norm(pos[route[-1]] - gb)
-        length += sum(np.linalg.norm(pos[u] - pos[v]) for u, v in zip(route, route[1:], strict=False))
+        length += sum(np.linalg.norm(pos[u] - pos[v]) for u, v in pairwise(route))
         assert p.delays_s[i] == pytest.approx(length / c, rel=1e-9)
         # Never shorter than the straight chord between the stations.
         assert p.delays_s[i] > np.linalg.norm(ga - gb) / c
@@ -116,7 +117,7 @@ def test_isl_path_against_geometry():
             dist, _ = leo.isl_distances_s(pos, grid, route[0])
             w = np.linalg.norm(pos[grid] - pos[:, None, :], axis=2) / c
             assert np.all(dist[grid] <= dist[:, None] + w + 1e-12)
-            isl = sum(np.linalg.norm(pos[u] - pos[v]) for u, v in zip(route, route[1:], strict=False))
+            isl = sum(np.linalg.norm(pos[u] - pos[v]) for u, v in pairwise(route))
             assert dist[route[-1]] == pytest.approx(isl / c, rel=1e-9)
             # Up and down go to the satellites each station sees highest.
             assert route[0] == int(np.argmax(leo.elevations_deg(ga, pos)))

@@ -25,17 +25,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .walker import STARLINK_SHELL1, Shell, bent_pipe_over
 from .path import OrbitPath
+from .walker import STARLINK_SHELL1, Shell, bent_pipe_over
 
 __all__ = [
+    "WGS84_A_M",
+    "WGS84_F",
     "TleSet",
     "load_tles",
     "station_teme",
     "tle_bent_pipe_schedule",
     "walker_tles",
-    "WGS84_A_M",
-    "WGS84_F",
 ]
 
 WGS84_A_M = 6_378_137.0
@@ -54,8 +54,10 @@ class TleSet:
         """The newest epoch in the set (UTC)."""
         from sgp4.api import Satrec
 
-        jd = max(Satrec.twoline2rv(l1, l2).jdsatepoch + Satrec.twoline2rv(l1, l2).jdsatepochF
-                 for _, l1, l2 in self.entries)
+        jd = max(
+            Satrec.twoline2rv(l1, l2).jdsatepoch + Satrec.twoline2rv(l1, l2).jdsatepochF
+            for _, l1, l2 in self.entries
+        )
         return _datetime(jd)
 
     def satrecs(self):
@@ -79,7 +81,8 @@ class TleSet:
 def load_tles(path: str | os.PathLike[str]) -> TleSet:
     """Reads a TLE file: three-line (name, line 1, line 2) or two-line
     entries. Raises ValueError naming the line for anything else."""
-    lines = [ln.rstrip() for ln in open(path, encoding="utf-8") if ln.strip()]
+    with open(path, encoding="utf-8") as f:
+        lines = [ln.rstrip() for ln in f if ln.strip()]
     out, i, name = [], 0, None
     while i < len(lines):
         ln = lines[i]
@@ -145,16 +148,14 @@ def tle_bent_pipe_schedule(
 
 def _jd(when: dt.datetime) -> tuple[float, float]:
     if when.tzinfo is None:
-        when = when.replace(tzinfo=dt.timezone.utc)
+        when = when.replace(tzinfo=dt.UTC)
     secs = when.timestamp()
     days, frac = divmod(secs, 86_400.0)
     return _JD_UNIX_EPOCH + days, frac / 86_400.0
 
 
 def _datetime(jd: float) -> dt.datetime:
-    return dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc) + dt.timedelta(
-        days=jd - _JD_UNIX_EPOCH
-    )
+    return dt.datetime(1970, 1, 1, tzinfo=dt.UTC) + dt.timedelta(days=jd - _JD_UNIX_EPOCH)
 
 
 def _checksum(line: str) -> int:
@@ -167,10 +168,12 @@ def walker_tles(shell: Shell = STARLINK_SHELL1, epoch: dt.datetime | None = None
     satellites where :func:`satcp.leo.walker.satellite_positions_eci` puts
     them at t = 0 (right ascension of the node 360 p / P, argument of
     latitude 360 s / S + 360 F p / T degrees)."""
-    epoch = epoch or dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
-    day = epoch.timetuple().tm_yday + (
-        epoch.hour * 3600 + epoch.minute * 60 + epoch.second + epoch.microsecond / 1e6
-    ) / 86_400.0
+    epoch = epoch or dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    day = (
+        epoch.timetuple().tm_yday
+        + (epoch.hour * 3600 + epoch.minute * 60 + epoch.second + epoch.microsecond / 1e6)
+        / 86_400.0
+    )
     revs_per_day = shell.mean_motion * 86_400.0 / (2 * math.pi)
     out = []
     for p in range(shell.planes):
