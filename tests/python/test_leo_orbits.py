@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 from itertools import pairwise
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -182,3 +183,21 @@ def test_handover_outages_drop_packets_on_the_link():
     assert links.loc["gs1-gs2:ba", "lost"] == 0
     assert without.links.lost.sum() == 0
     assert with_outages.flows.server_retransmitted_segments.iloc[0] >= lost
+
+
+def test_bad_burst_and_schedule_fields_are_one_line_errors(tmp_path):
+    from conftest import run_cli
+
+    for setting, field in [
+        ("links[1].ab.gilbert_elliott={p = 1.5, r = 0.2}", "links[1].ab.gilbert_elliott.p: 1.5"),
+        ("links[1].gilbert_elliott={p = 0.1}", "links[1].gilbert_elliott"),
+        ("links[1].gilbert_elliott={p = 0.1, r = 0.1, h = 0.5}", "links[1].gilbert_elliott"),
+        ("links[1].loss_schedule=[[0.0, 0.0], [1.0, 2.0]]", "links[1].loss_schedule[1][1]: 2"),
+    ]:
+        out = tmp_path / "out"
+        scenario = Path(__file__).parents[2] / "scenarios" / "thesis_ftp.toml"
+        proc = run_cli("run", scenario, "--set", setting, "--out", out)
+        assert proc.returncode == 2, setting
+        assert len(proc.stderr.strip().splitlines()) == 1
+        assert field in proc.stderr
+        assert not out.exists()
