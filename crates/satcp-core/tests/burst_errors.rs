@@ -79,7 +79,10 @@ fn gilbert_elliott_loss_rate_on_a_link() {
     for l in &r.links[2..] {
         let s = &l.stats;
         let rate = s.lost as f64 / s.tx_packets as f64;
-        println!("{}: {} of {} lost ({rate:.5})", l.name, s.lost, s.tx_packets);
+        println!(
+            "{}: {} of {} lost ({rate:.5})",
+            l.name, s.lost, s.tx_packets
+        );
         assert!(s.tx_packets > 30_000);
         // Over 60 bursts of 4 on average: the loss rate within 25 %.
         assert!((rate - expect).abs() / expect < 0.25, "{rate} vs {expect}");
@@ -138,7 +141,10 @@ fn a_loss_schedule_drops_every_packet_in_the_outage_and_none_outside() {
     assert!(lost > 200, "{lost}");
     assert_eq!(passed_in_outage, 0);
     assert_eq!(r.links[sat_ab as usize].stats.lost, lost as u64);
-    assert_eq!(r.links[3].stats.lost, 0, "the ACK direction has no schedule");
+    assert_eq!(
+        r.links[3].stats.lost, 0,
+        "the ACK direction has no schedule"
+    );
     let f = &r.flows[0];
     assert!(f.server.retransmitted_segments >= lost as u64);
 }

@@ -196,7 +196,10 @@ fn burst_errors_and_loss_schedule() {
         ge[field] = value.clone();
         check(
             |v| v["links"][1]["ab"] = json!({"gilbert_elliott": ge}),
-            &[&format!("links[1].ab.gilbert_elliott.{field}"), &value.to_string()],
+            &[
+                &format!("links[1].ab.gilbert_elliott.{field}"),
+                &value.to_string(),
+            ],
         );
     }
     check(

@@ -33,12 +33,28 @@ fn impairments() -> impl Strategy<Value = Value> {
         ],
         prop_oneof![
             Just(Value::Null),
-            (0.0..5.0f64, 0.01..0.5f64)
-                .prop_map(|(t, len)| json!([[0.0, 0.0], [t, 1.0], [t + len, 0.0]])),
+            (0.0..5.0f64, 0.01..0.5f64).prop_map(|(t, len)| json!([
+                [0.0, 0.0],
+                [t, 1.0],
+                [t + len, 0.0]
+            ])),
         ],
     )
         .prop_map(
-            |(loss, dup, reorder, dist, mean, sd, ber, arq, recover_all, congestion, ge, outage)| {
+            |(
+                loss,
+                dup,
+                reorder,
+                dist,
+                mean,
+                sd,
+                ber,
+                arq,
+                recover_all,
+                congestion,
+                ge,
+                outage,
+            )| {
                 json!({
                     "loss": loss,
                     "duplicate": dup,
