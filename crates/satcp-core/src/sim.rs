@@ -251,6 +251,9 @@ impl Simulation {
             (pkt.size, pkt.is_data())
         };
         let mut fate = link.errors.fate(size, is_data, &mut link.rng);
+        if link.extra_loss.is_some() {
+            fate = link.extra_fate(fate, size, is_data, now);
+        }
         // A listed sequence number is lost after the draw, so that the
         // random errors of every other packet stay as they were.
         if is_data && !link.drop_seqs.is_empty() {

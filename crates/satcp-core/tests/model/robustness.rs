@@ -1,6 +1,7 @@
 //! Property tests: whatever the link does to packets (loss, duplication,
 //! reordering, bit errors with or without link-level ARQ, congestion
-//! drops, in both directions, plus queue overflow), a finite transfer
+//! drops, Gilbert-Elliott burst errors, scheduled outages, in both
+//! directions, plus queue overflow), a finite transfer
 //! completes and delivers every byte exactly once, and the counters agree.
 //! Some cases put a gateway between server and client, running EPDN router
 //! functions (`epdn-v2`, `epdn-v3`), whose access link corrupts packets
@@ -24,9 +25,36 @@ fn impairments() -> impl Strategy<Value = Value> {
         0u32..4,
         any::<bool>(),
         0.0..0.03f64,
+        // Gilbert-Elliott burst errors and a handover-like outage.
+        prop_oneof![
+            Just(Value::Null),
+            (0.0..0.02f64, 0.1..1.0f64, 0.0..1.0f64)
+                .prop_map(|(p, r, bad)| json!({"p": p, "r": r, "loss_bad": bad})),
+        ],
+        prop_oneof![
+            Just(Value::Null),
+            (0.0..5.0f64, 0.01..0.5f64).prop_map(|(t, len)| json!([
+                [0.0, 0.0],
+                [t, 1.0],
+                [t + len, 0.0]
+            ])),
+        ],
     )
         .prop_map(
-            |(loss, dup, reorder, dist, mean, sd, ber, arq, recover_all, congestion)| {
+            |(
+                loss,
+                dup,
+                reorder,
+                dist,
+                mean,
+                sd,
+                ber,
+                arq,
+                recover_all,
+                congestion,
+                ge,
+                outage,
+            )| {
                 json!({
                     "loss": loss,
                     "duplicate": dup,
@@ -38,6 +66,8 @@ fn impairments() -> impl Strategy<Value = Value> {
                     "arq_attempts": arq,
                     "arq_recover_all": recover_all && arq > 0,
                     "congestion_loss": congestion,
+                    "gilbert_elliott": ge,
+                    "loss_schedule": outage,
                 })
             },
         )
