@@ -8,6 +8,7 @@
     satcp reproduce adalr [--out DIR] [--workers N] [--quick]
     satcp reproduce peach [--out DIR] [--workers N] [--quick]
     satcp reproduce slowstart [--out DIR] [--workers N] [--quick]
+    satcp reproduce tcpr [--out DIR] [--workers N] [--quick]
     satcp plot RESULTS_DIR [--out DIR]
     satcp report [FOLDER] [--out FILE]
     satcp sweep FILE [--out DIR] [--workers N] [--scheduler ADDRESS] [--quiet]
@@ -92,17 +93,18 @@ def _build_parser() -> argparse.ArgumentParser:
     rp = sub.add_parser("reproduce", help="reproduce published results")
     rp.add_argument(
         "what",
-        choices=("baseline", "adalr", "peach", "slowstart"),
+        choices=("baseline", "adalr", "peach", "slowstart", "tcpr"),
         help="baseline: thesis Tables 7.5 and 7.8; adalr: the TCP-ADaLR thesis experiments "
         "(tables, figures, claims); peach: the TCP-Peach paper's experiments (Figs. 3-20); "
-        "slowstart: the modified slow-start paper's experiments (Table I, Figs. 2-8)",
+        "slowstart: the modified slow-start paper's experiments (Table I, Figs. 2-8); "
+        "tcpr: the TCP-R with EPDN paper's experiments (Figs. 2-11)",
     )
     rp.add_argument("--out", metavar="DIR", default=None, help="default: reports/<what>")
     rp.add_argument("--workers", type=int, default=None, help="parallel runs (default: cores)")
     rp.add_argument(
         "--quick",
         action="store_true",
-        help="adalr, peach and slowstart only: a reduced set of runs (for tests)",
+        help="adalr, peach, slowstart and tcpr only: a reduced set of runs (for tests)",
     )
     rep = sub.add_parser("report", help="one self-contained HTML page of the reproductions")
     rep.add_argument("folder", nargs="?", default="reports", help="default: reports")
@@ -418,10 +420,12 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
         raise UsageError(f"--workers {args.workers}: must be at least 1")
     if args.what == "adalr":
         return _cmd_reproduce_adalr(args)
-    if args.what in ("peach", "slowstart"):
+    if args.what in ("peach", "slowstart", "tcpr"):
         return _cmd_reproduce_claims(args)
     if args.quick:
-        raise UsageError("--quick applies to 'reproduce adalr', 'peach' and 'slowstart' only")
+        raise UsageError(
+            "--quick applies to 'reproduce adalr', 'peach', 'slowstart' and 'tcpr' only"
+        )
     from .reproduce import baseline
 
     out = args.out if args.out is not None else baseline.DEFAULT_OUT
@@ -475,7 +479,7 @@ def _cmd_reproduce_adalr(args: argparse.Namespace) -> int:
 
 
 def _cmd_reproduce_claims(args: argparse.Namespace) -> int:
-    """``reproduce peach`` or ``reproduce slowstart``: the claims that do
+    """``reproduce peach``, ``slowstart`` or ``tcpr``: the claims that do
     not hold, the parts missing, then a summary line."""
     what = importlib.import_module(f".reproduce.{args.what}", __package__)
     out, report = _run_reproduction(args, what)
