@@ -156,20 +156,32 @@ def similar(
 
 
 def compare(
-    fig: str, words: str, a: float, b: float, more: bool, unit: str = "", digits: int = 4
+    fig: str,
+    words: str,
+    a: float,
+    b: float,
+    more: bool,
+    unit: str = "",
+    digits: int = 4,
+    slightly: bool = False,
 ) -> Claim:
-    """``a`` more (or less) than ``b``; the value is a / b (``unit``: of a
-    and b, in the note)."""
+    """``a`` more (or less) than ``b``; ``slightly``: by at most
+    :data:`SIMILAR`. The value is a / b (``unit``: of a and b, in the
+    note)."""
     got = a / b if b else float("inf") if a else 1.0
+    ok = (a > b) if more else (a < b)
+    if slightly:
+        ok = ok and abs(got - 1.0) <= SIMILAR
+    note = f"satcp: {a:.{digits}g} vs {b:.{digits}g}" + (f" {unit}" if unit else "")
     return Claim(
         fig,
         words,
         None,
         got,
         "x",
-        holds=(a > b) if more else (a < b),
+        holds=ok,
         digits=2,
-        note=f"satcp: {a:.{digits}g} vs {b:.{digits}g}" + (f" {unit}" if unit else ""),
+        note=note + (f"; slightly: by at most {SIMILAR:.0%}" if slightly else ""),
     )
 
 

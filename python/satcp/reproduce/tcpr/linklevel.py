@@ -131,6 +131,7 @@ def claims(lk: dict[str, Lookup], grids: dict[str, tuple[float, ...]]) -> list[C
                 f3.thr(k, x),
                 False,
                 "kb/s",
+                slightly=True,
             )
             for x in (0.3, 0.45)
             for k, lab in (("rntcp-v2", "RN-TCP"), ("dsack-ta", "DSACK-TA"))
