@@ -7,6 +7,7 @@
 #                + `satcp reproduce peach` (every TCP-Peach paper experiment)
 #                + `satcp reproduce slowstart` (every modified slow-start paper
 #                experiment)
+#                + `satcp reproduce tcpr` (every TCP-R with EPDN paper experiment)
 #                + `satcp compare` (every variant on GEO and LEO path presets)
 #                + `satcp report` (reports/index.html: all of it on one page)
 #   make test    setup + Rust format/lint/tests + Python lint/tests
@@ -53,6 +54,7 @@ run: setup
 	$(BIN)/satcp reproduce adalr
 	$(BIN)/satcp reproduce peach
 	$(BIN)/satcp reproduce slowstart
+	$(BIN)/satcp reproduce tcpr
 	$(BIN)/satcp compare
 	$(BIN)/satcp report reports
 

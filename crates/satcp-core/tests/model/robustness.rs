@@ -105,6 +105,7 @@ fn cases() -> impl Strategy<Value = Case> {
             Just("example"),
             Just("slowstart"),
             Just("rntcp"),
+            Just("rntcp-es"),
             Just("tcpr"),
             Just("cubic"),
             Just("hybla"),
@@ -175,8 +176,10 @@ fn scenario_of(c: &Case) -> Value {
     // Six consecutive timeouts (the default limit) can legitimately abort a
     // connection at 10 % loss each way (about 0.19^7 per timeout episode);
     // the property is about delivery, so the limit is raised out of reach.
+    // RN-TCP-ES samples from DSACKs and is rejected without them.
+    let dsack = c.dsack || c.variant == "rntcp-es";
     let mut tcp = json!({"variant": c.variant, "delayed_ack": c.delayed_ack,
-        "max_retransmissions": 15, "timestamps": c.timestamps, "dsack": c.dsack});
+        "max_retransmissions": 15, "timestamps": c.timestamps, "dsack": dsack});
     if c.variant == "slowstart" {
         // The most aggressive of the paper's functions: the window grows by
         // N_ack segments per ACK up to 30 segments.
