@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import csv
-import dataclasses
 import math
 import sys
 import types
@@ -136,8 +135,8 @@ def test_tolerance_rule():
 
 
 def test_ratio_tolerance_is_a_share_of_the_stated_gain_plus_slack():
-    """ "ratio": |s - p| <= limit % of |p - 1| + slack, s on p's side of 1
-    (TCP-R's "4 % improvement" and "three fold" by one rule)."""
+    """Measure "ratio": |s - p| <= limit % of |p - 1| + slack, s on p's
+    side of 1 (TCP-R's "4 % improvement" and "three fold" by one rule)."""
     r = Tolerance(15.0, "ratio", slack=0.05)
     assert r.holds(3.0, 2.66) and r.holds(3.0, 3.34) and not r.holds(3.0, 2.64)
     assert r.holds(1.04, 1.0001) and not r.holds(1.04, 0.999)  # the wrong side of 1
@@ -148,21 +147,6 @@ def test_ratio_tolerance_is_a_share_of_the_stated_gain_plus_slack():
     assert c.verdict == "no" and c.row()["diff_pct"] == "-13.8"
     with pytest.raises(ValueError):
         Tolerance(15.0, "ratio", slack=-1.0)
-
-
-def test_run_experiments_runs_several_in_one_batch(tmp_path):
-    """Each experiment gets its own points' runs, CSV and claims, the same
-    as run alone."""
-    a, b = _tiny(1.0), dataclasses.replace(_tiny(1.0), name="b", csv="b.csv", figures=None)
-    b = dataclasses.replace(b, grid=b.grid[::-1])
-    da, db = experiment.run_experiments([a, b], tmp_path, 2)
-    assert (da.runs, db.runs) == (2, 2) and da.files == ["tiny.csv", "tiny.png"]
-    assert [r["file_bytes"] for r in db.rows] == list(SIZES[::-1])
-    assert da.rows[0]["time_s"] == db.rows[1]["time_s"]
-    (tmp_path / "alone").mkdir()
-    alone = run_experiment(_tiny(1.0), tmp_path / "alone", 1)
-    assert alone.rows == da.rows
-    assert (tmp_path / "b.csv").read_text() != (tmp_path / "tiny.csv").read_text()
 
 
 def test_missing_part_is_an_error_before_anything_runs(tmp_path):

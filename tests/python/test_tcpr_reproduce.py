@@ -18,7 +18,7 @@ import pytest
 from conftest import run_cli
 
 from satcp.reproduce import tcpr
-from satcp.reproduce.experiment import run_experiments
+from satcp.reproduce.experiment import run_experiment
 from satcp.reproduce.tcpr import common, conditions, linklevel, multiflow
 
 #: The seeds of the paper-claim tests (the --quick runs use 2).
@@ -47,7 +47,7 @@ def runs(tmp_path_factory) -> dict[str, common.Results]:
         no_reordering,
     ]
     out = tmp_path_factory.mktemp("tcpr_runs")
-    done = run_experiments([f.experiment(True, seeds=SEEDS) for f in figs], out, None)
+    done = [run_experiment(f.experiment(True, seeds=SEEDS), out, None) for f in figs]
     return {f.fig: common.results(d.rows) for f, d in zip(figs, done, strict=True)}
 
 

@@ -18,9 +18,8 @@ A part is a module with
 experiment that is a grid of runs read into a table is data, an
 :class:`Experiment` (scenario factory, grid, metrics, table, the paper's
 values with their tolerance, figures), run by :func:`run_experiment`, which
-writes its CSV and figures and returns its claims (:func:`run_experiments`:
-several in one batch). :func:`run_jobs` runs (key, scenario) pairs for the
-parts that build their runs themselves.
+writes its CSV and figures and returns its claims. :func:`run_jobs` runs
+(key, scenario) pairs for the parts that build their runs themselves.
 """
 
 from __future__ import annotations
@@ -60,7 +59,6 @@ __all__ = [
     "load_part",
     "run",
     "run_experiment",
-    "run_experiments",
     "run_jobs",
     "sections_markdown",
 ]
@@ -353,23 +351,7 @@ def run_jobs(jobs: Sequence[tuple[K, Any]], workers: int | None = None) -> list[
 def run_experiment(exp: Experiment, out: Path, workers: int | None) -> ExperimentResult:
     """Runs every point of ``exp`` (:func:`run_jobs`), writes its CSV and
     figures into ``out`` and returns the rows and the claims."""
-    return run_experiments([exp], out, workers)[0]
-
-
-def run_experiments(
-    exps: Sequence[Experiment], out: Path, workers: int | None
-) -> list[ExperimentResult]:
-    """:func:`run_experiment` for several experiments, their points in one
-    parallel batch (no core idles at the end of each experiment)."""
-    jobs = [((i, p), exp.scenario(p)) for i, exp in enumerate(exps) for p in exp.grid]
-    done = run_jobs(jobs, workers)
-    return [
-        _finish(exp, [(p, r) for (j, p), r in done if j == i], out) for i, exp in enumerate(exps)
-    ]
-
-
-def _finish(exp: Experiment, done: list[tuple[Point, Any]], out: Path) -> ExperimentResult:
-    """Reads an experiment's runs into its table, CSV, figures and claims."""
+    done = run_jobs([(p, exp.scenario(p)) for p in exp.grid], workers)
     measured = [(p, exp.metrics(p, r)) for p, r in done]
     rows = (exp.table or _default_table)(measured)
     if not rows:

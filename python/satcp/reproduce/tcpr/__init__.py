@@ -5,9 +5,9 @@ Data-driven, on the shared engine (:mod:`satcp.reproduce.experiment`): each
 part module holds a table of :class:`~.common.Figure` rows (the bottleneck's
 impairments as a function of x, the grid, the series), each of which is an
 :class:`~satcp.reproduce.experiment.Experiment`, and its claims as data;
-``reproduce(out, workers, quick) -> Section`` runs a part's figures in one
-batch (:func:`.common.figures_section`,
-:func:`~satcp.reproduce.experiment.run_experiments`):
+``reproduce(out, workers, quick) -> Section`` runs a part's figures
+(:func:`.common.figures_section`,
+:func:`~satcp.reproduce.experiment.run_experiment`):
 
 - :mod:`.linklevel`: Secs. 4.1 and 4.7, Figs. 2, 3, 10, 11;
 - :mod:`.multipath`: Sec. 4.2, Figs. 4, 5;

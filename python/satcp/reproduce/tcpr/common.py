@@ -26,7 +26,7 @@ from typing import Any
 from ...stats import mean_ci95
 from .. import plotstyle
 from ..claims import Claim
-from ..experiment import Experiment, Measured, Rows, Section, run_experiments
+from ..experiment import Experiment, Measured, Rows, Section, run_experiment
 from ..tables import markdown_table
 
 __all__ = [
@@ -419,12 +419,12 @@ def figures_section(
     workers: int | None,
     quick: bool,
 ) -> Section:
-    """A part of figures: runs them on the shared engine
-    (:func:`~satcp.reproduce.experiment.run_experiments`, every run of the
-    part in one batch, which writes each figure's CSV and PNG), and returns
-    the part's section with each figure's throughput table and the claims
-    ``claims(lookups, grids)`` (by figure number)."""
-    done = run_experiments([f.experiment(quick) for f in figures], out, workers)
+    """A part of figures: runs each on the shared engine
+    (:func:`~satcp.reproduce.experiment.run_experiment`, which writes its
+    CSV and PNG), and returns the part's section with each figure's
+    throughput table and the claims ``claims(lookups, grids)`` (by figure
+    number)."""
+    done = [run_experiment(f.experiment(quick), out, workers) for f in figures]
     res = {f.fig: results(d.rows) for f, d in zip(figures, done, strict=True)}
     seeds = len(SEEDS_QUICK if quick else SEEDS)
     md = [f"## {title}", "", intro, ""]
