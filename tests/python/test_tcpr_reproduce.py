@@ -2,7 +2,7 @@
 (shared/papers/002_..., Sec. 4; docs/tcpr.md, "Reproduction").
 
 The paper-claim tests run a reduced but real form of the experiments
-through the reproduction's own engine (the Sec. 3 network, 1,000 s flows
+through the reproductions' shared engine (the Sec. 3 network, 1,000 s flows
 shortened to 300 s, 3 seeds, the figures' points that the claims name).
 Tolerances are stated with each test; none is fitted to the paper's
 numbers.
@@ -18,42 +18,37 @@ import pytest
 from conftest import run_cli
 
 from satcp.reproduce import tcpr
+from satcp.reproduce.experiment import run_experiment
 from satcp.reproduce.tcpr import common, conditions, linklevel, multiflow
 
 #: The seeds of the paper-claim tests (the --quick runs use 2).
 SEEDS = (1, 2, 3)
 
 
-def _exp(module, fig: str, xs: tuple[float, ...], **changes) -> common.Experiment:
-    e = next(e for e in module.EXPERIMENTS if e.fig == fig)
-    return dataclasses.replace(e, xs_quick=xs, **changes)
+def _fig(module, fig: str, xs: tuple[float, ...], **changes) -> common.Figure:
+    f = next(f for f in module.FIGURES if f.fig == fig)
+    return dataclasses.replace(f, xs_quick=xs, **changes)
 
 
 @pytest.fixture(scope="module")
-def runs(monkeypatch_module) -> dict[str, common.Results]:
-    monkeypatch_module.setattr(common, "SEEDS_QUICK", SEEDS)
+def runs(tmp_path_factory) -> dict[str, common.Results]:
     # The Sec. 3 network without any impairment.
     no_reordering = dataclasses.replace(
-        _exp(linklevel, "3", (0.0,)),
+        _fig(linklevel, "3", (0.0,)),
         fig="none",
+        stem="none",
         link=lambda x, reorder: {},
         series=(common.SeriesSpec("sack"), common.SeriesSpec("tcpr")),
     )
-    exps = [
-        _exp(linklevel, "2", (0.3, 0.9, 1.8)),
-        _exp(linklevel, "3", (0.3, 0.45, 1.5, 1.8)),
-        _exp(conditions, "8", (0.2, 1.0)),
+    figs = [
+        _fig(linklevel, "2", (0.3, 0.9, 1.8)),
+        _fig(linklevel, "3", (0.3, 0.45, 1.5, 1.8)),
+        _fig(conditions, "8", (0.2, 1.0)),
         no_reordering,
     ]
-    res, _ = common.run(exps, workers=None, quick=True)
-    return res
-
-
-@pytest.fixture(scope="module")
-def monkeypatch_module():
-    mp = pytest.MonkeyPatch()
-    yield mp
-    mp.undo()
+    out = tmp_path_factory.mktemp("tcpr_runs")
+    done = [run_experiment(f.experiment(True, seeds=SEEDS), out, None) for f in figs]
+    return {f.fig: common.results(d.rows) for f, d in zip(figs, done, strict=True)}
 
 
 def _thr(res: common.Results, key: str, x: float) -> float:
@@ -156,7 +151,7 @@ def test_cli_quick_writes_report_claims_and_every_figure(quick_out):
     assert figs == {str(n) for n in range(2, 12)}
     with (out / "fig09_fifty_flows.csv").open() as f:
         rows = list(csv.DictReader(f))
-    assert {r["series"] for r in rows} == {s.name for s in multiflow.EXPERIMENTS[0].series}
+    assert {r["series"] for r in rows} == {s.name for s in multiflow.FIGURES[0].series}
     assert all(float(r["throughput_kbps"]) > 0 for r in rows)
 
 

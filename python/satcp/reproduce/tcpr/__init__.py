@@ -1,23 +1,27 @@
 """``satcp reproduce tcpr``: the experiments of A. Sathiaseelan's "TCP-R
 with EPDN" (IJCNS 2009; shared/papers/002_..., Secs. 3-4, Figs. 2-11).
 
-Data-driven: each part module holds a table of
-:class:`~.common.Experiment` rows (the bottleneck's impairments as a
-function of x, the grid, the series) and its claims as data, and
-``reproduce(out, workers, quick) -> Section`` runs them through the one
-engine (:func:`.common.run`: every (series, x, seed) in one parallel
-batch; :func:`.common.write_figure`; :func:`.section.reproduce_section`):
+Data-driven, on the shared engine (:mod:`satcp.reproduce.experiment`): each
+part module holds a table of :class:`~.common.Figure` rows (the bottleneck's
+impairments as a function of x, the grid, the series), each of which is an
+:class:`~satcp.reproduce.experiment.Experiment`, and its claims as data;
+``reproduce(out, workers, quick) -> Section`` runs a part's figures
+(:func:`.common.figures_section`,
+:func:`~satcp.reproduce.experiment.run_experiment`):
 
 - :mod:`.linklevel`: Secs. 4.1 and 4.7, Figs. 2, 3, 10, 11;
 - :mod:`.multipath`: Sec. 4.2, Figs. 4, 5;
 - :mod:`.conditions`: Secs. 4.3-4.5, Figs. 6-8;
 - :mod:`.multiflow`: Sec. 4.6, Fig. 9;
-- :mod:`.common`: the Sec. 3 network, the variants, the engine;
-- :mod:`.claims`: the rules by which the paper's words are checked.
+- :mod:`.common`: the Sec. 3 network, the variants, the figures as
+  experiments;
+- :mod:`.claims`: the rules by which the paper's words are checked (the
+  shared :class:`~satcp.reproduce.claims.Claim` and
+  :class:`~satcp.reproduce.claims.Tolerance`).
 
 Everything, ``report.md`` included, is written into a temporary directory
 and then moved into the output directory, all or nothing
-(:func:`satcp.reproduce.peach.run_claim_parts`).
+(:func:`satcp.reproduce.experiment.run`).
 """
 
 from __future__ import annotations
@@ -25,12 +29,13 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from ..peach import CLAIMS_CSV, Part, Report, run_claim_parts, sections_markdown
-from ..report import REPORT
-from .claims import RATIO_SLACK, RATIO_TOL, SIMILAR, ZERO
+from .. import experiment
+from ..claims import CLAIMS_CSV
+from ..experiment import REPORT, PartResult, Report, Reproduction, sections_markdown
+from .claims import RATIO, SIMILAR, ZERO
 from .common import DURATION_QUICK_S, DURATION_S, SEEDS, SEEDS_QUICK
 
-__all__ = ["DEFAULT_OUT", "PARTS", "REPORT", "Report", "reproduce"]
+__all__ = ["DEFAULT_OUT", "PARTS", "REPORT", "REPRODUCTION", "Report", "reproduce"]
 
 DEFAULT_OUT = os.path.join("reports", "tcpr")
 
@@ -51,11 +56,11 @@ def reproduce(
 ) -> Report:
     """Runs every part and writes their files, ``claims.csv`` and
     ``report.md`` into ``out_dir``, all or nothing."""
-    return run_claim_parts(__name__, out_dir, parts, workers, quick, render)
+    return experiment.run(REPRODUCTION, out_dir, workers, quick, parts)
 
 
-def render(parts: Sequence[Part], quick: bool, seconds: float) -> str:
-    claims = [c for p in parts if p.section for c in p.section.claims]
+def render(parts: Sequence[PartResult], quick: bool, seconds: float) -> str:
+    claims = [c for p in parts for c in p.section.claims]
     held = [c for c in claims if c.reproduced]
     seeds = SEEDS_QUICK if quick else SEEDS
     duration = DURATION_QUICK_S if quick else DURATION_S
@@ -114,11 +119,20 @@ def render(parts: Sequence[Part], quick: bool, seconds: float) -> str:
         "## Summary: the paper's numbers beside satcp's",
         "",
         "A ratio s of throughputs holds against the paper's p when |s - p| <= "
-        f"{RATIO_TOL:g} (p - 1) + {RATIO_SLACK:g} and s is on the same side of 1; "
+        f"{RATIO.limit / 100:g} (p - 1) + {RATIO.slack:g} and s is on the same side of 1; "
         f'"similar" and "slightly" are within {SIMILAR:.0%}; "zero" ratios below {ZERO:g} per '
         "data packet; comparisons when satcp's means are ordered as the paper says. "
         f"{len(held)} of {len(claims)} hold.",
         "",
     ]
-    md += sections_markdown(parts, __name__, seconds)
+    md += sections_markdown(parts, seconds)
     return "\n".join(md).rstrip("\n") + "\n"
+
+
+REPRODUCTION = Reproduction(
+    "tcpr",
+    __name__,
+    tuple(experiment.Part(*p) for p in PARTS),
+    render,
+    DEFAULT_OUT,
+)

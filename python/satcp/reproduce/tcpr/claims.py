@@ -1,18 +1,21 @@
-"""The claims of the TCP-R reproduction: TCP-Peach's :class:`Claim`
-(:mod:`satcp.reproduce.peach.claims`) built by a few rules, so that each
+"""The claims of the TCP-R reproduction: the reproductions' one
+:class:`~satcp.reproduce.claims.Claim` built by a few rules, so that each
 part states its claims as data:
 
 - :func:`ratios`: "TCP-R gives an X % improvement (or n times more) over
-  Y at x": satcp's throughput ratio s beside the paper's p; it holds when
-  |s - p| <= :data:`RATIO_TOL` x (p - 1) + :data:`RATIO_SLACK` and s is
-  on the same side of 1 (15 % of the paper's improvement plus 5
-  percentage points: a "4 % improvement" holds for 1.00-1.09, "three
+  Y at x": satcp's throughput ratio s beside the paper's p, within
+  :data:`RATIO` (the shared :class:`~satcp.reproduce.claims.Tolerance`
+  "ratio": |s - p| <= 15 % of the improvement p - 1 plus 0.05, and s on
+  the same side of 1: a "4 % improvement" holds for 1.00-1.09, "three
   fold" for 2.65-3.35);
 - :func:`best`: "TCP-R outperforms the others at every tested x": holds
   when its mean throughput is the highest at every x (the value is at how
   many x it is);
-- :func:`similar`, :func:`compare`, :func:`small`: "performs similarly"
-  (within :data:`SIMILAR`), "more/fewer ... than", "zero / almost zero".
+- :func:`similar`, :func:`compare`, :func:`small`, :func:`bound`:
+  statements without a number of the paper ("performs similarly": within
+  :data:`SIMILAR`; "more/fewer ... than"; "zero / almost zero": below
+  :data:`ZERO`), which give ``holds`` themselves and say their criterion
+  in the row's note.
 
 Every threshold is stated here and in the row's note; none was chosen to
 make a claim hold.
@@ -22,51 +25,31 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..peach import claims as _peach
-from ..peach.claims import CLAIM_COLUMNS, Section, claims_table, fmt
+from ..claims import Claim, Tolerance
 from .common import VARIANTS, Lookup
 
 __all__ = [
-    "CLAIM_COLUMNS",
-    "RATIO_SLACK",
-    "RATIO_TOL",
+    "RATIO",
     "SIMILAR",
     "ZERO",
-    "Claim",
-    "Section",
     "best",
     "bound",
-    "claims_table",
     "compare",
-    "fmt",
+    "mean_over",
     "over_best",
     "ratios",
     "similar",
     "small",
 ]
 
-#: A ratio of throughputs s holds when |s - p| <= RATIO_TOL (p - 1) + RATIO_SLACK.
-RATIO_TOL = 0.15
-RATIO_SLACK = 0.05
+#: A ratio of throughputs s holds when |s - p| <= 15 % of (p - 1) + 0.05.
+RATIO = Tolerance(15.0, "ratio", slack=0.05)
 #: "Similar": two mean throughputs within this relative difference.
 SIMILAR = 0.10
 #: "Zero" or "almost zero" ratio: below this per data packet sent.
 ZERO = 1e-3
 
-
-class Claim(_peach.Claim):
-    @property
-    def where(self) -> str:
-        return f"Fig. {self.figure}"
-
-
-def ratio_holds(got: float, paper: float) -> bool:
-    """The rule of :func:`ratios` (module docstring)."""
-    near = abs(got - paper) <= RATIO_TOL * abs(paper - 1.0) + RATIO_SLACK
-    return near and (got > 1.0) == (paper > 1.0)
-
-
-RATIO_NOTE = f"within {RATIO_TOL:.0%} of the improvement + {RATIO_SLACK:g}"
+RATIO_NOTE = f"within {RATIO.describe()}"
 
 
 def _label(key: str) -> str:
@@ -88,8 +71,8 @@ def ratios(
                 paper,
                 got,
                 "x",
-                holds=ratio_holds(got, paper),
                 note=RATIO_NOTE,
+                tolerance=RATIO,
             )
         )
     return out
@@ -106,18 +89,18 @@ def over_best(
     more_than: bool = False,
 ) -> Claim:
     """TCP-R's throughput over the best of ``others`` at x: about
-    ``paper`` (within :data:`RATIO_TOL`), or more than it (``more_than``)."""
+    ``paper`` (within :data:`RATIO`), or more than it (``more_than``)."""
     got = min(lk.thr("tcpr", x) / lk.thr(o, x) for o in others)
-    ok = got > paper if more_than else ratio_holds(got, paper)
     return Claim(
         fig,
         f"{xtext}: TCP-R / the best other protocol ({words})",
         paper,
         got,
         "x",
-        holds=ok,
+        holds=got > paper if more_than else None,
         paper_text=f"> {paper:g}" if more_than else None,
         note="more than the paper's factor" if more_than else RATIO_NOTE,
+        tolerance=RATIO,
     )
 
 

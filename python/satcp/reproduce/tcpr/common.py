@@ -1,9 +1,12 @@
-"""The TCP-R paper's network (Sec. 3), its compared variants and the
-experiment engine of ``satcp reproduce tcpr``: a figure is an
-:class:`Experiment` (a table row: the impairments of the bottleneck as a
-function of the x value, the grid, the series), :func:`run` runs every
-(series, x, seed) in parallel and :func:`write_figure` writes its CSV and
-PNG. Readings: docs/tcpr.md, "Reproduction".
+"""The TCP-R paper's network (Sec. 3), its compared variants and its
+figures as experiments of the shared engine
+(:mod:`satcp.reproduce.experiment`): a :class:`Figure` is the paper's
+figure as data (the impairments of the bottleneck as a function of x, the
+x values, the series); :meth:`Figure.experiment` makes it an
+:class:`~satcp.reproduce.experiment.Experiment` whose grid is every
+(series, x, seed), whose table is the mean and 95 % interval over the
+seeds per (series, x), and whose figure plots them with error bars.
+Readings: docs/tcpr.md, "Reproduction".
 
 The network: src -10 Mb/s, 1 ms- R1 -1.5 Mb/s, P- R2 -10 Mb/s, 1 ms- dst,
 1,500-byte packets (MSS 1,460), RED with ECN marking on every router
@@ -20,25 +23,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ... import run_many
 from ...stats import mean_ci95
 from .. import plotstyle
-from ..tables import write_csv
+from ..claims import Claim
+from ..experiment import Experiment, Measured, Rows, Section, run_experiment
+from ..tables import markdown_table
 
 __all__ = [
     "DURATION_S",
     "P_GEO",
     "SEEDS",
     "VARIANTS",
-    "Experiment",
+    "Figure",
+    "Lookup",
     "Point",
     "Results",
     "SeriesSpec",
     "Variant",
+    "figures_section",
     "network",
     "reorder_normal",
-    "run",
-    "write_figure",
+    "results",
 ]
 
 #: Bottleneck rate (b/s), access links (b/s, s), packet and segment sizes.
@@ -188,11 +193,11 @@ class SeriesSpec:
 
 
 @dataclass(frozen=True)
-class Experiment:
-    """One figure. ``link(x, reorder)`` gives the bottleneck's data
-    direction options at x; ``p_s(x)`` the propagation delay. ``mixed``:
-    one run per (x, seed) with ``flows_each`` flows of every series, each
-    series' metrics averaged over its flows (Fig. 9)."""
+class Figure:
+    """One of the paper's figures as data. ``link(x, reorder)`` gives the
+    bottleneck's data direction options at x; ``p_s(x)`` the propagation
+    delay. ``mixed``: one run per (x, seed) with ``flows_each`` flows of
+    every series, each series' metrics averaged over its flows (Fig. 9)."""
 
     fig: str
     stem: str
@@ -214,6 +219,129 @@ class Experiment:
     def grid(self, quick: bool) -> tuple[float, ...]:
         return self.xs_quick if quick else self.xs
 
+    def experiment(
+        self, quick: bool, seeds: Sequence[int] | None = None, duration_s: float | None = None
+    ) -> Experiment:
+        """The figure as the engine's experiment: a point per (series
+        group, x, seed) in that order (a group is one series, or all of them
+        when ``mixed``); its CSV ``<stem>.csv`` and its PNG. ``seeds`` and
+        ``duration_s`` default to the run's (--quick or full)."""
+        seeds = tuple(seeds or (SEEDS_QUICK if quick else SEEDS))
+        duration = duration_s or (DURATION_QUICK_S if quick else DURATION_S)
+        xs = self.grid(quick)
+        groups = [self.series] if self.mixed else [(s,) for s in self.series]
+        return Experiment(
+            name=f"tcpr-fig{self.fig}",
+            csv=f"{self.stem}.csv",
+            grid=[
+                {"series": g, "x": x, "seed": seed} for g in groups for x in xs for seed in seeds
+            ],
+            scenario=lambda p: network(
+                [(s.key, self.flows_each) for s in p["series"]],
+                self.link(p["x"], p["series"][0].reorder),
+                p_s=self.p_s(p["x"]),
+                seed=p["seed"],
+                duration_s=duration,
+                queue_packets=self.queue_packets,
+                gateway=self.gateway,
+                name=f"tcpr-fig{self.fig}",
+            ),
+            metrics=lambda p, r: _metrics(p["series"], r.flows, duration),
+            table=lambda measured: self._table(measured, xs),
+            figures=lambda rows, _measured, out: self._draw(results(rows), xs, out),
+        )
+
+    def _table(self, measured: Measured, xs: Sequence[float]) -> Rows:
+        """One row per (series, x): the seeds, and the mean and 95 % half
+        width (Student t over the seeds) of each metric."""
+        samples: dict[tuple[str, float], list[tuple[float, ...]]] = {}
+        for p, m in measured:
+            for name, v in m.items():
+                samples.setdefault((name, p["x"]), []).append(v)
+        rows = []
+        for s in self.series:
+            for x in xs:
+                vals = samples[s.name, x]
+                thr, fr, to, dup = (mean_ci95(list(c)) for c in zip(*vals, strict=True))
+                rows.append(
+                    {
+                        "series": s.name,
+                        "x": x,
+                        "seeds": len(vals),
+                        "throughput_kbps": thr[0],
+                        "throughput_ci95": thr[1],
+                        "fast_retransmit_ratio": fr[0],
+                        "fast_retransmit_ratio_ci95": fr[1],
+                        "timeout_ratio": to[0],
+                        "timeout_ratio_ci95": to[1],
+                        "duplicate_ratio": dup[0],
+                        "duplicate_ratio_ci95": dup[1],
+                    }
+                )
+        return rows
+
+    def _draw(self, res: Results, xs: Sequence[float], out: Path) -> list[str]:
+        """``<stem>.png``: throughput, fast-retransmit ratio and timeout
+        ratio against x, as the paper's figures; 95 % intervals as error
+        bars."""
+        fig = plotstyle.new_figure((7.0, 9.0))
+        axes = fig.subplots(3, 1)
+        for ax, (attr, ylabel) in zip(
+            axes,
+            (
+                ("thr", "throughput (kb/s)"),
+                ("fr", "fast retransmit ratio"),
+                ("to", "timeout ratio"),
+            ),
+            strict=True,
+        ):
+            for s in self.series:
+                color, ls, marker = VARIANTS[s.key].style
+                m = [getattr(res[s.name, x], attr) for x in xs]
+                ax.errorbar(
+                    xs,
+                    [v[0] for v in m],
+                    yerr=[0.0 if math.isnan(v[1]) else v[1] for v in m],
+                    label=s.name,
+                    color=color,
+                    linestyle=ls if s.reorder else ":",
+                    marker=marker,
+                    markersize=4,
+                    linewidth=1.2,
+                    capsize=2,
+                )
+            ax.set_ylabel(ylabel)
+            ax.set_xlabel(self.xlabel)
+            if self.xlog:
+                ax.set_xscale("log")
+            ax.set_ylim(bottom=0)
+            plotstyle.grid_and_legend(ax, attr == "thr")
+        axes[0].set_title(
+            plotstyle.wrap_title(f"Fig. {self.fig}: {self.title} (satcp)", 80), fontsize=10
+        )
+        plotstyle.save_png(fig, out / f"{self.stem}.png", 100)
+        return [f"{self.stem}.png"]
+
+    def markdown(self, res: Results, quick: bool, seeds: int) -> list[str]:
+        """The report's throughput table of the figure (mean +- 95 %
+        interval over the seeds)."""
+        xs = self.grid(quick)
+        return [
+            f"**Fig. {self.fig}: {self.title}** (`{self.stem}.png`, data with fast-retransmit "
+            f"and timeout ratios in `{self.stem}.csv`). Throughput (kb/s), mean +- 95 % "
+            f"interval over {seeds} seeds; x = {self.xlabel}.",
+            "",
+            *markdown_table(
+                ["series", *(self.xfmt.format(x) for x in xs)],
+                [[s.name, *(_mean_ci(res[s.name, x].thr) for x in xs)] for s in self.series],
+            ),
+            "",
+        ]
+
+
+def _mean_ci(v: tuple[float, float]) -> str:
+    return f"{v[0]:.0f}" if math.isnan(v[1]) else f"{v[0]:.0f} +- {v[1]:.0f}"
+
 
 @dataclass
 class Point:
@@ -229,122 +357,47 @@ class Point:
     n: int
 
 
-#: {(series name, x): Point} of one experiment.
+#: {(series name, x): Point} of one figure.
 Results = dict[tuple[str, float], Point]
 
 
-def _metrics(flows: Any, duration_s: float) -> tuple[float, float, float, float]:
-    sent = float(flows["server_data_segments_sent"].sum()) or 1.0
-    n = len(flows)
-    thr = float(flows["client_bytes_delivered"].sum()) * 8 / duration_s / 1000.0 / n
-    return (
-        thr,
-        float(flows["server_fast_retransmits"].sum()) / sent,
-        float(flows["server_timeouts"].sum()) / sent,
-        float(flows["client_duplicate_segments_received"].sum()) / sent,
-    )
-
-
-def run(
-    exps: Sequence[Experiment], workers: int | None, quick: bool
-) -> tuple[dict[str, Results], int]:
-    """Runs every experiment's grid over the seeds in one parallel batch;
-    returns {figure: results} and the number of runs."""
-    duration = DURATION_QUICK_S if quick else DURATION_S
-    seeds = SEEDS_QUICK if quick else SEEDS
-    plan: list[tuple[Experiment, tuple[SeriesSpec, ...], float, int]] = []
-    for e in exps:
-        groups = [e.series] if e.mixed else [(s,) for s in e.series]
-        plan += [(e, g, x, seed) for g in groups for x in e.grid(quick) for seed in seeds]
-    scenarios = [
-        network(
-            [(s.key, e.flows_each) for s in g],
-            e.link(x, g[0].reorder),
-            p_s=e.p_s(x),
-            seed=seed,
-            duration_s=duration,
-            queue_packets=e.queue_packets,
-            gateway=e.gateway,
-            name=f"tcpr-fig{e.fig}",
+def results(rows: Rows) -> Results:
+    """A figure's table (:meth:`Figure._table`) by (series name, x)."""
+    return {
+        (r["series"], r["x"]): Point(
+            (r["throughput_kbps"], r["throughput_ci95"]),
+            (r["fast_retransmit_ratio"], r["fast_retransmit_ratio_ci95"]),
+            (r["timeout_ratio"], r["timeout_ratio_ci95"]),
+            (r["duplicate_ratio"], r["duplicate_ratio_ci95"]),
+            r["seeds"],
         )
-        for e, g, x, seed in plan
-    ]
-    runs = run_many(scenarios, workers)
-    samples: dict[tuple[str, str, float], list[tuple[float, ...]]] = {}
-    for (e, g, x, _), r in zip(plan, runs, strict=True):
-        flows = r.flows
-        for s in g:
-            mine = flows[flows["variant"] == VARIANTS[s.key].tcp] if len(g) > 1 else flows
-            samples.setdefault((e.fig, s.name, x), []).append(_metrics(mine, duration))
-    out: dict[str, Results] = {e.fig: {} for e in exps}
-    for (fig, name, x), vals in samples.items():
-        cols = list(zip(*vals, strict=True))
-        out[fig][name, x] = Point(*(mean_ci95(list(c)) for c in cols), n=len(vals))
-    return out, len(plan)
+        for r in rows
+    }
 
 
-def write_figure(out: Path, e: Experiment, res: Results, quick: bool) -> list[str]:
-    """``<stem>.csv`` (also the duplicate ratio) and ``<stem>.png``
-    (throughput, fast-retransmit ratio and timeout ratio against x, as the
-    paper's figures; 95 % intervals as error bars). Returns the file
-    names."""
-    xs = e.grid(quick)
-    rows = []
-    for s in e.series:
-        for x in xs:
-            p = res[s.name, x]
-            rows.append(
-                {
-                    "series": s.name,
-                    "x": x,
-                    "seeds": p.n,
-                    "throughput_kbps": p.thr[0],
-                    "throughput_ci95": p.thr[1],
-                    "fast_retransmit_ratio": p.fr[0],
-                    "fast_retransmit_ratio_ci95": p.fr[1],
-                    "timeout_ratio": p.to[0],
-                    "timeout_ratio_ci95": p.to[1],
-                    "duplicate_ratio": p.dup[0],
-                    "duplicate_ratio_ci95": p.dup[1],
-                }
-            )
-    write_csv(out / f"{e.stem}.csv", tuple(rows[0]), rows)
-    fig = plotstyle.new_figure((7.0, 9.0))
-    axes = fig.subplots(3, 1)
-    for ax, (attr, ylabel) in zip(
-        axes,
-        (("thr", "throughput (kb/s)"), ("fr", "fast retransmit ratio"), ("to", "timeout ratio")),
-        strict=True,
-    ):
-        for s in e.series:
-            color, ls, marker = VARIANTS[s.key].style
-            m = [getattr(res[s.name, x], attr) for x in xs]
-            ax.errorbar(
-                xs,
-                [v[0] for v in m],
-                yerr=[0.0 if math.isnan(v[1]) else v[1] for v in m],
-                label=s.name,
-                color=color,
-                linestyle=ls if s.reorder else ":",
-                marker=marker,
-                markersize=4,
-                linewidth=1.2,
-                capsize=2,
-            )
-        ax.set_ylabel(ylabel)
-        ax.set_xlabel(e.xlabel)
-        if e.xlog:
-            ax.set_xscale("log")
-        ax.set_ylim(bottom=0)
-        plotstyle.grid_and_legend(ax, attr == "thr")
-    axes[0].set_title(plotstyle.wrap_title(f"Fig. {e.fig}: {e.title} (satcp)", 80), fontsize=10)
-    plotstyle.save_png(fig, out / f"{e.stem}.png", 100)
-    return [f"{e.stem}.csv", f"{e.stem}.png"]
+def _metrics(
+    series: Sequence[SeriesSpec], flows: Any, duration_s: float
+) -> dict[str, tuple[float, float, float, float]]:
+    """Throughput (kb/s per flow) and the fast-retransmit, timeout and
+    duplicate ratios of each series' flows in one run."""
+    out = {}
+    for s in series:
+        mine = flows[flows["variant"] == VARIANTS[s.key].tcp] if len(series) > 1 else flows
+        sent = float(mine["server_data_segments_sent"].sum()) or 1.0
+        n = len(mine)
+        thr = float(mine["client_bytes_delivered"].sum()) * 8 / duration_s / 1000.0 / n
+        out[s.name] = (
+            thr,
+            float(mine["server_fast_retransmits"].sum()) / sent,
+            float(mine["server_timeouts"].sum()) / sent,
+            float(mine["client_duplicate_segments_received"].sum()) / sent,
+        )
+    return out
 
 
 @dataclass
 class Lookup:
-    """Means of one experiment by series id (:attr:`SeriesSpec.id`) and x,
+    """Means of one figure by series id (:attr:`SeriesSpec.id`) and x,
     for claims."""
 
     res: Results
@@ -355,3 +408,34 @@ class Lookup:
 
     def thr(self, sid: str, x: float) -> float:
         return self.point(sid, x).thr[0]
+
+
+def figures_section(
+    title: str,
+    intro: str,
+    figures: Sequence[Figure],
+    claims: Callable[[dict[str, Lookup], dict[str, tuple[float, ...]]], list[Claim]],
+    out: Path,
+    workers: int | None,
+    quick: bool,
+) -> Section:
+    """A part of figures: runs each on the shared engine
+    (:func:`~satcp.reproduce.experiment.run_experiment`, which writes its
+    CSV and PNG), and returns the part's section with each figure's
+    throughput table and the claims ``claims(lookups, grids)`` (by figure
+    number)."""
+    done = [run_experiment(f.experiment(quick), out, workers) for f in figures]
+    res = {f.fig: results(d.rows) for f, d in zip(figures, done, strict=True)}
+    seeds = len(SEEDS_QUICK if quick else SEEDS)
+    md = [f"## {title}", "", intro, ""]
+    for f in figures:
+        md += f.markdown(res[f.fig], quick, seeds)
+    lookups = {f.fig: Lookup(res[f.fig], {s.id: s.name for s in f.series}) for f in figures}
+    grids = {f.fig: f.grid(quick) for f in figures}
+    return Section(
+        title,
+        "\n".join(md),
+        claims(lookups, grids),
+        [name for d in done for name in d.files],
+        sum(d.runs for d in done),
+    )

@@ -9,10 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..claims import Claim
+from ..experiment import Section
 from .claims import (
     ZERO,
-    Claim,
-    Section,
     best,
     bound,
     compare,
@@ -21,10 +21,9 @@ from .claims import (
     similar,
     small,
 )
-from .common import Experiment, Lookup, SeriesSpec, reorder_normal
-from .section import reproduce_section
+from .common import Figure, Lookup, SeriesSpec, figures_section, reorder_normal
 
-__all__ = ["EXPERIMENTS", "reproduce"]
+__all__ = ["FIGURES", "reproduce"]
 
 FIVE = tuple(SeriesSpec(k) for k in ("tcpr", "rntcp-v2", "dsack-ta", "dsack-r", "sack"))
 OTHERS = ("rntcp-v2", "dsack-ta", "dsack-r", "sack")
@@ -45,8 +44,8 @@ def _drop_link(pct: float, reorder: bool) -> dict[str, Any]:
     return {**reorder_normal(0.04, 0.6), **d} if reorder else d
 
 
-EXPERIMENTS = (
-    Experiment(
+FIGURES = (
+    Figure(
         "6",
         "fig06_throughput_vs_propagation_delay",
         "throughput vs propagation delay (7 % delayed U[0, 4P], BER 1e-7, 1.5 Mb/s)",
@@ -57,7 +56,7 @@ EXPERIMENTS = (
         _delay_link,
         p_s=lambda p: p,
     ),
-    Experiment(
+    Figure(
         "7",
         "fig07_throughput_vs_ber",
         "throughput vs bit error rate (5 % delayed N(0.6 s, 0.2 s), P = 300 ms)",
@@ -69,7 +68,7 @@ EXPERIMENTS = (
         xlog=True,
         xfmt="{:.0e}",
     ),
-    Experiment(
+    Figure(
         "8",
         "fig08_throughput_vs_drop_rate",
         "throughput vs congestion drop rate (4 % delayed N(0.6 s, 0.2 s), P = 300 ms, no "
@@ -287,7 +286,7 @@ GAPS = (
 
 
 def reproduce(out: Path, workers: int | None, quick: bool) -> Section:
-    return reproduce_section(
+    return figures_section(
         "Secs. 4.3-4.5: propagation delay, bit error rate, congestion drops (Figs. 6-8)",
         "Fig. 6: P = 40 ... 400 ms (queue and window = that path's bandwidth-delay product), "
         '7 % of the data delayed U[0, 4P], BER 1e-7 (the OCR\'s "107"). Fig. 7: P = 300 ms, '
@@ -295,7 +294,7 @@ def reproduce(out: Path, workers: int | None, quick: bool) -> Section:
         "N(0.6 s, 0.2 s), no corruption, each data packet dropped at the bottleneck queue "
         "with probability x (`congestion_loss`, an early drop both EPDN versions record); "
         'the dotted curves have no reordering. "RN-TCP" is RN-TCP (EPDNv2).' + GAPS,
-        EXPERIMENTS,
+        FIGURES,
         claims,
         out,
         workers,

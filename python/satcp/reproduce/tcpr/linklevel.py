@@ -9,11 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .claims import Claim, Section, best, compare, mean_over, over_best, ratios, similar, small
-from .common import P_GEO, Experiment, Lookup, SeriesSpec, reorder_normal
-from .section import reproduce_section
+from ..claims import Claim
+from ..experiment import Section
+from .claims import best, compare, mean_over, over_best, ratios, similar, small
+from .common import P_GEO, Figure, Lookup, SeriesSpec, figures_section, reorder_normal
 
-__all__ = ["EXPERIMENTS", "reproduce"]
+__all__ = ["FIGURES", "reproduce"]
 
 
 def _ys(lo: float, hi: float) -> tuple[float, ...]:
@@ -35,8 +36,8 @@ SEC41 = tuple(
 SEC47 = tuple(SeriesSpec(k) for k in ("tcpr", "rntcp-v2", "rntcp-es", "dsack-ta", "dsack-taes"))
 XLABEL = "mean packet delay yP (s)"
 
-EXPERIMENTS = (
-    Experiment(
+FIGURES = (
+    Figure(
         "2",
         "fig02_scenario1_reordering_and_corruption",
         "reordering (4 %, N(yP, yP/3)) and corruption (BER 1e-6), P = 300 ms",
@@ -46,7 +47,7 @@ EXPERIMENTS = (
         SEC41,
         _link(0.04, 1e-6),
     ),
-    Experiment(
+    Figure(
         "3",
         "fig03_scenario2_reordering_only",
         "reordering only (4 %, N(yP, yP/3)), P = 300 ms",
@@ -56,7 +57,7 @@ EXPERIMENTS = (
         SEC41,
         _link(0.04, 0.0),
     ),
-    Experiment(
+    Figure(
         "10",
         "fig10_es_scenario1",
         "enhanced RTT sampling: reordering (7 %) and corruption (BER 1e-6), P = 300 ms",
@@ -66,7 +67,7 @@ EXPERIMENTS = (
         SEC47,
         _link(0.07, 1e-6),
     ),
-    Experiment(
+    Figure(
         "11",
         "fig11_es_scenario2",
         "enhanced RTT sampling: reordering only (7 %), P = 300 ms",
@@ -321,13 +322,13 @@ GAPS = (
 
 
 def reproduce(out: Path, workers: int | None, quick: bool) -> Section:
-    return reproduce_section(
+    return figures_section(
         "Secs. 4.1 and 4.7: link-level reordering with and without corruption (Figs. 2, 3, 10, 11)",
         "P = 300 ms. A fraction of the data packets (4 % in Sec. 4.1, 7 % in Sec. 4.7) gets "
         "an extra delay N(yP, yP/3) truncated to [0, 2yP], y = 1, 1.5, ..., 6 (7 in Sec. 4.7); "
         "scenario 1 adds bit errors at BER 1e-6 on the same direction (Figs. 2, 10), "
         'scenario 2 has none (Figs. 3, 11). "RN-TCP" in Figs. 10-11 is RN-TCP (EPDNv2).' + GAPS,
-        EXPERIMENTS,
+        FIGURES,
         claims,
         out,
         workers,

@@ -8,11 +8,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .claims import Claim, Section, best, ratios
-from .common import P_GEO, Experiment, Lookup, SeriesSpec, reorder_normal
-from .section import reproduce_section
+from ..claims import Claim
+from ..experiment import Section
+from .claims import best, ratios
+from .common import P_GEO, Figure, Lookup, SeriesSpec, figures_section, reorder_normal
 
-__all__ = ["EXPERIMENTS", "reproduce"]
+__all__ = ["FIGURES", "reproduce"]
 
 KEYS = ("tcpr", "rntcp-v3", "dsack-ta", "dsack-r", "sack")
 
@@ -21,8 +22,8 @@ def _link(x: float, _reorder: bool) -> dict[str, Any]:
     return {**reorder_normal(0.04, x), "ber": 1e-6}
 
 
-EXPERIMENTS = (
-    Experiment(
+FIGURES = (
+    Figure(
         "9",
         "fig09_fifty_flows",
         "fifty ECN flows (ten per protocol) over RED (300 packets), 4 % delayed N(yP, yP/3), "
@@ -85,14 +86,14 @@ GAPS = (
 
 
 def reproduce(out: Path, workers: int | None, quick: bool) -> Section:
-    return reproduce_section(
+    return figures_section(
         "Sec. 4.6: fifty ECN flows over RED (Fig. 9)",
         "One run per (y, seed) carries all fifty flows (ten of each protocol, starting "
         "spread over the first second), src to dst through one RED queue of 300 packets "
         "with ECN; each flow's window is the path's bandwidth-delay product. One gateway kind "
         'serves every flow: EPDNv3 at R1 and R2 (TCP-R\'s; "RN-TCP" here is RN-TCP with '
         "EPDNv3). A point is a protocol's mean throughput per flow, averaged over seeds." + GAPS,
-        EXPERIMENTS,
+        FIGURES,
         claims,
         out,
         workers,

@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..claims import Claim
+from ..experiment import Section
 from .claims import (
-    Claim,
-    Section,
     best,
     bound,
     compare,
@@ -20,10 +20,9 @@ from .claims import (
     similar,
     small,
 )
-from .common import Experiment, Lookup, SeriesSpec
-from .section import reproduce_section
+from .common import Figure, Lookup, SeriesSpec, figures_section
 
-__all__ = ["EXPERIMENTS", "reproduce"]
+__all__ = ["FIGURES", "reproduce"]
 
 P_LEO = 0.4
 XS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
@@ -45,8 +44,8 @@ def _series(*keys: str) -> tuple[SeriesSpec, ...]:
 
 
 XLABEL = "mean packet delay of the longer path (s)"
-EXPERIMENTS = (
-    Experiment(
+FIGURES = (
+    Figure(
         "4",
         "fig04_multipath_corruption",
         "LEO multipath (50 % of the data on a longer path) and corruption (BER 1e-6), P = 400 ms",
@@ -57,7 +56,7 @@ EXPERIMENTS = (
         _link(1e-6),
         p_s=lambda x: P_LEO,
     ),
-    Experiment(
+    Figure(
         "5",
         "fig05_multipath_reordering_only",
         "LEO multipath (50 % of the data on a longer path), no corruption, P = 400 ms",
@@ -193,13 +192,13 @@ GAPS = (
 
 
 def reproduce(out: Path, workers: int | None, quick: bool) -> Section:
-    return reproduce_section(
+    return figures_section(
         "Sec. 4.2: multipath reordering in LEO (Figs. 4, 5)",
         "P = 400 ms; 50 % of the data packets take a second path longer by the mean "
         "delay x (a fixed extra delay: the notes' reading of modal multipath delays); x = 0 "
         "is one path. Scenario 3 adds BER 1e-6 (Fig. 4); scenario 4 none (Fig. 5). "
         '"RN-TCP" in Fig. 5 is RN-TCP (EPDNv2).' + GAPS,
-        EXPERIMENTS,
+        FIGURES,
         claims,
         out,
         workers,
