@@ -10,7 +10,8 @@
 #                + `satcp compare` (every variant on GEO and LEO path presets)
 #                + `satcp report` (reports/index.html: all of it on one page)
 #   make test    setup + Rust format/lint/tests + Python lint/tests
-#   make bench   the core's criterion benchmarks
+#   make bench   per benchmark scenario: wall time, events, events/s,
+#                ns/event, peak memory; then the criterion benchmarks
 #
 # setup is incremental: the venv is re-provisioned when requirements-dev.txt
 # changes and the extension is rebuilt when Rust sources, Cargo files or
@@ -86,6 +87,7 @@ test-python: setup
 	$(BIN)/pytest -q tests/python
 
 bench:
+	cargo bench -p satcp-core --bench summary
 	cargo bench -p satcp-core --bench scenarios
 
 clean:
