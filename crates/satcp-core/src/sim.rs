@@ -130,9 +130,13 @@ pub struct Simulation {
     /// of them after every callback would cost O(apps) per event.
     app_done: Vec<bool>,
     apps_not_done: usize,
-    // Scratch buffers reused across events.
-    out: TcpOutput,
-    actions: Vec<AppAction>,
+    // Scratch buffers reused across events. A call into an endpoint can,
+    // through its application, call into another endpoint (or the app
+    // again) before its own output is handled, so each nesting level takes
+    // a buffer from a stack of spares and gives it back: no allocation per
+    // event once the stacks are as deep as the nesting.
+    spare_outs: Vec<TcpOutput>,
+    spare_actions: Vec<Vec<AppAction>>,
     dropped: Vec<(PacketId, DropCause)>,
     /// Per link, the packets in propagation with their arrival time and
     /// event rank, in arrival order: a constant delay keeps them FIFO, so
@@ -175,8 +179,8 @@ impl Simulation {
             apps_done: false,
             app_done: vec![false; n_apps],
             apps_not_done: n_apps,
-            out: TcpOutput::default(),
-            actions: Vec::new(),
+            spare_outs: Vec::new(),
+            spare_actions: Vec::new(),
             dropped: Vec::new(),
             propagating: (0..n_links).map(|_| VecDeque::new()).collect(),
             may_retire: Vec::new(),
@@ -500,13 +504,13 @@ impl Simulation {
     // ----- TCP -----
 
     fn deliver(&mut self, e: EndpointId, hdr: &TcpHeader, ecn: Ecn) {
-        let mut out = std::mem::take(&mut self.out);
+        let mut out = self.spare_outs.pop().unwrap_or_default();
         self.endpoints[e as usize]
             .ep
             .live()
             .on_segment_ecn(hdr, ecn, self.now, &mut out);
         self.after_tcp(e, &mut out);
-        self.out = out;
+        self.spare_outs.push(out);
     }
 
     fn on_tcp_timer(&mut self, e: EndpointId) {
@@ -515,14 +519,14 @@ impl Simulation {
             slot.timer_at = None;
         }
         slot.timers_queued -= 1;
-        let mut out = std::mem::take(&mut self.out);
+        let mut out = self.spare_outs.pop().unwrap_or_default();
         let ep = slot.ep.live();
         ep.on_timer(self.now, &mut out);
         if ep.state == ConnState::Finished {
             self.may_retire.push(e / 2);
         }
         self.after_tcp(e, &mut out);
-        self.out = out;
+        self.spare_outs.push(out);
     }
 
     /// Sends what the endpoint emitted, passes its notices to the app and
@@ -554,7 +558,10 @@ impl Simulation {
                 (s.conn, s.side)
             };
             let app = self.conns[conn as usize].app;
-            let notices: Vec<_> = out.notices.drain(..).collect();
+            // Taken out (not copied) while the application runs; the
+            // buffer goes back, empty, to `out`, which nothing else uses
+            // meanwhile.
+            let mut notices = std::mem::take(&mut out.notices);
             if notices.contains(&Notice::PeerClosed) {
                 self.endpoints[e as usize].peer_closed_at = Some(now);
             }
@@ -566,9 +573,11 @@ impl Simulation {
                 }
                 self.may_retire.push(conn);
             }
-            for n in notices {
+            for &n in &notices {
                 self.with_app(app, |a, ctx| a.on_notice(conn, side, n, ctx));
             }
+            notices.clear();
+            out.notices = notices;
         }
     }
 
@@ -587,7 +596,7 @@ impl Simulation {
     // ----- applications -----
 
     fn with_app<F: FnOnce(&mut dyn Application, &mut AppCtx)>(&mut self, a: AppId, f: F) {
-        let mut actions = std::mem::take(&mut self.actions);
+        let mut actions = self.spare_actions.pop().unwrap_or_default();
         {
             let mut ctx = AppCtx::new(self.now, &mut actions, &mut self.next_conn);
             f(self.apps[a as usize].app.as_mut(), &mut ctx);
@@ -596,7 +605,7 @@ impl Simulation {
         for act in actions.drain(..) {
             self.do_action(a, act);
         }
-        self.actions = actions;
+        self.spare_actions.push(actions);
         let done = self.apps[a as usize].app.is_done();
         let was = std::mem::replace(&mut self.app_done[a as usize], done);
         match (was, done) {
@@ -613,17 +622,17 @@ impl Simulation {
             AppAction::Open(conn) => {
                 self.open_connection(a, conn);
                 let e = 2 * conn;
-                let mut out = std::mem::take(&mut self.out);
+                let mut out = self.spare_outs.pop().unwrap_or_default();
                 self.endpoints[e as usize].ep.live().connect(now, &mut out);
                 self.after_tcp(e, &mut out);
-                self.out = out;
+                self.spare_outs.push(out);
             }
             AppAction::Write(conn, side, bytes) => {
                 let e = Self::endpoint_of(conn, side);
-                let mut out = std::mem::take(&mut self.out);
+                let mut out = self.spare_outs.pop().unwrap_or_default();
                 self.endpoints[e as usize].ep.live().write(bytes, now, &mut out);
                 self.after_tcp(e, &mut out);
-                self.out = out;
+                self.spare_outs.push(out);
             }
             AppAction::Close(conn, side) => {
                 let e = Self::endpoint_of(conn, side);
@@ -632,10 +641,10 @@ impl Simulation {
                     // do nothing.
                     return;
                 }
-                let mut out = std::mem::take(&mut self.out);
+                let mut out = self.spare_outs.pop().unwrap_or_default();
                 self.endpoints[e as usize].ep.live().close(now, &mut out);
                 self.after_tcp(e, &mut out);
-                self.out = out;
+                self.spare_outs.push(out);
             }
             AppAction::Timer(at, tok) => self.events.schedule(at, Event::AppTimer(a, tok)),
         }
