@@ -630,7 +630,10 @@ impl Simulation {
             AppAction::Write(conn, side, bytes) => {
                 let e = Self::endpoint_of(conn, side);
                 let mut out = self.spare_outs.pop().unwrap_or_default();
-                self.endpoints[e as usize].ep.live().write(bytes, now, &mut out);
+                self.endpoints[e as usize]
+                    .ep
+                    .live()
+                    .write(bytes, now, &mut out);
                 self.after_tcp(e, &mut out);
                 self.spare_outs.push(out);
             }
