@@ -12,6 +12,7 @@
 #   make test    setup + Rust format/lint/tests + Python lint/tests
 #   make bench   per benchmark scenario: wall time, events, events/s,
 #                ns/event, peak memory; then the criterion benchmarks
+#   make bench-ns3  satcp against ns-3 on two scenarios (not in CI; slow)
 #
 # setup is incremental: the venv is re-provisioned when requirements-dev.txt
 # changes and the extension is rebuilt when Rust sources, Cargo files or
@@ -31,7 +32,7 @@ RUST_SOURCES := $(shell find crates -type f \( -name '*.rs' -o -name Cargo.toml 
 # clippy), so that cargo does not rebuild pyo3 when switching between them.
 export PYO3_PYTHON := $(VENV_ABS)/bin/python
 
-.PHONY: setup system-tools run test test-rust test-python lint-rust lint-python bench clean
+.PHONY: setup system-tools run test test-rust test-python lint-rust lint-python bench bench-ns3 clean
 
 setup: $(BUILD_STAMP)
 
@@ -89,6 +90,19 @@ test-python: setup
 bench:
 	cargo bench -p satcp-core --bench summary
 	cargo bench -p satcp-core --bench scenarios
+
+# Not in CI: satcp against ns-3 3.44 (PyPI `ns3`, in its own venv, never in
+# .venv) on the thesis FTP and the 20-flow GEO scenario, run alternately;
+# prints median wall-time ratios and peak memory. Slow (minutes per ns-3 run).
+NS3_VENV ?= /tmp/ns3venv
+NS3_PAIRS ?= 3
+bench-ns3:
+	@test -x $(NS3_VENV)/bin/python || $(PYTHON) -m venv $(NS3_VENV)
+	@$(NS3_VENV)/bin/python -c 'import ns' 2>/dev/null || $(NS3_VENV)/bin/pip install --quiet ns3==3.44.post0
+	cargo bench -p satcp-core --bench summary --no-run
+	$(PYTHON) tools/ns3/bench_vs_ns3.py --ns3-python $(NS3_VENV)/bin/python --pairs $(NS3_PAIRS) \
+		--satcp-bench $$(cargo bench -p satcp-core --bench summary --no-run --message-format=json 2>/dev/null \
+		| $(PYTHON) -c 'import sys, json; print([m["executable"] for m in map(json.loads, sys.stdin) if m.get("executable")][-1])')
 
 clean:
 	rm -rf $(VENV) python/satcp/_core*.so
