@@ -1,17 +1,14 @@
-//! The future-event list: a 4-ary min-heap ordered by (time, insertion
+//! The future-event list: a binary min-heap ordered by (time, insertion
 //! order). The insertion counter makes simultaneous events fire in the order
 //! they were scheduled, which keeps runs deterministic.
 //!
 //! Each entry's order is one 128-bit key (time in the high half, rank in the
-//! low half): one comparison instead of two. Keys are unique, so the order
-//! of pops is fully determined by them, whatever the heap's shape. Four
-//! children per node halve the depth of a binary heap; with thousands of
-//! flows the heap holds thousands of timers, and the levels a pop walks down
-//! are what it costs.
+//! low half): the heap compares one integer instead of two fields. Keys are
+//! unique, so the order of pops is fully determined by them.
 
 use super::time::SimTime;
-
-const ARITY: usize = 4;
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
 
 struct Entry<E> {
     key: u128,
@@ -22,8 +19,30 @@ fn key(time: SimTime, seq: u64) -> u128 {
     ((time.0 as u128) << 64) | seq as u128
 }
 
+fn time_of(key: u128) -> SimTime {
+    SimTime((key >> 64) as u64)
+}
+
+impl<E> PartialEq for Entry<E> {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key
+    }
+}
+impl<E> Eq for Entry<E> {}
+impl<E> PartialOrd for Entry<E> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<E> Ord for Entry<E> {
+    // Reversed: BinaryHeap is a max-heap and we want the earliest first.
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.key.cmp(&self.key)
+    }
+}
+
 pub struct EventQueue<E> {
-    heap: Vec<Entry<E>>,
+    heap: BinaryHeap<Entry<E>>,
     next_seq: u64,
     popped: u64,
 }
@@ -37,7 +56,7 @@ impl<E> Default for EventQueue<E> {
 impl<E> EventQueue<E> {
     pub fn new() -> Self {
         EventQueue {
-            heap: Vec::with_capacity(1024),
+            heap: BinaryHeap::with_capacity(1024),
             next_seq: 0,
             popped: 0,
         }
@@ -45,7 +64,10 @@ impl<E> EventQueue<E> {
 
     pub fn schedule(&mut self, time: SimTime, event: E) {
         let seq = self.reserve();
-        self.push(key(time, seq), event);
+        self.heap.push(Entry {
+            key: key(time, seq),
+            event,
+        });
     }
 
     /// The insertion rank the next scheduled event would get, taken now:
@@ -60,66 +82,20 @@ impl<E> EventQueue<E> {
 
     pub fn schedule_ranked(&mut self, time: SimTime, rank: u64, event: E) {
         debug_assert!(rank < self.next_seq);
-        self.push(key(time, rank), event);
-    }
-
-    fn push(&mut self, key: u128, event: E) {
-        // Sift up: move parents down until the new entry's place is found.
-        let mut i = self.heap.len();
-        self.heap.push(Entry { key, event });
-        while i > 0 {
-            let parent = (i - 1) / ARITY;
-            if self.heap[parent].key <= key {
-                break;
-            }
-            self.heap.swap(i, parent);
-            i = parent;
-        }
+        self.heap.push(Entry {
+            key: key(time, rank),
+            event,
+        });
     }
 
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
-        let last = self.heap.pop()?;
-        let top = if self.heap.is_empty() {
-            last
-        } else {
-            let top = std::mem::replace(&mut self.heap[0], last);
-            self.sift_down_root();
-            top
-        };
+        let e = self.heap.pop()?;
         self.popped += 1;
-        Some((SimTime((top.key >> 64) as u64), top.event))
-    }
-
-    /// Restores the heap order after the root was replaced.
-    fn sift_down_root(&mut self) {
-        let n = self.heap.len();
-        let mut i = 0;
-        let key = self.heap[0].key;
-        loop {
-            let first = ARITY * i + 1;
-            if first >= n {
-                break;
-            }
-            let end = (first + ARITY).min(n);
-            let mut min = first;
-            let mut min_key = self.heap[first].key;
-            for c in first + 1..end {
-                let k = self.heap[c].key;
-                if k < min_key {
-                    min = c;
-                    min_key = k;
-                }
-            }
-            if key <= min_key {
-                break;
-            }
-            self.heap.swap(i, min);
-            i = min;
-        }
+        Some((time_of(e.key), e.event))
     }
 
     pub fn peek_time(&self) -> Option<SimTime> {
-        self.heap.first().map(|e| SimTime((e.key >> 64) as u64))
+        self.heap.peek().map(|e| time_of(e.key))
     }
 
     pub fn len(&self) -> usize {
