@@ -411,6 +411,7 @@ impl Simulation {
     fn release_packet(&mut self, p: PacketId) {
         let c = self.pool.get(p).endpoint / 2;
         let info = &mut self.conns[c as usize];
+        debug_assert!(info.in_network > 0, "conn {c}: a packet released twice");
         info.in_network -= 1;
         if info.in_network == 0 {
             self.may_retire.push(c);
