@@ -10,9 +10,7 @@
 #                + `satcp compare` (every variant on GEO and LEO path presets)
 #                + `satcp report` (reports/index.html: all of it on one page)
 #   make test    setup + Rust format/lint/tests + Python lint/tests
-#   make bench   per benchmark scenario: wall time, events, events/s,
-#                ns/event, peak memory; then the criterion benchmarks
-#   make bench-ns3  satcp against ns-3 on two scenarios (not in CI; slow)
+#   make bench   the core's criterion benchmarks
 #
 # setup is incremental: the venv is re-provisioned when requirements-dev.txt
 # changes and the extension is rebuilt when Rust sources, Cargo files or
@@ -32,7 +30,7 @@ RUST_SOURCES := $(shell find crates -type f \( -name '*.rs' -o -name Cargo.toml 
 # clippy), so that cargo does not rebuild pyo3 when switching between them.
 export PYO3_PYTHON := $(VENV_ABS)/bin/python
 
-.PHONY: setup system-tools run test test-rust test-python lint-rust lint-python bench bench-ns3 clean
+.PHONY: setup system-tools run test test-rust test-python lint-rust lint-python bench clean
 
 setup: $(BUILD_STAMP)
 
@@ -87,6 +85,8 @@ lint-python: setup
 test-python: setup
 	$(BIN)/pytest -q tests/python
 
+# First a table per benchmark scenario (wall time, events, events/s,
+# ns/event, peak memory: benches/summary.rs), then criterion.
 bench:
 	cargo bench -p satcp-core --bench summary
 	cargo bench -p satcp-core --bench scenarios
@@ -94,8 +94,9 @@ bench:
 # Not in CI: satcp against ns-3 3.44 (PyPI `ns3`, in its own venv, never in
 # .venv) on the thesis FTP and the 20-flow GEO scenario, run alternately;
 # prints median wall-time ratios and peak memory. Slow (minutes per ns-3 run).
-NS3_VENV ?= /tmp/ns3venv
+NS3_VENV ?= build/ns3-venv
 NS3_PAIRS ?= 3
+.PHONY: bench-ns3
 bench-ns3:
 	@test -x $(NS3_VENV)/bin/python || $(PYTHON) -m venv $(NS3_VENV)
 	@$(NS3_VENV)/bin/python -c 'import ns' 2>/dev/null || $(NS3_VENV)/bin/pip install --quiet ns3==3.44.post0
