@@ -7,6 +7,7 @@
 #                + `satcp reproduce peach` (every TCP-Peach paper experiment)
 #                + `satcp reproduce slowstart` (every modified slow-start paper
 #                experiment)
+#                + `satcp reproduce tcpr` (every TCP-R with EPDN paper experiment)
 #                + `satcp compare` (every variant on GEO and LEO path presets)
 #                + `satcp report` (reports/index.html: all of it on one page)
 #   make test    setup + Rust format/lint/tests + Python lint/tests
@@ -53,6 +54,7 @@ run: setup
 	$(BIN)/satcp reproduce adalr
 	$(BIN)/satcp reproduce peach
 	$(BIN)/satcp reproduce slowstart
+	$(BIN)/satcp reproduce tcpr
 	$(BIN)/satcp compare
 	$(BIN)/satcp report reports
 
@@ -99,8 +101,25 @@ lint-python: setup
 test-python: setup
 	$(BIN)/pytest -q tests/python
 
+# First a table per benchmark scenario (wall time, events, events/s,
+# ns/event, peak memory: benches/summary.rs), then criterion.
 bench:
+	cargo bench -p satcp-core --bench summary
 	cargo bench -p satcp-core --bench scenarios
+
+# Not in CI: satcp against ns-3 3.44 (PyPI `ns3`, in its own venv, never in
+# .venv) on the thesis FTP and the 20-flow GEO scenario, run alternately;
+# prints median wall-time ratios and peak memory. Slow (minutes per ns-3 run).
+NS3_VENV ?= build/ns3-venv
+NS3_PAIRS ?= 3
+.PHONY: bench-ns3
+bench-ns3:
+	@test -x $(NS3_VENV)/bin/python || $(PYTHON) -m venv $(NS3_VENV)
+	@$(NS3_VENV)/bin/python -c 'import ns' 2>/dev/null || $(NS3_VENV)/bin/pip install --quiet ns3==3.44.post0
+	cargo bench -p satcp-core --bench summary --no-run
+	$(PYTHON) tools/ns3/bench_vs_ns3.py --ns3-python $(NS3_VENV)/bin/python --pairs $(NS3_PAIRS) \
+		--satcp-bench $$(cargo bench -p satcp-core --bench summary --no-run --message-format=json 2>/dev/null \
+		| $(PYTHON) -c 'import sys, json; print([m["executable"] for m in map(json.loads, sys.stdin) if m.get("executable")][-1])')
 
 clean:
 	rm -rf $(VENV) python/satcp/_core*.so

@@ -63,11 +63,11 @@ def load(
     return scenario
 
 
-SCHEDULES = ("delay_schedule", "rate_schedule")
+SCHEDULES = ("delay_schedule", "rate_schedule", "loss_schedule")
 
 
 def _read_schedule_files(scenario: dict[str, Any], base: str) -> None:
-    """A link's ``delay_schedule`` / ``rate_schedule`` given as a file name
+    """A link's ``delay_schedule`` / ``rate_schedule`` / ``loss_schedule`` as a file name
     (CSV, two columns: time in seconds and the value; ``#`` comments and a
     header line allowed; relative to the scenario file) is read into the
     table of points the core takes."""

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 from conftest import run_cli
 
-from satcp import compare
+from satcp import compare, leo
 
 
 def test_compare_ranks_every_variant_on_each_preset(tmp_path):
@@ -43,3 +44,28 @@ def test_compare_bad_input(tmp_path):
         assert proc.returncode == 2
         assert len(proc.stderr.splitlines()) == 1
         assert not (tmp_path / "x").exists()
+
+
+def test_the_isl_preset_and_student_t_intervals(tmp_path):
+    """starlink-isl runs (with its handover outages dropping packets), and
+    each row's interval is Student t's with n - 1 degrees of freedom."""
+    import satcp
+    from satcp.stats import t975
+
+    rows, _ = compare.compare(tmp_path / "c", presets=["starlink-isl"], seconds=20.0, seeds=(1, 2))
+    row = next(r for r in rows if r.variant == "NewReno")
+    runs = [
+        satcp.run({**compare.PRESETS["starlink-isl"][1]({"variant": "newreno"}, 20.0), "seed": s})
+        for s in (1, 2)
+    ]
+    g = [r.flows.goodput_bps.iloc[0] / 1e6 for r in runs]
+    assert row.goodput_mbps == pytest.approx(sum(g) / 2)
+    half = t975(1) * abs(g[0] - g[1]) / 2**0.5 / 2**0.5
+    assert row.ci95_mbps == pytest.approx(half)
+    # The satellite link carries an outage from each handover (packet drops
+    # by a loss schedule: tests/python/test_leo_orbits.py).
+    sat = compare.PRESETS["starlink-isl"][1]({"variant": "newreno"}, 20.0)["links"][1]
+    path = leo.isl_path_schedule((51.51, -0.13), (40.71, -74.01), 20.0)
+    assert path.handovers()
+    assert sat["loss_schedule"] == path.loss_schedule(compare.HANDOVER_OUTAGE_S)
+    assert sat["delay_schedule"] == path.schedule()

@@ -121,7 +121,7 @@ def test_tolerance_rule():
     assert pts.holds(70.0, 75.0) and not pts.holds(70.0, 75.1)
     assert pct.holds(1.0, math.nan) is None
     with pytest.raises(ValueError):
-        Tolerance(5.0, "ratio")
+        Tolerance(5.0, "bogus")
     c = Claim("7", "x", 10.0, 12.0, tolerance=Tolerance(10.0))
     assert c.verdict == "no" and c.diff_pct == pytest.approx(20.0)
     assert Claim("7", "x", 10.0, 11.5).verdict == "yes"  # the default: 15 %
@@ -133,6 +133,21 @@ def test_tolerance_rule():
         "Table I",
     ]
     assert claims_table([c])[2].startswith("| Fig. 7 | x | 10.00 | 12.00 | +20% | no |")
+
+
+def test_ratio_tolerance_is_a_share_of_the_stated_gain_plus_slack():
+    """Measure "ratio": |s - p| <= limit % of |p - 1| + slack, s on p's
+    side of 1 (TCP-R's "4 % improvement" and "three fold" by one rule)."""
+    r = Tolerance(15.0, "ratio", slack=0.05)
+    assert r.holds(3.0, 2.66) and r.holds(3.0, 3.34) and not r.holds(3.0, 2.64)
+    assert r.holds(1.04, 1.0001) and not r.holds(1.04, 0.999)  # the wrong side of 1
+    assert r.holds(1.04, 1.09) and not r.holds(1.04, 1.097)
+    assert r.diff_pct(2.0, 3.0) == pytest.approx(50.0)  # of the paper's value, as "pct"
+    assert r.describe() == "15% of the improvement + 0.05"
+    c = Claim("9", "x", 1.16, 1.0, tolerance=r)
+    assert c.verdict == "no" and c.row()["diff_pct"] == "-13.8"
+    with pytest.raises(ValueError):
+        Tolerance(15.0, "ratio", slack=-1.0)
 
 
 def test_missing_part_is_an_error_before_anything_runs(tmp_path):
@@ -247,23 +262,6 @@ def test_run_progress_clock_reads_simulated_time_without_changing_results():
     assert 0 < clock.now_s() <= end + 1e-9
     watched = satcp._run_watched(sc, text)
     assert watched.transfers.equals(satcp.run(sc).transfers)
-
-
-def test_old_names_still_work_for_reproductions_modelled_on_slowstart(tmp_path):
-    """The names a reproduction written against peach's Report/Claim API
-    imports (until it is ported to the engine)."""
-    from satcp.reproduce.peach import Report, run_claim_parts, sections_markdown
-    from satcp.reproduce.peach.claims import Claim as PeachClaim
-    from satcp.reproduce.report import REPORT
-
-    def render(parts, quick, seconds):
-        return "# old\n\n" + "\n".join(sections_markdown(parts, "pkg", seconds))
-
-    out = tmp_path / "old"
-    rep = run_claim_parts("satcp.reproduce.slowstart", out, [("queue", "Queue")], 2, False, render)
-    assert isinstance(rep, Report) and rep.parts[0].section.runs == 33
-    assert (out / REPORT).read_text().startswith("# old") and (out / CLAIMS_CSV).exists()
-    assert PeachClaim is Claim
 
 
 def test_one_grid_into_several_csv_files_and_measure_without_files(tmp_path):

@@ -1,147 +1,19 @@
-//! Fixed benchmark scenarios (`make bench`):
-//! (a) the thesis's 50 MB GEO FTP download with SACK and delayed ACK;
-//! (b) 20 long-lived flows sharing a 10 Mb/s GEO bottleneck for 550 s;
-//! (c) a large window: bulk transfer over a 1 Gb/s, 600 ms round-trip path
-//!     (10 Gb/s access link, then the long hop with random loss 1e-5) with
-//!     window scaling and SACK, 60 s simulated; same shape as (a), so the
-//!     cost per event compares like with like;
-//! (d) 1,000 long-lived flows sharing a 100 Mb/s GEO bottleneck for 60 s;
-//! (e) 10,000 short FTP downloads (20 kB) arriving over 500 s, web-like.
-//! Criterion reports wall time per run and, as throughput, simulated events
-//! per second. A plain summary line per scenario is printed first.
+//! Criterion benchmarks of the fixed scenarios (`common/mod.rs` describes
+//! them). Criterion reports wall time per run and, as throughput, simulated
+//! events per second. `make bench` runs `summary` first, which prints wall
+//! time, events, events/s, ns/event and peak memory per scenario.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use serde_json::{json, Value};
-use std::time::Instant;
 
-fn thesis_ftp() -> Value {
-    json!({
-        "name": "bench-a-thesis-ftp",
-        "duration_s": 18000.0,
-        "nodes": ["server", "gateway", "client"],
-        "tcp": {"variant": "sack", "delayed_ack": true},
-        "links": [
-            {"a": "server", "b": "gateway", "rate_bps": 10e6, "delay_s": 0.010},
-            {"a": "gateway", "b": "client", "delay_s": 0.250,
-             "ab": {"rate_bps": 2.048e6}, "ba": {"rate_bps": 256e3}}
-        ],
-        "apps": [{"kind": "ftp", "client": "client", "server": "server",
-                  "file_bytes": 50_000_000}]
-    })
-}
-
-fn twenty_flows() -> Value {
-    let n = 20;
-    let mut nodes = vec![json!("gateway"), json!("terminal")];
-    let mut links = vec![json!({
-        "name": "geo", "a": "gateway", "b": "terminal", "delay_s": 0.250,
-        "rate_bps": 10e6, "queue_packets": 50
-    })];
-    let mut apps = vec![];
-    for i in 0..n {
-        let (s, c) = (format!("s{i}"), format!("c{i}"));
-        nodes.push(json!(s));
-        nodes.push(json!(c));
-        links.push(json!({"a": s, "b": "gateway", "rate_bps": 100e6, "delay_s": 0.001}));
-        links.push(json!({"a": "terminal", "b": c, "rate_bps": 100e6, "delay_s": 0.001}));
-        apps.push(json!({"kind": "bulk", "client": c, "server": s,
-                         "start_s": 0.1 * i as f64}));
-    }
-    json!({
-        "name": "bench-b-20-flows",
-        "duration_s": 550.0,
-        "nodes": nodes,
-        "tcp": {"variant": "sack", "delayed_ack": true},
-        "links": links,
-        "apps": apps
-    })
-}
-
-fn large_window() -> Value {
-    json!({
-        "name": "bench-c-large-window",
-        "duration_s": 60.0,
-        "stop_when_done": false,
-        "nodes": ["server", "gateway", "client"],
-        "tcp": {"variant": "sack", "delayed_ack": true, "window_scaling": true,
-                "rcv_buffer": 134_217_728u64, "initial_ssthresh": 134_217_728u64},
-        "links": [
-            {"a": "server", "b": "gateway", "rate_bps": 10e9, "delay_s": 0.010},
-            {"a": "gateway", "b": "client", "rate_bps": 1e9, "delay_s": 0.290,
-             "queue_packets": 100_000, "ab": {"loss": 1e-5}}
-        ],
-        "apps": [{"kind": "bulk", "client": "client", "server": "server"}]
-    })
-}
-
-fn thousand_flows() -> Value {
-    let n = 1000;
-    let apps: Vec<Value> = (0..n)
-        .map(|i| {
-            json!({"kind": "bulk", "client": "client", "server": "server",
-                   "start_s": 0.01 * i as f64})
-        })
-        .collect();
-    json!({
-        "name": "bench-d-1000-flows",
-        "duration_s": 60.0,
-        "stop_when_done": false,
-        "nodes": ["server", "gateway", "client"],
-        "tcp": {"variant": "sack", "delayed_ack": true},
-        "links": [
-            {"a": "server", "b": "gateway", "rate_bps": 1e9, "delay_s": 0.001},
-            {"a": "gateway", "b": "client", "rate_bps": 100e6, "delay_s": 0.250,
-             "queue_packets": 2000}
-        ],
-        "apps": apps
-    })
-}
-
-fn short_flows() -> Value {
-    let n = 10_000;
-    let apps: Vec<Value> = (0..n)
-        .map(|i| {
-            json!({"kind": "ftp", "client": "client", "server": "server",
-                   "file_bytes": 20_000, "start_s": 0.05 * i as f64})
-        })
-        .collect();
-    json!({
-        "name": "bench-e-10000-short-flows",
-        "duration_s": 600.0,
-        "nodes": ["server", "gateway", "client"],
-        "tcp": {"variant": "sack", "delayed_ack": true},
-        "links": [
-            {"a": "server", "b": "gateway", "rate_bps": 100e6, "delay_s": 0.001},
-            {"a": "gateway", "b": "client", "rate_bps": 10e6, "delay_s": 0.250,
-             "queue_packets": 100}
-        ],
-        "apps": apps
-    })
-}
+mod common;
 
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("scenarios");
     g.sample_size(10);
-    for (name, v) in [
-        ("a_thesis_ftp_50MB", thesis_ftp()),
-        ("b_20_flows_550s", twenty_flows()),
-        ("c_large_window_60s", large_window()),
-        ("d_1000_flows_60s", thousand_flows()),
-        ("e_10000_short_flows", short_flows()),
-    ] {
-        let s = satcp_core::parse(&v.to_string()).expect("valid bench scenario");
-        let t0 = Instant::now();
-        let r = satcp_core::run(&s);
-        let wall = t0.elapsed().as_secs_f64();
-        println!(
-            "{name}: {:.1} ms wall, {} events, {:.1} M events/s, {:.0} ns/event, simulated {:.1} s",
-            wall * 1e3,
-            r.events,
-            r.events as f64 / wall / 1e6,
-            wall * 1e9 / r.events as f64,
-            r.end_time_s
-        );
-        g.throughput(Throughput::Elements(r.events));
+    for (name, make) in common::all() {
+        let s = satcp_core::parse(&make().to_string()).expect("valid bench scenario");
+        let events = satcp_core::run(&s).events;
+        g.throughput(Throughput::Elements(events));
         g.bench_function(name, |b| b.iter(|| satcp_core::run(&s)));
     }
     g.finish();

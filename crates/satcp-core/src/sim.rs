@@ -5,6 +5,7 @@
 use crate::apps::{AppAction, AppCtx, AppId, Application, ConnId, Side};
 use crate::engine::{Duration, EventQueue, SimTime};
 use crate::metrics::timeseries::{FlowSeries, LinkSeries};
+use crate::metrics::EndpointRecord;
 use crate::net::error_model::Fate;
 use crate::net::link::Link;
 use crate::net::link_arq::ArqVerdict;
@@ -14,7 +15,7 @@ use crate::net::packet::{
 };
 use crate::net::router::{DropCause, QueueDecision, RouterFunction};
 use crate::net::topology::{Node, RoutingTable};
-use crate::tcp::{Notice, PathCache, TcpConfig, TcpEndpoint, TcpOutput, VariantFactory};
+use crate::tcp::{ConnState, Notice, PathCache, TcpConfig, TcpEndpoint, TcpOutput, VariantFactory};
 use std::collections::VecDeque;
 
 #[derive(Clone, Copy, Debug)]
@@ -48,8 +49,35 @@ pub struct AppSlot {
     pub variant: Box<dyn VariantFactory>,
 }
 
+/// An endpoint while its connection can still change, or what is kept of
+/// it once the connection is over for good (`Simulation::retire`).
+pub enum Endpoint {
+    Live(Box<TcpEndpoint>),
+    Retired(Box<EndpointRecord>),
+}
+
+impl Endpoint {
+    /// The live endpoint: a retired one never gets a segment, a timer or an
+    /// application call (that is the condition for retiring it).
+    #[inline]
+    pub fn live(&mut self) -> &mut TcpEndpoint {
+        match self {
+            Endpoint::Live(ep) => ep,
+            Endpoint::Retired(_) => unreachable!("a retired endpoint was called"),
+        }
+    }
+
+    /// What the results and time series read (computed for a live endpoint).
+    pub fn record(&self) -> std::borrow::Cow<'_, EndpointRecord> {
+        match self {
+            Endpoint::Live(ep) => std::borrow::Cow::Owned(EndpointRecord::of(ep)),
+            Endpoint::Retired(r) => std::borrow::Cow::Borrowed(r),
+        }
+    }
+}
+
 pub struct EndpointSlot {
-    pub ep: TcpEndpoint,
+    pub ep: Endpoint,
     pub node: NodeId,
     pub peer_node: NodeId,
     pub peer: EndpointId,
@@ -57,6 +85,9 @@ pub struct EndpointSlot {
     pub side: Side,
     /// Time of the earliest timer event queued for this endpoint.
     timer_at: Option<SimTime>,
+    /// Timer events queued for this endpoint, including those left behind
+    /// when an earlier deadline replaced theirs.
+    timers_queued: u32,
     /// When the peer's FIN arrived in order.
     pub peer_closed_at: Option<SimTime>,
 }
@@ -65,6 +96,9 @@ pub struct EndpointSlot {
 pub struct ConnInfo {
     pub app: AppId,
     pub opened: SimTime,
+    /// Packets of this connection (either direction) in the network: made
+    /// and not yet delivered or discarded.
+    in_network: u32,
 }
 
 pub struct Simulation {
@@ -96,9 +130,13 @@ pub struct Simulation {
     /// of them after every callback would cost O(apps) per event.
     app_done: Vec<bool>,
     apps_not_done: usize,
-    // Scratch buffers reused across events.
-    out: TcpOutput,
-    actions: Vec<AppAction>,
+    // Scratch buffers reused across events. A call into an endpoint can,
+    // through its application, call into another endpoint (or the app
+    // again) before its own output is handled, so each nesting level takes
+    // a buffer from a stack of spares and gives it back: no allocation per
+    // event once the stacks are as deep as the nesting.
+    spare_outs: Vec<TcpOutput>,
+    spare_actions: Vec<Vec<AppAction>>,
     dropped: Vec<(PacketId, DropCause)>,
     /// Per link, the packets in propagation with their arrival time and
     /// event rank, in arrival order: a constant delay keeps them FIFO, so
@@ -106,6 +144,9 @@ pub struct Simulation {
     /// O(links) entries instead of one per packet in flight (hundreds of
     /// thousands on a long fat path).
     propagating: Vec<VecDeque<(SimTime, u64, PacketId)>>,
+    /// Connections that may have just ended for good, checked (and their
+    /// endpoints retired) when the current event is over.
+    may_retire: Vec<ConnId>,
 }
 
 impl Simulation {
@@ -138,10 +179,11 @@ impl Simulation {
             apps_done: false,
             app_done: vec![false; n_apps],
             apps_not_done: n_apps,
-            out: TcpOutput::default(),
-            actions: Vec::new(),
+            spare_outs: Vec::new(),
+            spare_actions: Vec::new(),
             dropped: Vec::new(),
             propagating: (0..n_links).map(|_| VecDeque::new()).collect(),
+            may_retire: Vec::new(),
         }
     }
 
@@ -221,6 +263,9 @@ impl Simulation {
                 Event::AppTimer(a, tok) => self.with_app(a, |app, ctx| app.on_timer(tok, ctx)),
                 Event::Sample => self.on_sample(),
             }
+            if !self.may_retire.is_empty() {
+                self.retire_ended();
+            }
             if self.apps_done && self.stop_when_apps_done {
                 break;
             }
@@ -251,6 +296,9 @@ impl Simulation {
             (pkt.size, pkt.is_data())
         };
         let mut fate = link.errors.fate(size, is_data, &mut link.rng);
+        if link.extra_loss.is_some() {
+            fate = link.extra_fate(fate, size, is_data, now);
+        }
         // A listed sequence number is lost after the draw, so that the
         // random errors of every other packet stay as they were.
         if is_data && !link.drop_seqs.is_empty() {
@@ -303,7 +351,7 @@ impl Simulation {
                 if duplicate {
                     link.stats.duplicated += 1;
                     let copy = self.pool.get(p).clone();
-                    let c = self.pool.alloc(copy);
+                    let c = self.alloc_packet(copy);
                     self.propagate(l, at, c);
                 }
                 if extra_delay > Duration::ZERO {
@@ -356,6 +404,24 @@ impl Simulation {
         fifo.push_back((at, rank, p));
     }
 
+    /// Puts a new packet (a segment or a link's duplicate) into the pool.
+    fn alloc_packet(&mut self, pkt: Packet) -> PacketId {
+        self.conns[(pkt.endpoint / 2) as usize].in_network += 1;
+        self.pool.alloc(pkt)
+    }
+
+    /// The packet was delivered or discarded.
+    fn release_packet(&mut self, p: PacketId) {
+        let c = self.pool.get(p).endpoint / 2;
+        let info = &mut self.conns[c as usize];
+        debug_assert!(info.in_network > 0, "conn {c}: a packet released twice");
+        info.in_network -= 1;
+        if info.in_network == 0 {
+            self.may_retire.push(c);
+        }
+        self.pool.release(p);
+    }
+
     fn start_link(&mut self, l: LinkId) {
         let now = self.now;
         if let Some(done) = self.links[l as usize].start_next(&mut self.pool, now) {
@@ -384,12 +450,12 @@ impl Simulation {
         if dst == node {
             let pkt = self.pool.get(p);
             let (ep, hdr, ecn) = (pkt.endpoint, pkt.tcp, pkt.ecn);
-            self.pool.release(p);
+            self.release_packet(p);
             self.deliver(ep, &hdr, ecn);
             return;
         }
         let Some(l) = self.routes.next_hop(node, dst) else {
-            self.pool.release(p);
+            self.release_packet(p);
             return;
         };
         let now = self.now;
@@ -421,7 +487,7 @@ impl Simulation {
                     f.on_queue(pkt, l, QueueDecision::Dropped(cause), now);
                 }
             }
-            self.pool.release(d);
+            self.release_packet(d);
         }
         self.dropped = dropped;
         self.start_link(l);
@@ -436,18 +502,19 @@ impl Simulation {
         for f in &mut self.routers[node as usize] {
             f.on_discard(pkt, from, cause, now);
         }
-        self.pool.release(p);
+        self.release_packet(p);
     }
 
     // ----- TCP -----
 
     fn deliver(&mut self, e: EndpointId, hdr: &TcpHeader, ecn: Ecn) {
-        let mut out = std::mem::take(&mut self.out);
+        let mut out = self.spare_outs.pop().unwrap_or_default();
         self.endpoints[e as usize]
             .ep
+            .live()
             .on_segment_ecn(hdr, ecn, self.now, &mut out);
         self.after_tcp(e, &mut out);
-        self.out = out;
+        self.spare_outs.push(out);
     }
 
     fn on_tcp_timer(&mut self, e: EndpointId) {
@@ -455,10 +522,15 @@ impl Simulation {
         if slot.timer_at == Some(self.now) {
             slot.timer_at = None;
         }
-        let mut out = std::mem::take(&mut self.out);
-        slot.ep.on_timer(self.now, &mut out);
+        slot.timers_queued -= 1;
+        let mut out = self.spare_outs.pop().unwrap_or_default();
+        let ep = slot.ep.live();
+        ep.on_timer(self.now, &mut out);
+        if ep.state == ConnState::Finished {
+            self.may_retire.push(e / 2);
+        }
         self.after_tcp(e, &mut out);
-        self.out = out;
+        self.spare_outs.push(out);
     }
 
     /// Sends what the endpoint emitted, passes its notices to the app and
@@ -480,7 +552,7 @@ impl Simulation {
                 tcp: hdr,
                 created: now,
             };
-            let p = self.pool.alloc(pkt);
+            let p = self.alloc_packet(pkt);
             self.at_node(node, p, None);
         }
         self.ensure_timer(e);
@@ -490,29 +562,36 @@ impl Simulation {
                 (s.conn, s.side)
             };
             let app = self.conns[conn as usize].app;
-            let notices: Vec<_> = out.notices.drain(..).collect();
+            // Taken out (not copied) while the application runs; the
+            // buffer goes back, empty, to `out`, which nothing else uses
+            // meanwhile.
+            let mut notices = std::mem::take(&mut out.notices);
             if notices.contains(&Notice::PeerClosed) {
                 self.endpoints[e as usize].peer_closed_at = Some(now);
             }
             // Before the application hears of it: an application that opens
             // its next connection right away must find the entry.
             if notices.contains(&Notice::Finished) {
-                if let Some(entry) = self.endpoints[e as usize].ep.cache_entry(now) {
+                if let Some(entry) = self.endpoints[e as usize].ep.live().cache_entry(now) {
                     self.path_cache.store(node, peer_node, entry);
                 }
+                self.may_retire.push(conn);
             }
-            for n in notices {
+            for &n in &notices {
                 self.with_app(app, |a, ctx| a.on_notice(conn, side, n, ctx));
             }
+            notices.clear();
+            out.notices = notices;
         }
     }
 
     fn ensure_timer(&mut self, e: EndpointId) {
         let slot = &mut self.endpoints[e as usize];
-        if let Some(d) = slot.ep.next_deadline() {
+        if let Some(d) = slot.ep.live().next_deadline() {
             let d = d.max(self.now);
             if slot.timer_at.is_none_or(|t| d < t) {
                 slot.timer_at = Some(d);
+                slot.timers_queued += 1;
                 self.events.schedule(d, Event::TcpTimer(e));
             }
         }
@@ -521,7 +600,7 @@ impl Simulation {
     // ----- applications -----
 
     fn with_app<F: FnOnce(&mut dyn Application, &mut AppCtx)>(&mut self, a: AppId, f: F) {
-        let mut actions = std::mem::take(&mut self.actions);
+        let mut actions = self.spare_actions.pop().unwrap_or_default();
         {
             let mut ctx = AppCtx::new(self.now, &mut actions, &mut self.next_conn);
             f(self.apps[a as usize].app.as_mut(), &mut ctx);
@@ -530,7 +609,7 @@ impl Simulation {
         for act in actions.drain(..) {
             self.do_action(a, act);
         }
-        self.actions = actions;
+        self.spare_actions.push(actions);
         let done = self.apps[a as usize].app.is_done();
         let was = std::mem::replace(&mut self.app_done[a as usize], done);
         match (was, done) {
@@ -547,24 +626,32 @@ impl Simulation {
             AppAction::Open(conn) => {
                 self.open_connection(a, conn);
                 let e = 2 * conn;
-                let mut out = std::mem::take(&mut self.out);
-                self.endpoints[e as usize].ep.connect(now, &mut out);
+                let mut out = self.spare_outs.pop().unwrap_or_default();
+                self.endpoints[e as usize].ep.live().connect(now, &mut out);
                 self.after_tcp(e, &mut out);
-                self.out = out;
+                self.spare_outs.push(out);
             }
             AppAction::Write(conn, side, bytes) => {
                 let e = Self::endpoint_of(conn, side);
-                let mut out = std::mem::take(&mut self.out);
-                self.endpoints[e as usize].ep.write(bytes, now, &mut out);
+                let mut out = self.spare_outs.pop().unwrap_or_default();
+                self.endpoints[e as usize]
+                    .ep
+                    .live()
+                    .write(bytes, now, &mut out);
                 self.after_tcp(e, &mut out);
-                self.out = out;
+                self.spare_outs.push(out);
             }
             AppAction::Close(conn, side) => {
                 let e = Self::endpoint_of(conn, side);
-                let mut out = std::mem::take(&mut self.out);
-                self.endpoints[e as usize].ep.close(now, &mut out);
+                if matches!(self.endpoints[e as usize].ep, Endpoint::Retired(_)) {
+                    // Its FIN is sent and acknowledged: closing again would
+                    // do nothing.
+                    return;
+                }
+                let mut out = self.spare_outs.pop().unwrap_or_default();
+                self.endpoints[e as usize].ep.live().close(now, &mut out);
                 self.after_tcp(e, &mut out);
-                self.out = out;
+                self.spare_outs.push(out);
             }
             AppAction::Timer(at, tok) => self.events.schedule(at, Event::AppTimer(a, tok)),
         }
@@ -581,7 +668,7 @@ impl Simulation {
         assert_eq!(conn as usize, self.conns.len());
         let slot = &self.apps[a as usize];
         let (client, server) = (slot.client, slot.server);
-        let make = || TcpEndpoint::from_parts(&slot.tcp, slot.variant.endpoint());
+        let make = || Box::new(TcpEndpoint::from_parts(&slot.tcp, slot.variant.endpoint()));
         let mut c_ep = make();
         let mut s_ep = make();
         c_ep.start_from_cache(self.path_cache.get(client, server), self.now);
@@ -589,29 +676,68 @@ impl Simulation {
         s_ep.listen();
         let ce = 2 * conn;
         self.endpoints.push(EndpointSlot {
-            ep: c_ep,
+            ep: Endpoint::Live(c_ep),
             node: client,
             peer_node: server,
             peer: ce + 1,
             conn,
             side: Side::Client,
             timer_at: None,
+            timers_queued: 0,
             peer_closed_at: None,
         });
         self.endpoints.push(EndpointSlot {
-            ep: s_ep,
+            ep: Endpoint::Live(s_ep),
             node: server,
             peer_node: client,
             peer: ce,
             conn,
             side: Side::Server,
             timer_at: None,
+            timers_queued: 0,
             peer_closed_at: None,
         });
         self.conns.push(ConnInfo {
             app: a,
             opened: self.now,
+            in_network: 0,
         });
+    }
+
+    /// Retires the endpoints of the connections in `may_retire` that are
+    /// over for good: both sides finished (both FINs sent and acknowledged,
+    /// so the applications can only close them again, which does nothing),
+    /// no packet of the connection left in the network (none can reach
+    /// them) and no timer event queued or deadline set (none can wake
+    /// them). Nothing can
+    /// call into them again, so what the results and time series read is
+    /// all that must stay. Runs between events, never while an endpoint is
+    /// being called.
+    fn retire_ended(&mut self) {
+        let mut cands = std::mem::take(&mut self.may_retire);
+        for &c in &cands {
+            if self.conns[c as usize].in_network > 0 {
+                continue;
+            }
+            let ended = |s: &EndpointSlot| match &s.ep {
+                Endpoint::Live(ep) => {
+                    ep.state == ConnState::Finished
+                        && s.timers_queued == 0
+                        && ep.next_deadline().is_none()
+                }
+                Endpoint::Retired(_) => false,
+            };
+            let (ce, se) = (2 * c as usize, 2 * c as usize + 1);
+            if ended(&self.endpoints[ce]) && ended(&self.endpoints[se]) {
+                for e in [ce, se] {
+                    let slot = &mut self.endpoints[e];
+                    let record = Box::new(EndpointRecord::of(slot.ep.live()));
+                    slot.ep = Endpoint::Retired(record);
+                }
+            }
+        }
+        cands.clear();
+        self.may_retire = cands;
     }
 
     // ----- sampling -----
@@ -619,24 +745,24 @@ impl Simulation {
     fn on_sample(&mut self) {
         let t = self.now.as_secs_f64();
         for c in 0..self.conns.len() {
-            let srv = &self.endpoints[2 * c + 1].ep;
-            let cli = &self.endpoints[2 * c].ep;
+            let srv = self.endpoints[2 * c + 1].ep.record();
+            let cli = self.endpoints[2 * c].ep.record();
             let fs = &mut self.flow_series;
             fs.time_s.push(t);
             fs.conn.push(c as u32);
-            fs.cwnd.push(srv.tx.cwnd);
-            fs.cc_phase.push(srv.cc_phase());
-            fs.ssthresh.push(srv.tx.ssthresh);
-            fs.flight_size.push(srv.tx.flight_size());
-            fs.pipe.push(srv.tx.pipe());
+            fs.cwnd.push(srv.cwnd);
+            fs.cc_phase.push(srv.cc_phase);
+            fs.ssthresh.push(srv.ssthresh);
+            fs.flight_size.push(srv.flight_size);
+            fs.pipe.push(srv.pipe);
             fs.srtt_s
-                .push(srv.tx.rtt.srtt().map_or(f64::NAN, |d| d.as_secs_f64()));
-            fs.rto_s.push(srv.tx.rtt.rto().as_secs_f64());
-            fs.snd_una.push(srv.tx.snd_una);
-            fs.snd_max.push(srv.tx.snd_max);
+                .push(srv.srtt.map_or(f64::NAN, |d| d.as_secs_f64()));
+            fs.rto_s.push(srv.rto.as_secs_f64());
+            fs.snd_una.push(srv.snd_una);
+            fs.snd_max.push(srv.snd_max);
             fs.retransmitted_segments
                 .push(srv.stats.retransmitted_segments);
-            fs.rcv_nxt.push(cli.rx.rcv_nxt_or_zero());
+            fs.rcv_nxt.push(cli.rcv_nxt_or_zero);
             fs.bytes_delivered.push(cli.stats.bytes_delivered);
             fs.payload_bytes_received
                 .push(cli.stats.payload_bytes_received);

@@ -181,3 +181,49 @@ fn link_arq_and_congestion_loss() {
     v["links"][1]["ab"] = json!({"arq_recover_all": true, "congestion_loss": 0.01});
     satcp_core::parse(&v.to_string()).expect("valid ARQ settings");
 }
+
+#[test]
+fn burst_errors_and_loss_schedule() {
+    for (field, value) in [
+        ("p", json!(1.5)),
+        ("r", json!(-0.1)),
+        ("loss_good", json!(2.5)),
+        ("loss_bad", json!(-0.5)),
+        ("ber_good", json!(1.1)),
+        ("ber_bad", json!(-0.25)),
+    ] {
+        let mut ge = json!({"p": 0.01, "r": 0.2});
+        ge[field] = value.clone();
+        check(
+            |v| v["links"][1]["ab"] = json!({"gilbert_elliott": ge}),
+            &[
+                &format!("links[1].ab.gilbert_elliott.{field}"),
+                &value.to_string(),
+            ],
+        );
+    }
+    check(
+        |v| v["links"][1]["gilbert_elliott"] = json!({"p": 0.01}),
+        &["links[1].gilbert_elliott", "r"],
+    );
+    check(
+        |v| v["links"][1]["gilbert_elliott"] = json!({"p": 0.01, "r": 0.1, "q": 0.1}),
+        &["links[1].gilbert_elliott", "q"],
+    );
+    check(
+        |v| v["links"][1]["ab"] = json!({"loss_schedule": [[0.0, 0.0], [1.0, 1.5]]}),
+        &["links[1].ab.loss_schedule[1][1]", "1.5"],
+    );
+    check(
+        |v| v["links"][1]["loss_schedule"] = json!([[1.0, 0.0], [0.5, 1.0]]),
+        &["links[1].loss_schedule[1][0]", "later"],
+    );
+    check(
+        |v| v["links"][1]["loss_schedule"] = json!([]),
+        &["links[1].loss_schedule", "at least one"],
+    );
+    let mut v = base();
+    v["links"][1]["gilbert_elliott"] = json!({"p": 0.01, "r": 0.2, "loss_good": 1e-4});
+    v["links"][1]["ab"] = json!({"loss_schedule": [[0.0, 0.0], [2.0, 1.0], [2.1, 0.0]]});
+    satcp_core::parse(&v.to_string()).expect("valid burst and schedule settings");
+}

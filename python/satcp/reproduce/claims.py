@@ -50,18 +50,25 @@ class Tolerance:
     gain: 5 percentage points); "change": both numbers are changes in
     percent, p = (m - m_ref) / m_ref x 100 (ADaLR thesis Eq. 7.2), compared
     as the ratios they state, (1 + p_satcp/100) / (1 + p_paper/100) - 1,
-    so that the limit means what it means for plain values."""
+    so that the limit means what it means for plain values; "ratio": both
+    numbers are ratios (n-fold), |satcp - paper| <= ``limit`` % of the
+    stated gain |paper - 1| plus ``slack``, and satcp on the paper's side
+    of 1 (so that "4 % more" and "three fold" are judged by the same
+    rule)."""
 
     limit: float = 15.0
     measure: str = "pct"
+    slack: float = 0.0  # "ratio": an absolute allowance added to the limit
 
     def __post_init__(self) -> None:
-        if self.measure not in ("pct", "pts", "change"):
+        if self.measure not in ("pct", "pts", "change", "ratio"):
             raise ValueError(
-                f"tolerance measure {self.measure!r}: must be 'pct', 'pts' or 'change'"
+                f"tolerance measure {self.measure!r}: must be 'pct', 'pts', 'change' or 'ratio'"
             )
         if not self.limit >= 0:
             raise ValueError(f"tolerance limit {self.limit!r}: must be >= 0")
+        if not self.slack >= 0:
+            raise ValueError(f"tolerance slack {self.slack!r}: must be >= 0")
 
     def diff_pct(self, paper: float, satcp: float) -> float:
         """satcp's signed difference to the paper in percent, the tables'
@@ -78,7 +85,7 @@ class Tolerance:
         when a number is missing or a relative distance to 0)."""
         if is_nan(paper) or is_nan(satcp):
             return math.nan
-        if self.measure == "pts":
+        if self.measure in ("pts", "ratio"):
             return abs(satcp - paper)
         if self.measure == "change":
             return abs(self.diff_pct(paper, satcp))
@@ -94,12 +101,20 @@ class Tolerance:
     def holds(self, paper: float, satcp: float) -> bool | None:
         """Within the tolerance; None when it cannot be decided."""
         d = self.distance(paper, satcp)
-        return None if math.isnan(d) else d <= self.limit
+        if math.isnan(d):
+            return None
+        if self.measure == "ratio":
+            near = d <= self.limit / 100.0 * abs(paper - 1.0) + self.slack
+            return near and (satcp > 1.0) == (paper > 1.0)
+        return d <= self.limit
 
     def describe(self) -> str:
-        """'15 %', '5 percentage points', '15 % of the stated ratio'."""
+        """'15 %', '5 percentage points', '15 % of the stated ratio',
+        '15% of the improvement + 0.05'."""
         if self.measure == "pts":
             return f"{self.limit:g} percentage points"
+        if self.measure == "ratio":
+            return f"{self.limit:g}% of the improvement + {self.slack:g}"
         return f"{self.limit:g} %" + (" of the stated ratio" if self.measure == "change" else "")
 
 

@@ -1,20 +1,31 @@
 //! The future-event list: a binary min-heap ordered by (time, insertion
 //! order). The insertion counter makes simultaneous events fire in the order
 //! they were scheduled, which keeps runs deterministic.
+//!
+//! Each entry's order is one 128-bit key (time in the high half, rank in the
+//! low half): the heap compares one integer instead of two fields. Keys are
+//! unique, so the order of pops is fully determined by them.
 
 use super::time::SimTime;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 struct Entry<E> {
-    time: SimTime,
-    seq: u64,
+    key: u128,
     event: E,
+}
+
+fn key(time: SimTime, seq: u64) -> u128 {
+    ((time.0 as u128) << 64) | seq as u128
+}
+
+fn time_of(key: u128) -> SimTime {
+    SimTime((key >> 64) as u64)
 }
 
 impl<E> PartialEq for Entry<E> {
     fn eq(&self, other: &Self) -> bool {
-        self.time == other.time && self.seq == other.seq
+        self.key == other.key
     }
 }
 impl<E> Eq for Entry<E> {}
@@ -26,10 +37,7 @@ impl<E> PartialOrd for Entry<E> {
 impl<E> Ord for Entry<E> {
     // Reversed: BinaryHeap is a max-heap and we want the earliest first.
     fn cmp(&self, other: &Self) -> Ordering {
-        other
-            .time
-            .cmp(&self.time)
-            .then_with(|| other.seq.cmp(&self.seq))
+        other.key.cmp(&self.key)
     }
 }
 
@@ -56,7 +64,10 @@ impl<E> EventQueue<E> {
 
     pub fn schedule(&mut self, time: SimTime, event: E) {
         let seq = self.reserve();
-        self.heap.push(Entry { time, seq, event });
+        self.heap.push(Entry {
+            key: key(time, seq),
+            event,
+        });
     }
 
     /// The insertion rank the next scheduled event would get, taken now:
@@ -72,8 +83,7 @@ impl<E> EventQueue<E> {
     pub fn schedule_ranked(&mut self, time: SimTime, rank: u64, event: E) {
         debug_assert!(rank < self.next_seq);
         self.heap.push(Entry {
-            time,
-            seq: rank,
+            key: key(time, rank),
             event,
         });
     }
@@ -81,11 +91,11 @@ impl<E> EventQueue<E> {
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
         let e = self.heap.pop()?;
         self.popped += 1;
-        Some((e.time, e.event))
+        Some((time_of(e.key), e.event))
     }
 
     pub fn peek_time(&self) -> Option<SimTime> {
-        self.heap.peek().map(|e| e.time)
+        self.heap.peek().map(|e| time_of(e.key))
     }
 
     pub fn len(&self) -> usize {
@@ -125,6 +135,32 @@ mod tests {
                 n += 1;
             }
             prop_assert_eq!(n, times.len());
+        }
+
+        #[test]
+        fn pops_like_a_sorted_list_when_pushes_and_pops_mix(
+            ops in proptest::collection::vec((0u64..40, proptest::bool::ANY), 0..400)
+        ) {
+            // Model: every (time, rank) scheduled, popped smallest first.
+            let mut q = EventQueue::new();
+            let mut model: Vec<(u64, u64)> = Vec::new();
+            let mut now = 0;
+            for (dt, pop) in ops {
+                if pop {
+                    model.sort();
+                    let want = if model.is_empty() { None } else { Some(model.remove(0)) };
+                    let got = q.pop().map(|(t, rank)| (t.0, rank));
+                    prop_assert_eq!(got, want);
+                    if let Some((t, _)) = got {
+                        now = t;
+                    }
+                } else {
+                    let rank = q.reserve();
+                    q.schedule_ranked(SimTime(now + dt), rank, rank);
+                    model.push((now + dt, rank));
+                }
+            }
+            prop_assert_eq!(q.len(), model.len());
         }
     }
 }

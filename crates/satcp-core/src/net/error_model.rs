@@ -40,6 +40,20 @@ impl DelayDist {
     }
 }
 
+/// Packet error rate of a packet of `bytes` bytes under uncorrelated bit
+/// errors: 1-(1-BER)^(8 bytes).
+pub fn packet_error_rate(ber: f64, bytes: u32) -> f64 {
+    if ber <= 0.0 {
+        return 0.0;
+    }
+    if ber >= 1.0 {
+        return 1.0;
+    }
+    let bits = 8.0 * bytes as f64;
+    // ln1p/exp_m1 keep precision for BER down to 1e-13.
+    -(bits * (-ber).ln_1p()).exp_m1()
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct ErrorModel {
     /// Bit error rate in [0, 1].
@@ -76,15 +90,7 @@ impl ErrorModel {
 
     /// Packet error rate for a packet of `bytes` bytes: 1-(1-BER)^(8 bytes).
     pub fn per(&self, bytes: u32) -> f64 {
-        if self.ber <= 0.0 {
-            return 0.0;
-        }
-        if self.ber >= 1.0 {
-            return 1.0;
-        }
-        let bits = 8.0 * bytes as f64;
-        // ln1p/exp_m1 keep precision for BER down to 1e-13.
-        -(bits * (-self.ber).ln_1p()).exp_m1()
+        packet_error_rate(self.ber, bytes)
     }
 
     /// Draws the fate of one packet. Each mechanism draws only when enabled,

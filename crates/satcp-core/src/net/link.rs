@@ -3,7 +3,8 @@
 //! two of these; satellite asymmetry is just different parameters per
 //! direction.
 
-use super::error_model::ErrorModel;
+use super::error_model::{ErrorModel, Fate};
+use super::gilbert_elliott::GilbertElliott;
 use super::link_arq::LinkArq;
 use super::packet::{LinkId, NodeId, PacketId, PacketPool};
 use super::queue::Queue;
@@ -51,6 +52,45 @@ pub struct CongestionLoss {
     pub rng: RngStream,
 }
 
+/// Loss that follows a schedule (`loss_schedule`): each packet whose
+/// transmission ends at t is lost with the probability in force at t, on
+/// top of the memoryless error model. An orbit's handover outages are a
+/// schedule of 1s and 0s. Probabilities 0 and 1 draw nothing; the draws
+/// come from their own stream (`loss-schedule/<link>/<dir>`).
+pub struct ScheduledLoss {
+    pub schedule: Schedule,
+    pub rng: RngStream,
+}
+
+impl ScheduledLoss {
+    fn lost(&mut self, now: SimTime) -> bool {
+        let p = self.schedule.at(now);
+        p >= 1.0 || (p > 0.0 && self.rng.bernoulli(p))
+    }
+}
+
+/// The loss mechanisms beyond the memoryless error model, kept behind one
+/// pointer so that a link without them pays one branch per packet.
+#[derive(Default)]
+pub struct ExtraLoss {
+    /// Burst errors (`gilbert_elliott`).
+    pub burst: Option<GilbertElliott>,
+    /// Loss following a schedule (`loss_schedule`).
+    pub schedule: Option<ScheduledLoss>,
+}
+
+impl ExtraLoss {
+    fn fate(&mut self, fate: Fate, bytes: u32, now: SimTime) -> Fate {
+        let burst = self.burst.as_mut().and_then(|g| g.next(bytes));
+        let scheduled = self.schedule.as_mut().is_some_and(|s| s.lost(now));
+        match (fate, burst) {
+            (Fate::Delivered { .. }, Some(f)) => f,
+            (Fate::Delivered { .. }, None) if scheduled => Fate::Lost,
+            _ => fate,
+        }
+    }
+}
+
 pub struct Link {
     pub id: LinkId,
     pub name: String,
@@ -77,6 +117,8 @@ pub struct Link {
     pub arq: Option<Box<LinkArq>>,
     /// Random drops at the queue entrance (`congestion_loss`), None when off.
     pub congestion_loss: Option<Box<CongestionLoss>>,
+    /// Burst errors and loss following a schedule, None when both are off.
+    pub extra_loss: Option<Box<ExtraLoss>>,
     /// Packet being serialized, if any.
     pub in_service: Option<PacketId>,
     pub stats: LinkStats,
@@ -103,6 +145,22 @@ impl Link {
         self.stats.queue_drops += 1;
         self.stats.congestion_drops += 1;
         true
+    }
+
+    /// The burst-error chain's and the loss schedule's say on a packet
+    /// whose transmission ends now and which the memoryless error model
+    /// gave `fate` (call only with `extra_loss` on). Each draws for every
+    /// packet it applies to, whatever the draws before decided, so that
+    /// turning one on leaves the others' patterns alone; the first that
+    /// strikes decides.
+    #[cold]
+    #[inline(never)]
+    pub fn extra_fate(&mut self, fate: Fate, bytes: u32, is_data: bool, now: SimTime) -> Fate {
+        match self.extra_loss.as_deref_mut() {
+            // `errors_data_only` exempts pure ACKs from these too.
+            Some(x) if is_data || !self.errors.data_only => x.fate(fate, bytes, now),
+            _ => fate,
+        }
     }
 
     /// The next frame to send with ARQ on: a resend if one waits, else

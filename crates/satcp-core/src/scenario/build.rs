@@ -8,7 +8,8 @@ use crate::apps::web::{ThinkTime, Web, WebParams};
 use crate::apps::Application;
 use crate::engine::{Duration, RngStream};
 use crate::net::error_model::{DelayDist, ErrorModel};
-use crate::net::link::{CongestionLoss, Link, LinkStats};
+use crate::net::gilbert_elliott::{GilbertElliott, GilbertElliottConfig};
+use crate::net::link::{CongestionLoss, ExtraLoss, Link, LinkStats, ScheduledLoss};
 use crate::net::link_arq::{ArqConfig, LinkArq};
 use crate::net::packet::NodeId;
 use crate::net::queue::{DropTail, Queue, QueueLimit, Red, RedParams, StrictPriority};
@@ -126,6 +127,7 @@ pub fn build(s: &Scenario) -> Simulation {
                         rng: RngStream::new(s.seed, &format!("congestion/{base}/{dir}")),
                     })
                 }),
+                extra_loss: extra_loss(s.seed, &base, dir, &d),
                 in_service: None,
                 stats: LinkStats::default(),
             });
@@ -201,4 +203,32 @@ fn make_app(a: &AppConfig, seed: u64, name: &str) -> Box<dyn Application> {
             }))
         }
     }
+}
+
+/// Burst errors (`gilbert_elliott`) and loss following a schedule
+/// (`loss_schedule`) of one direction, each from its own stream so that
+/// turning it on leaves every other draw alone; None when both are off.
+fn extra_loss(seed: u64, base: &str, dir: &str, d: &DirectionConfig) -> Option<Box<ExtraLoss>> {
+    if d.gilbert_elliott.is_none() && d.loss_schedule.is_none() {
+        return None;
+    }
+    Some(Box::new(ExtraLoss {
+        burst: d.gilbert_elliott.map(|g| {
+            GilbertElliott::new(
+                GilbertElliottConfig {
+                    p: g.p,
+                    r: g.r,
+                    loss_good: g.loss_good,
+                    loss_bad: g.loss_bad,
+                    ber_good: g.ber_good,
+                    ber_bad: g.ber_bad,
+                },
+                RngStream::new(seed, &format!("burst/{base}/{dir}")),
+            )
+        }),
+        schedule: d.loss_schedule.as_deref().map(|points| ScheduledLoss {
+            schedule: Schedule::new(points),
+            rng: RngStream::new(seed, &format!("loss-schedule/{base}/{dir}")),
+        }),
+    }))
 }

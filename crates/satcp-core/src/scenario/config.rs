@@ -109,6 +109,34 @@ pub struct DirectionConfig {
     /// Probability that a data packet is dropped at the queue entrance as
     /// a congestion drop (cause "early_drop"), TCP-R paper Sec. 4.5.
     pub congestion_loss: Option<f64>,
+    /// Time-varying loss: [[time_s, probability], ...], as delay_schedule;
+    /// on top of `loss` (handover outages are 1 for their duration).
+    pub loss_schedule: Option<Vec<[f64; 2]>>,
+    /// Two-state burst errors (Gilbert-Elliott), on top of the others.
+    pub gilbert_elliott: Option<GilbertElliottTable>,
+}
+
+/// `gilbert_elliott = { p = .., r = .., loss_bad = .., ... }`: per-packet
+/// transition probabilities good -> bad (`p`) and bad -> good (`r`), and
+/// per state a loss probability and a bit error rate. Defaults: Gilbert's
+/// channel, every packet lost in the bad state, none in the good one.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GilbertElliottTable {
+    pub p: f64,
+    pub r: f64,
+    #[serde(default)]
+    pub loss_good: f64,
+    #[serde(default = "all_lost")]
+    pub loss_bad: f64,
+    #[serde(default)]
+    pub ber_good: f64,
+    #[serde(default)]
+    pub ber_bad: f64,
+}
+
+fn all_lost() -> f64 {
+    1.0
 }
 
 /// A full-duplex link between nodes `a` and `b`. The fields at link level
@@ -147,6 +175,8 @@ pub struct LinkConfig {
     pub arq_attempts: Option<u32>,
     pub arq_recover_all: Option<bool>,
     pub congestion_loss: Option<f64>,
+    pub loss_schedule: Option<Vec<[f64; 2]>>,
+    pub gilbert_elliott: Option<GilbertElliottTable>,
     #[serde(default)]
     pub ab: DirectionConfig,
     #[serde(default)]
@@ -184,6 +214,8 @@ impl LinkConfig {
             arq_attempts: self.arq_attempts,
             arq_recover_all: self.arq_recover_all,
             congestion_loss: self.congestion_loss,
+            loss_schedule: self.loss_schedule.clone(),
+            gilbert_elliott: self.gilbert_elliott,
         }
     }
 }
@@ -230,6 +262,11 @@ impl DirectionConfig {
             arq_attempts: self.arq_attempts.or(base.arq_attempts),
             arq_recover_all: self.arq_recover_all.or(base.arq_recover_all),
             congestion_loss: self.congestion_loss.or(base.congestion_loss),
+            loss_schedule: self
+                .loss_schedule
+                .clone()
+                .or_else(|| base.loss_schedule.clone()),
+            gilbert_elliott: self.gilbert_elliott.or(base.gilbert_elliott),
         }
     }
 }

@@ -106,6 +106,7 @@ pub fn collect(s: &Scenario, sim: &Simulation) -> RunResult {
         .map(|(c, info)| {
             let cli = &sim.endpoints[2 * c];
             let srv = &sim.endpoints[2 * c + 1];
+            let (cli_ep, srv_ep) = (cli.ep.record(), srv.ep.record());
             let closed = cli.peer_closed_at.unwrap_or(end);
             let dur = (closed - info.opened).as_secs_f64();
             let per_s = |bytes: u64| {
@@ -123,19 +124,18 @@ pub fn collect(s: &Scenario, sim: &Simulation) -> RunResult {
                 variant: slot.tcp.variant.clone(),
                 opened_s: info.opened.as_secs_f64(),
                 duration_s: dur,
-                goodput_bps: per_s(cli.ep.stats.bytes_delivered),
-                throughput_bps: per_s(cli.ep.stats.payload_bytes_received),
-                final_cwnd: srv.ep.tx.cwnd,
-                final_ssthresh: srv.ep.tx.ssthresh,
-                srtt_s: srv.ep.tx.rtt.srtt().map(|d| d.as_secs_f64()),
-                state: format!("{:?}", srv.ep.state),
-                server: srv.ep.stats,
-                client: cli.ep.stats,
-                variant_counters: srv
-                    .ep
-                    .cc_counters()
-                    .into_iter()
-                    .map(|(k, v)| (k.to_string(), v))
+                goodput_bps: per_s(cli_ep.stats.bytes_delivered),
+                throughput_bps: per_s(cli_ep.stats.payload_bytes_received),
+                final_cwnd: srv_ep.cwnd,
+                final_ssthresh: srv_ep.ssthresh,
+                srtt_s: srv_ep.srtt.map(|d| d.as_secs_f64()),
+                state: format!("{:?}", srv_ep.state),
+                server: srv_ep.stats,
+                client: cli_ep.stats,
+                variant_counters: srv_ep
+                    .cc_counters
+                    .iter()
+                    .map(|&(k, v)| (k.to_string(), v))
                     .collect(),
             }
         })

@@ -153,6 +153,7 @@ fn direction_fields(table: &str, d: &DirectionConfig) -> Result<(), ScenarioErro
     for (name, sched) in [
         ("delay_schedule", &d.delay_schedule),
         ("rate_schedule", &d.rate_schedule),
+        ("loss_schedule", &d.loss_schedule),
     ] {
         let Some(points) = sched else { continue };
         if points.is_empty() {
@@ -169,6 +170,8 @@ fn direction_fields(table: &str, d: &DirectionConfig) -> Result<(), ScenarioErro
             }
             if name == "delay_schedule" {
                 non_negative(&at(1), p[1])?;
+            } else if name == "loss_schedule" {
+                probability(&at(1), p[1])?;
             } else {
                 positive(&at(1), p[1])?;
                 if p[1] > MAX_RATE_BPS {
@@ -230,6 +233,19 @@ fn direction_fields(table: &str, d: &DirectionConfig) -> Result<(), ScenarioErro
         d.reorder_delay_sd_s.unwrap_or(0.0),
     )?;
     probability(&f("congestion_loss"), d.congestion_loss.unwrap_or(0.0))?;
+    if let Some(g) = &d.gilbert_elliott {
+        let f = |name: &str| format!("{table}.gilbert_elliott.{name}");
+        for (name, v) in [
+            ("p", g.p),
+            ("r", g.r),
+            ("loss_good", g.loss_good),
+            ("loss_bad", g.loss_bad),
+            ("ber_good", g.ber_good),
+            ("ber_bad", g.ber_bad),
+        ] {
+            probability(&f(name), v)?;
+        }
+    }
     if let Some(n) = d.arq_attempts {
         if n > MAX_ARQ_ATTEMPTS {
             return Err(bad(

@@ -1,6 +1,7 @@
 //! Property tests: whatever the link does to packets (loss, duplication,
 //! reordering, bit errors with or without link-level ARQ, congestion
-//! drops, in both directions, plus queue overflow), a finite transfer
+//! drops, Gilbert-Elliott burst errors, scheduled outages, in both
+//! directions, plus queue overflow), a finite transfer
 //! completes and delivers every byte exactly once, and the counters agree.
 //! Some cases put a gateway between server and client, running EPDN router
 //! functions (`epdn-v2`, `epdn-v3`), whose access link corrupts packets
@@ -24,9 +25,36 @@ fn impairments() -> impl Strategy<Value = Value> {
         0u32..4,
         any::<bool>(),
         0.0..0.03f64,
+        // Gilbert-Elliott burst errors and a handover-like outage.
+        prop_oneof![
+            Just(Value::Null),
+            (0.0..0.02f64, 0.1..1.0f64, 0.0..1.0f64)
+                .prop_map(|(p, r, bad)| json!({"p": p, "r": r, "loss_bad": bad})),
+        ],
+        prop_oneof![
+            Just(Value::Null),
+            (0.0..5.0f64, 0.01..0.5f64).prop_map(|(t, len)| json!([
+                [0.0, 0.0],
+                [t, 1.0],
+                [t + len, 0.0]
+            ])),
+        ],
     )
         .prop_map(
-            |(loss, dup, reorder, dist, mean, sd, ber, arq, recover_all, congestion)| {
+            |(
+                loss,
+                dup,
+                reorder,
+                dist,
+                mean,
+                sd,
+                ber,
+                arq,
+                recover_all,
+                congestion,
+                ge,
+                outage,
+            )| {
                 json!({
                     "loss": loss,
                     "duplicate": dup,
@@ -38,6 +66,8 @@ fn impairments() -> impl Strategy<Value = Value> {
                     "arq_attempts": arq,
                     "arq_recover_all": recover_all && arq > 0,
                     "congestion_loss": congestion,
+                    "gilbert_elliott": ge,
+                    "loss_schedule": outage,
                 })
             },
         )
@@ -75,6 +105,7 @@ fn cases() -> impl Strategy<Value = Case> {
             Just("example"),
             Just("slowstart"),
             Just("rntcp"),
+            Just("rntcp-es"),
             Just("tcpr"),
             Just("cubic"),
             Just("hybla"),
@@ -145,8 +176,10 @@ fn scenario_of(c: &Case) -> Value {
     // Six consecutive timeouts (the default limit) can legitimately abort a
     // connection at 10 % loss each way (about 0.19^7 per timeout episode);
     // the property is about delivery, so the limit is raised out of reach.
+    // RN-TCP-ES samples from DSACKs and is rejected without them.
+    let dsack = c.dsack || c.variant == "rntcp-es";
     let mut tcp = json!({"variant": c.variant, "delayed_ack": c.delayed_ack,
-        "max_retransmissions": 15, "timestamps": c.timestamps, "dsack": c.dsack});
+        "max_retransmissions": 15, "timestamps": c.timestamps, "dsack": dsack});
     if c.variant == "slowstart" {
         // The most aggressive of the paper's functions: the window grows by
         // N_ack segments per ACK up to 30 segments.

@@ -37,11 +37,8 @@ __all__ = [
     "PARTS",
     "REPORT",
     "REPRODUCTION",
-    "Part",
     "Report",
     "reproduce",
-    "run_claim_parts",
-    "sections_markdown",
 ]
 
 DEFAULT_OUT = os.path.join("reports", "peach")
@@ -55,10 +52,6 @@ PARTS: tuple[tuple[str, str], ...] = (
     ("fairness", "Figs. 17, 19, 20: fairness"),
 )
 
-#: A part that ran (the engine's :class:`~satcp.reproduce.experiment.PartResult`;
-#: the old name, kept for the reproductions that import it from here).
-Part = PartResult
-
 
 def reproduce(
     out_dir: str | os.PathLike[str] = DEFAULT_OUT,
@@ -71,30 +64,7 @@ def reproduce(
     return experiment.run(REPRODUCTION, out_dir, workers, quick, parts)
 
 
-def run_claim_parts(
-    package: str,
-    out_dir: str | os.PathLike[str],
-    parts: Sequence[tuple[str, str]],
-    workers: int | None,
-    quick: bool,
-    render: experiment.Render,
-) -> Report:
-    """The old entry point (kept for the reproductions modelled on
-    ``slowstart``): runs the parts of ``package`` with
-    :func:`satcp.reproduce.experiment.run`."""
-    name = package.rsplit(".", 1)[-1]
-    repro = Reproduction(name, package, tuple(experiment.Part(*p) for p in parts), render)
-    return experiment.run(repro, out_dir, workers, quick)
-
-
-def sections_markdown(parts: Sequence[PartResult], package: str, seconds: float) -> list[str]:
-    """The old signature of :func:`satcp.reproduce.experiment.sections_markdown`
-    (``package`` is not used any more), kept for the reproductions modelled
-    on ``slowstart``."""
-    return experiment.sections_markdown(parts, seconds)
-
-
-def render(parts: Sequence[Part], quick: bool, seconds: float) -> str:
+def render(parts: Sequence[PartResult], quick: bool, seconds: float) -> str:
     claims: list[Claim] = [c for p in parts for c in p.section.claims]
     numeric = [c for c in claims if c.paper is not None]
     held = [c for c in claims if c.reproduced]

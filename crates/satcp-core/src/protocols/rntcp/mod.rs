@@ -14,30 +14,36 @@
 //! the same threshold. Window reduction, recovery and RTO are SACK's.
 //!
 //! `[tcp.rntcp]`: `k = "cwnd"` (the default: max(1, cwnd in segments at the
-//! first duplicate ACK of the run) or a number >= 1.
-//!
-//! TODO(es): RN-TCP-ES (enhanced RTT sampling, paper Sec. 4.7) is built on
-//! another branch; once it is merged, add `es: bool` to `RnTcpConfig` and
-//! switch it on in the factory. No second copy here.
+//! first duplicate ACK of the run) or a number >= 1; `es = true`: RN-TCP-ES
+//! (paper Sec. 4.7), the same sender with enhanced RTT sampling
+//! (`enhanced_rtt.rs`, shared with RR-TCP's DSACK-TAES). Shorthand
+//! `rntcp-es` (implies `es = true`). The samples come from DSACKs, so `es`
+//! needs `tcp.dsack = true`: without it the sender would silently be
+//! RN-TCP, and the scenario is rejected instead.
 
+use super::enhanced_rtt::{self, EnhancedRtt};
 use super::header_bits::DROP_NEGATIVE;
 use super::reno::Reno;
 use super::rn_receiver::RnReceiver;
 use super::sack::SackRecovery;
 use super::{Variant, VariantInput};
+use crate::engine::SimTime;
 use crate::error::{bad, typed, ScenarioError};
 use crate::tcp::ack_info::AckInfo;
+use crate::tcp::congestion::CongestionControl;
 use crate::tcp::recovery::LossRecovery;
 use crate::tcp::send_state::SendState;
+use crate::tcp::sent_queue::SentSegment;
 use crate::tcp::{EndpointParts, Recovery, VariantFactory};
 use serde::{Deserialize, Serialize};
 
 pub const VARIANT: Variant = Variant {
     name: "rntcp",
     about: "RN-TCP (TCP-R paper): SACK that waits k more duplicate ACKs when the receiver's \
-            drop-negative bit says the hole is not an EPDN-reported drop",
+            drop-negative bit says the hole is not an EPDN-reported drop; es = true \
+            (rntcp-es): with enhanced RTT sampling",
     recoveries: &[Recovery::Sack],
-    shorthands: &[],
+    shorthands: &[("rntcp-es", Recovery::Sack)],
     build: factory,
     listed: true,
 };
@@ -69,11 +75,15 @@ impl Default for KSetting {
 pub struct RnTcpConfig {
     /// Extra duplicate ACKs to wait for when they carry DN = 1.
     pub k: KSetting,
+    /// Enhanced RTT sampling (RN-TCP-ES). None: as the variant name says
+    /// (`rntcp-es` true, `rntcp` false).
+    pub es: Option<bool>,
 }
 
 struct RnTcpFactory {
     k: KSetting,
     dupthresh: u32,
+    es: bool,
 }
 
 fn factory(input: &VariantInput) -> Result<Box<dyn VariantFactory>, ScenarioError> {
@@ -81,20 +91,87 @@ fn factory(input: &VariantInput) -> Result<Box<dyn VariantFactory>, ScenarioErro
     if cfg.k == KSetting::Fixed(0) {
         return Err(bad("k", 0, "must be at least 1 or \"cwnd\""));
     }
+    let implied = input.tcp.variant == "rntcp-es";
+    let es = match cfg.es {
+        Some(e) if implied && !e => {
+            return Err(bad("es", e, "conflicts with variant \"rntcp-es\""));
+        }
+        Some(e) => e,
+        None => implied,
+    };
+    if es && !input.tcp.dsack {
+        // The samples come from DSACKs; without them RN-TCP-ES would
+        // silently run as RN-TCP.
+        return Err(bad(
+            "es",
+            true,
+            "needs tcp.dsack = true (enhanced RTT sampling pairs an ACK with a DSACK)",
+        ));
+    }
     Ok(Box::new(RnTcpFactory {
         k: cfg.k,
         dupthresh: input.tcp.dupack_threshold,
+        es,
     }))
 }
 
 impl VariantFactory for RnTcpFactory {
     fn endpoint(&self) -> EndpointParts {
         EndpointParts::new(
-            Box::new(Reno::new()),
+            Box::new(RnTcpCc::new(self.es)),
             Box::new(RnRecovery::new(self.k, self.dupthresh)),
             true,
         )
         .with_receiver(Box::new(RnReceiver::default()))
+    }
+}
+
+/// RN-TCP's congestion control: Reno's, plus the -ES sampler when `es`.
+pub struct RnTcpCc {
+    reno: Reno,
+    es: Option<EnhancedRtt>,
+}
+
+impl RnTcpCc {
+    pub fn new(es: bool) -> RnTcpCc {
+        RnTcpCc {
+            reno: Reno::new(),
+            es: es.then(EnhancedRtt::new),
+        }
+    }
+}
+
+impl CongestionControl for RnTcpCc {
+    fn name(&self) -> &'static str {
+        if self.es.is_some() {
+            "rntcp-es"
+        } else {
+            "reno"
+        }
+    }
+
+    fn on_ack(&mut self, s: &mut SendState, acked: u64, now: SimTime) {
+        self.reno.on_ack(s, acked, now);
+    }
+
+    fn on_ack_info(&mut self, s: &mut SendState, ack: &AckInfo, now: SimTime) {
+        self.reno.on_ack_info(s, ack, now);
+        if let Some(d) = self.es.as_mut().and_then(|es| es.on_ack_info(ack, now)) {
+            enhanced_rtt::feed(s, d);
+        }
+    }
+
+    fn on_retransmit(&mut self, _s: &mut SendState, seg: &SentSegment, now: SimTime) {
+        if let Some(es) = self.es.as_mut() {
+            es.on_retransmit(seg, now);
+        }
+    }
+
+    fn counters(&self) -> Vec<(&'static str, u64)> {
+        match &self.es {
+            Some(es) => vec![("es_samples", es.samples())],
+            None => Vec::new(),
+        }
     }
 }
 

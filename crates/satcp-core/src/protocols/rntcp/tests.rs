@@ -145,3 +145,81 @@ fn k_must_be_a_positive_number_or_cwnd() {
         }
     }
 }
+
+/// A server as `server` but of `variant` ("rntcp" or "rntcp-es"), DSACK on.
+fn es_server(variant: &str) -> (TcpEndpoint, TcpOutput) {
+    let c = TcpConfig {
+        variant: variant.into(),
+        mss: MSS as u32,
+        rcv_buffer: 64_000,
+        delayed_ack: false,
+        initial_window: 20,
+        dsack: true,
+        variant_settings: Some(json!({ "k": 1 })),
+        ..TcpConfig::default()
+    };
+    let mut ep = crate::protocols::endpoint(&c).unwrap();
+    ep.listen();
+    let mut out = TcpOutput::default();
+    accept(&mut ep, MSS as u32, 64_000, true, at(0.5), &mut out);
+    ep.write(40 * MSS, at(0.5), &mut out);
+    (ep, out)
+}
+
+/// Segment 1 (sent at 0.5 s) is resent at 1.0 s on three DN = 0 duplicate
+/// ACKs; an ACK covers it at 1.2 s (a1), its DSACK comes at 1.6 s (a2).
+/// RN-TCP-ES feeds ((1.2 - 0.5) + (1.6 - 1.0)) / 2 = 0.65 s to the
+/// estimator; RN-TCP (Karn) takes nothing from the DSACK.
+#[test]
+fn rntcp_es_samples_a_delayed_segment_from_its_ack_and_dsack() {
+    for (variant, es) in [("rntcp", false), ("rntcp-es", true)] {
+        let (mut ep, mut out) = es_server(variant);
+        assert_eq!(
+            fast_retransmit_after(&mut ep, &mut out, &[false; 3]),
+            Some(3)
+        );
+        let high = ep.tx.snd_max;
+        ep.on_segment(&peer_ack(high, 64_000), at(1.2), &mut out);
+        let before = ep.tx.rtt.clone();
+        let mut dsack = peer_ack(high, 64_000);
+        dsack.set_sack(&[SeqRange::new(seg(1), seg(2))]);
+        ep.on_segment(&dsack, at(1.6), &mut out);
+        let counters = ep.cc_counters();
+        let samples = counters.iter().find(|(n, _)| *n == "es_samples");
+        if es {
+            assert_eq!(samples, Some(&("es_samples", 1)), "{variant}");
+            let mut expected = before.clone();
+            expected.sample(crate::engine::Duration::from_secs_f64(0.65));
+            assert_eq!(ep.tx.rtt.srtt(), expected.srtt(), "{variant}");
+            assert_ne!(ep.tx.rtt.srtt(), before.srtt(), "{variant}");
+        } else {
+            assert_eq!(samples, None, "{variant}");
+            assert_eq!(ep.tx.rtt.srtt(), before.srtt(), "{variant}");
+        }
+    }
+}
+
+#[test]
+fn es_needs_dsack_and_agrees_with_the_variant_name() {
+    let factory = |variant: &str, dsack: bool, settings: serde_json::Value| {
+        crate::protocols::factory(&TcpConfig {
+            variant: variant.into(),
+            dsack,
+            variant_settings: Some(settings),
+            ..TcpConfig::default()
+        })
+    };
+    assert!(factory("rntcp-es", true, json!({})).is_ok());
+    assert!(factory("rntcp", true, json!({"es": true})).is_ok());
+    assert!(factory("rntcp-es", true, json!({"es": true})).is_ok());
+    for (variant, dsack, settings) in [
+        ("rntcp-es", false, json!({})),
+        ("rntcp", false, json!({"es": true})),
+        ("rntcp-es", true, json!({"es": false})),
+    ] {
+        let e = factory(variant, dsack, settings.clone())
+            .err()
+            .unwrap_or_else(|| panic!("{variant} {dsack} {settings} accepted"));
+        assert!(e.to_string().contains("rntcp.es"), "{e}");
+    }
+}

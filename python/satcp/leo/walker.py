@@ -18,17 +18,23 @@ J2 perturbation (fine over minutes), a spherical Earth of 6371 km.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import numpy as np
+
+from .path import OrbitPath, sample_times
 
 __all__ = [
     "EARTH_RADIUS_M",
     "LIGHT_SPEED_M_S",
     "STARLINK_SHELL1",
     "BentPipe",
+    "Positions",
     "Shell",
+    "bent_pipe_over",
     "bent_pipe_schedule",
+    "elevations_deg",
     "ground_station_eci",
     "satellite_positions_eci",
     "slant_range_m",
@@ -90,7 +96,7 @@ def ground_station_eci(lat_deg: float, lon_deg: float, t: float) -> np.ndarray:
     )
 
 
-def _elevations_deg(gs: np.ndarray, sats: np.ndarray) -> np.ndarray:
+def elevations_deg(gs: np.ndarray, sats: np.ndarray) -> np.ndarray:
     d = sats - gs
     up = gs / np.linalg.norm(gs)
     sin_el = (d @ up) / np.linalg.norm(d, axis=1)
@@ -107,18 +113,53 @@ def slant_range_m(altitude_m: float, elevation_deg: float) -> float:
 
 
 @dataclass
-class BentPipe:
+class BentPipe(OrbitPath):
     """A bent-pipe path's schedule: one-way delay per sample time, and the
-    serving satellite and elevations per slot."""
+    serving satellite and elevations per sample."""
 
-    times_s: list[float]
-    delays_s: list[float]
-    serving: list[int]
-    elevations_deg: list[tuple[float, float]]
+    elevations_deg: list[tuple[float, float]] = field(default_factory=list)
 
-    def schedule(self) -> list[list[float]]:
-        """``[[t, delay_s], ...]`` for a link's ``delay_schedule``."""
-        return [[t, d] for t, d in zip(self.times_s, self.delays_s, strict=True)]
+
+#: positions(t) -> (satellites (n, 3), station a (3,), station b (3,)), metres,
+#: one inertial frame.
+Positions = Callable[[float], tuple[np.ndarray, np.ndarray, np.ndarray]]
+
+
+def bent_pipe_over(
+    positions: Positions,
+    duration_s: float,
+    *,
+    slot_s: float = 15.0,
+    sample_s: float = 1.0,
+    min_elevation_deg: float = 25.0,
+) -> BentPipe:
+    """The bent-pipe path over any constellation given by ``positions``:
+    the serving satellite is chosen at each slot start as the one with the
+    highest lower elevation of the two stations, and kept for the slot."""
+    if slot_s <= 0 or sample_s <= 0 or duration_s <= 0:
+        raise ValueError("duration_s, slot_s and sample_s must be positive")
+    path = BentPipe([], [], [])
+    sat = -1
+    for t, new_slot in sample_times(duration_s, slot_s, sample_s):
+        sats, ga, gb = positions(t)
+        if new_slot:
+            ea, eb = elevations_deg(ga, sats), elevations_deg(gb, sats)
+            worst = np.minimum(ea, eb)
+            sat = int(np.argmax(worst))
+            if worst[sat] < min_elevation_deg:
+                raise ValueError(
+                    f"no satellite sees both stations above {min_elevation_deg} degrees "
+                    f"at t = {t:.0f} s (best {worst[sat]:.1f})"
+                )
+        pos = sats[sat]
+        d = (np.linalg.norm(pos - ga) + np.linalg.norm(pos - gb)) / LIGHT_SPEED_M_S
+        path.times_s.append(round(t, 9))
+        path.delays_s.append(float(d))
+        path.serving.append(sat)
+        path.elevations_deg.append(
+            (float(elevations_deg(ga, pos[None])[0]), float(elevations_deg(gb, pos[None])[0]))
+        )
+    return path
 
 
 def bent_pipe_schedule(
@@ -133,33 +174,22 @@ def bent_pipe_schedule(
     start_s: float = 0.0,
 ) -> BentPipe:
     """The one-way delay between ground stations ``a`` and ``b`` ((lat,
-    lon) in degrees) through one satellite, for ``duration_s`` seconds.
-    Raises ValueError for a slot in which no satellite sees both."""
-    if slot_s <= 0 or sample_s <= 0 or duration_s <= 0:
-        raise ValueError("duration_s, slot_s and sample_s must be positive")
-    times, delays, serving, elev = [], [], [], []
-    t = 0.0
-    sat = -1
-    while t < duration_s - 1e-9:
+    lon) in degrees) through one satellite of a Walker shell, for
+    ``duration_s`` seconds. Raises ValueError for a slot in which no
+    satellite sees both."""
+
+    def positions(t: float):
         abs_t = start_s + t
-        sats = satellite_positions_eci(shell, abs_t)
-        ga, gb = ground_station_eci(*a, abs_t), ground_station_eci(*b, abs_t)
-        if abs(t / slot_s - round(t / slot_s)) < 1e-9:
-            ea, eb = _elevations_deg(ga, sats), _elevations_deg(gb, sats)
-            worst = np.minimum(ea, eb)
-            sat = int(np.argmax(worst))
-            if worst[sat] < min_elevation_deg:
-                raise ValueError(
-                    f"no satellite sees both stations above {min_elevation_deg} degrees "
-                    f"at t = {abs_t:.0f} s (best {worst[sat]:.1f})"
-                )
-        pos = sats[sat]
-        d = (np.linalg.norm(pos - ga) + np.linalg.norm(pos - gb)) / LIGHT_SPEED_M_S
-        times.append(round(t, 9))
-        delays.append(float(d))
-        serving.append(sat)
-        elev.append(
-            (float(_elevations_deg(ga, pos[None])[0]), float(_elevations_deg(gb, pos[None])[0]))
+        return (
+            satellite_positions_eci(shell, abs_t),
+            ground_station_eci(*a, abs_t),
+            ground_station_eci(*b, abs_t),
         )
-        t += min(sample_s, slot_s)
-    return BentPipe(times, delays, serving, elev)
+
+    return bent_pipe_over(
+        positions,
+        duration_s,
+        slot_s=slot_s,
+        sample_s=sample_s,
+        min_elevation_deg=min_elevation_deg,
+    )
