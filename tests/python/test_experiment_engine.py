@@ -26,6 +26,7 @@ from satcp.reproduce.experiment import (
     Section,
     run_experiment,
 )
+from satcp.reproduce.tables import write_csv
 from satcp.stats import jain_index, maxmin_fairness
 
 SIZES = (100_000, 200_000)
@@ -261,3 +262,52 @@ def test_run_progress_clock_reads_simulated_time_without_changing_results():
     assert 0 < clock.now_s() <= end + 1e-9
     watched = satcp._run_watched(sc, text)
     assert watched.transfers.equals(satcp.run(sc).transfers)
+
+
+def test_one_grid_into_several_csv_files_and_measure_without_files(tmp_path):
+    """csv as {file: keep(row)} splits the table; write_table writes each
+    file; measure runs the grid and writes nothing; run_experiment refuses
+    an experiment without a CSV."""
+    from dataclasses import replace
+
+    written: list[tuple[str, int]] = []
+
+    def write(path, columns, rows):
+        written.append((Path(path).name, len(rows)))
+        return write_csv(path, columns, rows)
+
+    exp = replace(
+        _tiny(1.0),
+        csv={
+            "small.csv": lambda r: r["file_bytes"] < 150_000,
+            "all.csv": lambda r: True,
+        },
+        write_table=write,
+        figures=None,
+    )
+    done = run_experiment(exp, tmp_path, 1)
+    assert written == [("small.csv", 1), ("all.csv", 2)]
+    assert done.files == ["small.csv", "all.csv"] and done.runs == 2
+    with (tmp_path / "all.csv").open() as f:
+        assert [int(r["file_bytes"]) for r in csv.DictReader(f)] == list(SIZES)
+
+    empty = tmp_path / "measure"
+    empty.mkdir()
+    measured = experiment.measure(replace(exp, csv=""), 1)
+    assert [p["file_bytes"] for p, _ in measured] == list(SIZES)
+    assert [m["time_s"] for _, m in measured] == [r["time_s"] for r in done.rows]
+    assert not list(empty.iterdir())
+    with pytest.raises(ValueError, match="no csv"):
+        run_experiment(replace(exp, csv=""), empty, 1)
+
+
+def test_verdict_in_words_and_findings_in_the_summary():
+    """A claim tested over several points may say its verdict in words
+    (holds still decides); a part's findings head the report's summary."""
+    c = Claim("7.28", "x better", None, None, holds=False, verdict_text="holds except ties")
+    assert c.verdict == "holds except ties" and c.reproduced is False
+    assert c.row()["reproduced"] == "holds except ties"
+    sec = Section("Part A", "## Part A\n\nbody\n", [Claim("1", "y", 10.0, 10.5)], findings=["f1"])
+    md = experiment.summary_markdown([experiment.PartResult("a", "covers A", sec)])
+    assert md[:4] == ["**Part A**", "", "- f1", ""]
+    assert any("| Fig. 1 | y |" in line for line in md)

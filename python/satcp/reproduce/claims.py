@@ -7,7 +7,9 @@ A claim is a number the paper states (``paper``) or a statement without one
 way. A number holds when satcp is within the claim's :class:`Tolerance` of
 it (by default :data:`DEFAULT_TOLERANCE`, 15 % of the paper's value); a
 claim whose criterion is not a plain distance ("at most", "about", an
-ordering) gives ``holds`` itself and says the criterion in its statement.
+ordering) gives ``holds`` itself and says the criterion in its statement;
+one tested over several points may say its verdict in words
+(``verdict_text``, e.g. ADaLR's lossy statements over BER ranges).
 """
 
 from __future__ import annotations
@@ -150,6 +152,10 @@ class Claim:
     paper_text: str | None = None  # shown instead of the number
     tolerance: Tolerance = field(default=DEFAULT_TOLERANCE)
     implied: float | None = None  # what the paper's own tables give, where its text differs
+    # The verdict in words, where a criterion over several points says more
+    # than yes or no ("holds except ties within the 95% CI at 1e-6",
+    # "direction holds, magnitude differs"); ``holds`` still decides.
+    verdict_text: str = ""
 
     @property
     def where(self) -> str:
@@ -178,7 +184,9 @@ class Claim:
     @property
     def verdict(self) -> str:
         """yes, no, n/a, or "direction only": a change outside the tolerance
-        that goes the paper's way."""
+        that goes the paper's way; ``verdict_text`` when given."""
+        if self.verdict_text:
+            return self.verdict_text
         r = self.reproduced
         if r is None:
             return "n/a"

@@ -18,8 +18,9 @@ A part is a module with
 experiment that is a grid of runs read into a table is data, an
 :class:`Experiment` (scenario factory, grid, metrics, table, the paper's
 values with their tolerance, figures), run by :func:`run_experiment`, which
-writes its CSV and figures and returns its claims. :func:`run_jobs` runs
-(key, scenario) pairs for the parts that build their runs themselves.
+writes its CSV files and figures and returns its claims; a part that writes
+its files itself runs its experiment with :func:`measure`. :func:`run_jobs`
+runs (key, scenario) pairs (the one job runner under both).
 """
 
 from __future__ import annotations
@@ -57,10 +58,12 @@ __all__ = [
     "Reproduction",
     "Section",
     "load_part",
+    "measure",
     "run",
     "run_experiment",
     "run_jobs",
     "sections_markdown",
+    "summary_markdown",
 ]
 
 #: The report's file name in the output directory.
@@ -78,7 +81,8 @@ class MissingPart(ImportError):
 @dataclass
 class Section:
     """One part's result: a Markdown body (starting with a ``##``
-    heading), its claims, the files it wrote, its runs and its time."""
+    heading), its claims, its one-line findings for the report's summary,
+    the files it wrote, its runs and its time."""
 
     title: str
     markdown: str
@@ -86,6 +90,7 @@ class Section:
     files: list[str] = field(default_factory=list)
     runs: int = 0
     seconds: float = 0.0
+    findings: list[str] = field(default_factory=list)
 
     @classmethod
     def of(cls, result: Section | str) -> Section:
@@ -226,19 +231,37 @@ def run(
     return Report(done, text, paths, time.perf_counter() - t0)
 
 
-def sections_markdown(parts: Sequence[PartResult], seconds: float) -> list[str]:
-    """The report's lines after its summary: each part's claims table, then
-    each part's section, then the run time."""
+def summary_markdown(parts: Sequence[PartResult]) -> list[str]:
+    """The report's summary: per part with findings or claims, its title,
+    its findings (a list) and its claims table."""
     md: list[str] = []
     for p in parts:
-        if p.section.claims:
-            md += [f"**{p.section.title}**", "", *claims_table(p.section.claims), ""]
+        s = p.section
+        if s.findings or s.claims:
+            md += [f"**{s.title}**", ""]
+            if s.findings:
+                md += [*[f"- {f}" for f in s.findings], ""]
+            if s.claims:
+                md += [*claims_table(s.claims), ""]
+    return md
+
+
+def _run_time(p: PartResult) -> str:
+    runs = f"{p.section.runs} runs, " if p.section.runs else ""
+    return f"- {p.covers}: {runs}{p.section.seconds:.1f} s"
+
+
+def sections_markdown(parts: Sequence[PartResult], seconds: float) -> list[str]:
+    """The report's lines after its summary's introduction: the summary
+    (:func:`summary_markdown`), then each part's section, then the run
+    time."""
+    md = summary_markdown(parts)
     for p in parts:
         md += [p.section.markdown.rstrip("\n"), ""]
     md += [
         "## Run time",
         "",
-        *[f"- {p.covers}: {p.section.runs} runs, {p.section.seconds:.1f} s" for p in parts],
+        *[_run_time(p) for p in parts],
         f"- total {seconds:.1f} s (simulations in threads, `--workers`)",
         "",
     ]
@@ -302,7 +325,13 @@ class Experiment:
     - ``metrics(point, results)``: what is read from a point's run;
     - ``table(measured)``: the CSV's rows from [(point, metrics)] (default:
       one row per point, its parameters then its metrics); ``columns``: the
-      CSV's columns (default: the first row's keys);
+      CSV's columns (default: the first row's keys); ``csv`` is the file
+      name, or several files of these columns, each with the rows it keeps
+      (file name -> ``keep(row)``), when one grid feeds several figures
+      ("" for an experiment only run by :func:`measure`, whose part writes
+      its files itself);
+      ``write_table(path, columns, rows)`` writes each file (default
+      :func:`satcp.reproduce.tables.write_csv`);
     - ``paper``: the paper's values, each a :class:`PaperValue` that becomes
       a :class:`Claim` with its tolerance; ``claims(rows, measured)``: the
       claims instead, when some are statements computed from the table;
@@ -310,7 +339,7 @@ class Experiment:
       returns their file names (optional)."""
 
     name: str
-    csv: str
+    csv: str | Mapping[str, Callable[[Mapping[str, Any]], bool]]
     grid: Sequence[Point]
     scenario: Callable[[Point], Any]
     metrics: Callable[[Point, Any], Any]
@@ -319,6 +348,7 @@ class Experiment:
     paper: Sequence[PaperValue] = ()
     claims: Callable[[Rows, Measured], list[Claim]] | None = None
     figures: Callable[[Rows, Measured, Path], list[str]] | None = None
+    write_table: Callable[[Path, Sequence[str], Rows], Any] = write_csv
 
 
 @dataclass
@@ -348,19 +378,30 @@ def run_jobs(jobs: Sequence[tuple[K, Any]], workers: int | None = None) -> list[
     return [(key, res) for (key, _), res in zip(jobs, results, strict=True)]
 
 
-def run_experiment(exp: Experiment, out: Path, workers: int | None) -> ExperimentResult:
-    """Runs every point of ``exp`` (:func:`run_jobs`), writes its CSV and
-    figures into ``out`` and returns the rows and the claims."""
+def measure(exp: Experiment, workers: int | None) -> Measured:
+    """Runs every point of ``exp`` (:func:`run_jobs`) and reads its metrics,
+    without writing anything: [(point, metrics)] in the grid's order."""
     done = run_jobs([(p, exp.scenario(p)) for p in exp.grid], workers)
-    measured = [(p, exp.metrics(p, r)) for p, r in done]
+    return [(p, exp.metrics(p, r)) for p, r in done]
+
+
+def run_experiment(exp: Experiment, out: Path, workers: int | None) -> ExperimentResult:
+    """Runs every point of ``exp`` (:func:`measure`), writes its CSV and
+    figures into ``out`` and returns the rows and the claims."""
+    if not exp.csv:
+        raise ValueError(f"experiment {exp.name}: no csv to write (run it with measure)")
+    measured = measure(exp, workers)
     rows = (exp.table or _default_table)(measured)
     if not rows:
         raise ValueError(f"experiment {exp.name}: no rows")
-    write_csv(out / exp.csv, tuple(exp.columns or rows[0]), rows)
-    files = [exp.csv]
+    columns = tuple(exp.columns or rows[0])
+    tables = {exp.csv: None} if isinstance(exp.csv, str) else dict(exp.csv)
+    for name, keep in tables.items():
+        exp.write_table(out / name, columns, rows if keep is None else [r for r in rows if keep(r)])
+    files = list(tables)
     if exp.figures is not None:
         files += exp.figures(rows, measured, out)
     claims = [pv.claim(rows) for pv in exp.paper]
     if exp.claims is not None:
         claims += exp.claims(rows, measured)
-    return ExperimentResult(rows, measured, claims, files, len(done))
+    return ExperimentResult(rows, measured, claims, files, len(measured))

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import replace
 from types import ModuleType
 
 from .. import experiment
@@ -72,7 +73,7 @@ def reproduce(
 
 
 def _split_claims(markdown: str) -> tuple[list[str], str]:
-    """The non-blank lines a section put between CLAIMS_BEGIN and
+    """The findings a section put as list items between CLAIMS_BEGIN and
     CLAIMS_END (the summary shows them), and the section with that block
     replaced by a pointer to the summary."""
     block: list[str] = []
@@ -87,15 +88,16 @@ def _split_claims(markdown: str) -> tuple[list[str], str]:
         elif not inside:
             rest.append(line)
         elif line.strip():
-            block.append(line)
+            block.append(line.removeprefix("- "))
     return block, "\n".join(rest)
 
 
-def _heading(markdown: str) -> str:
-    for line in markdown.splitlines():
-        if line.startswith("#"):
-            return line.lstrip("#").strip()
-    return ""
+def _with_findings(p: PartResult) -> PartResult:
+    """The part with its findings taken out of its Markdown into
+    :attr:`Section.findings <satcp.reproduce.experiment.Section.findings>`."""
+    findings, rest = _split_claims(p.section.markdown)
+    section = replace(p.section, markdown=rest, findings=[*p.section.findings, *findings])
+    return PartResult(p.module, p.covers, section)
 
 
 def render(sections: Sequence[PartResult], quick: bool, seconds: float = 0.0) -> str:
@@ -129,14 +131,7 @@ def render(sections: Sequence[PartResult], quick: bool, seconds: float = 0.0) ->
             "",
         ]
     md += ["## Summary: thesis claims vs satcp", ""]
-    for s in sections:
-        block, _ = _split_claims(s.markdown)
-        md.append(f"**{_heading(s.markdown) or s.covers}**")
-        md.append("")
-        md += block or ["- see its section below."]
-        md.append("")
-    for s in sections:
-        md += [_split_claims(s.markdown)[1].rstrip("\n"), ""]
+    md += experiment.sections_markdown([_with_findings(s) for s in sections], seconds)
     return "\n".join(md).rstrip("\n") + "\n"
 
 

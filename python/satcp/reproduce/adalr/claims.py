@@ -6,8 +6,6 @@
 - :func:`check`: a statement without a number (a trend, an ordering) and
   whether satcp shows it, as the reproductions' one claim type
   (:class:`satcp.reproduce.claims.Claim`);
-- :func:`statements_markdown`: the three-column table (thesis says / satcp /
-  verdict) of the lossy and fairness sections;
 - :data:`CLAIMS_BEGIN` / :data:`CLAIMS_END`: a section puts its one-line
   findings between these two comment lines (:func:`findings_block`); the
   report's summary (:mod:`satcp.reproduce.adalr`) collects them.
@@ -20,7 +18,7 @@ from dataclasses import dataclass
 
 from .. import claims as shared
 from ..claims import DEFAULT_TOLERANCE
-from .tables import Row, markdown_table
+from .tables import Row
 
 CLAIMS_BEGIN = "<!-- claims:begin -->"
 CLAIMS_END = "<!-- claims:end -->"
@@ -150,9 +148,3 @@ def claims_markdown(claims: Sequence[Claim]) -> list[str]:
 
 def quoted(text: str) -> str:
     return f"\u201c{text}\u201d"
-
-
-def statements_markdown(rows: Iterable[tuple[str, str, str]]) -> list[str]:
-    """A table of (the thesis's words, see :func:`quoted`; satcp's numbers;
-    verdict)."""
-    return markdown_table(["thesis says", "satcp, computed the same way", "verdict"], rows, "lll")

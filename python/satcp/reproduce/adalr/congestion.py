@@ -16,19 +16,20 @@ link throughput and utilization vs time, delayed ACK enabled / disabled).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from ..baseline import window_bound
-from ..experiment import run_jobs
+from ..experiment import Experiment, Measured, run_experiment
 from .claims import Check, Claim, check, checks_markdown, claims_markdown, findings_block
 from .measures import FtpRun, HttpRun, labelled, write_series
 from .plots import time_series_figures
 from .scenarios import DELAYED_ACK, VARIANTS, thesis_scenario, variant_label
 from .tables import (
+    ROWS_CSV_HEADER,
     Row,
     csv_bool,
     diff_pct,
@@ -54,28 +55,66 @@ COMPARABLE_PCT = 10.0
 TIE_S = 0.01
 
 
-def _jobs(quick: bool) -> list[tuple[tuple, dict[str, Any]]]:
-    jobs: list[tuple[tuple, dict[str, Any]]] = []
+def _grid() -> list[dict[str, Any]]:
+    """Both buffer readings for FTP and HTTP, then the lossless references
+    (``buffer`` None: the default, unlimited gateway buffer)."""
+    grid: list[dict[str, Any]] = []
     for buf in BUFFERS:
         for v, _ in VARIANTS:
             for da in DELAYED_ACK:
-                sc = thesis_scenario(variant=v, delayed_ack=da, gateway_buffer_packets=buf)
-                jobs.append((("ftp", buf, v, da), sc))
-                sc = thesis_scenario(
-                    "http",
-                    variant=v,
-                    delayed_ack=da,
-                    gateway_buffer_packets=buf,
-                    sample_interval_s=0.0,
-                )
-                jobs.append((("http", buf, v, da), sc))
+                grid += [
+                    {"app": app, "buffer": buf, "variant": v, "delayed_ack": da}
+                    for app in ("ftp", "http")
+                ]
     for v, _ in VARIANTS:
         for da in DELAYED_ACK:
-            sc = thesis_scenario("http", variant=v, delayed_ack=da, sample_interval_s=0.0)
-            jobs.append((("http", None, v, da), sc))
-            sc = thesis_scenario(variant=v, delayed_ack=da, sample_interval_s=0.0)
-            jobs.append((("ftp", None, v, da), sc))
-    return jobs
+            grid += [
+                {"app": app, "buffer": None, "variant": v, "delayed_ack": da}
+                for app in ("http", "ftp")
+            ]
+    return grid
+
+
+def _scenario(p: Mapping[str, Any]) -> dict[str, Any]:
+    kw: dict[str, Any] = {"variant": p["variant"], "delayed_ack": p["delayed_ack"]}
+    if p["buffer"] is not None:
+        kw["gateway_buffer_packets"] = p["buffer"]
+    if p["app"] == "http" or p["buffer"] is None:
+        kw["sample_interval_s"] = 0.0  # the FTP runs with a buffer are drawn over time
+    return thesis_scenario(*(("http",) if p["app"] == "http" else ()), **kw)
+
+
+def _key(p: Mapping[str, Any]) -> tuple:
+    return (p["app"], p["buffer"], p["variant"], p["delayed_ack"])
+
+
+def _runs(measured: Measured) -> dict[tuple, Any]:
+    return {_key(p): m for p, m in measured}
+
+
+def experiment(dpi: int) -> Experiment:
+    """Tables 7.9 (FTP) and 7.10 (HTTP) in the thesis tables' CSV files, and
+    Figs. 7.20-7.27 with their series."""
+
+    def figures(rows: list, measured: Measured, out: Path) -> list[str]:
+        figs, frames = _figures(_runs(measured), out, dpi)
+        write_series(out / "series_congestion.csv", frames)
+        return figs
+
+    return Experiment(
+        name="congestion",
+        csv={
+            "table7_9.csv": lambda r: r.experiment == "table7.9",
+            "table7_10.csv": lambda r: r.experiment == "table7.10",
+        },
+        grid=_grid(),
+        scenario=_scenario,
+        metrics=lambda p, res: FtpRun(res) if p["app"] == "ftp" else HttpRun.of(res),
+        table=lambda measured: [r for rows in _rows(_runs(measured)) for r in rows],
+        columns=ROWS_CSV_HEADER,
+        figures=figures,
+        write_table=lambda path, columns, rows: write_rows(path, rows),
+    )
 
 
 def reproduce(out: Path, workers: int | None = None, quick: bool = False) -> str:
@@ -84,21 +123,13 @@ def reproduce(out: Path, workers: int | None = None, quick: bool = False) -> str
     figures' resolution (all 40 runs take well under a second)."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    jobs = _jobs(quick)
-    runs: dict[tuple, Any] = {
-        key: FtpRun(res) if key[0] == "ftp" else HttpRun.of(res)
-        for key, res in run_jobs(jobs, workers)
-    }
-    dpi = 60 if quick else 100
-
+    done = run_experiment(experiment(60 if quick else 100), out, workers)
+    runs = _runs(done.measured)
     ftp_rows, http_rows = _rows(runs)
-    write_rows(out / "table7_9.csv", ftp_rows)
-    write_rows(out / "table7_10.csv", http_rows)
     claims, checks = _claims(runs)
     write_rows(out / "claims_congestion.csv", [c.thesis_row() for c in claims])
-    figs, frames = _figures(runs, out, dpi)
-    write_series(out / "series_congestion.csv", frames)
-    return _section(runs, ftp_rows, http_rows, claims, checks, figs, len(jobs))
+    figs = [f for f in done.files if f.endswith(".png")]
+    return _section(runs, ftp_rows, http_rows, claims, checks, figs, done.runs)
 
 
 def _rows(runs: dict) -> tuple[list[Row], list[Row]]:

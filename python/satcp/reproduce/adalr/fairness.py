@@ -38,15 +38,16 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from ..._fsutil import text_writer, write_files_atomically
-from ..experiment import run_jobs
+from ..claims import DEFAULT_TOLERANCE, Claim, claims_table
+from ..experiment import Experiment, measure
 from ..plotstyle import new_figure
-from .claims import findings_block, quoted, statements_markdown
+from .claims import findings_block, quoted
 from .scenarios import (
     FAIRNESS_FILE_BYTES,
     FAIRNESS_LINK_BPS,
@@ -57,7 +58,7 @@ from .scenarios import (
     variant_label,
 )
 from .stats import jain_index, maxmin_fairness
-from .tables import CI_CSV_COLUMNS, csv_text, diff_pct, markdown_table, within_pct
+from .tables import CI_CSV_COLUMNS, csv_text, diff_pct, markdown_table
 from .thesis_values import FAIRNESS_INDEX, FAIRNESS_TABLES, FAIRNESS_THROUGHPUT
 
 QUICK_FILE_BYTES = 5_000_000
@@ -137,27 +138,40 @@ class Report:
     wall_s: float
 
 
+def experiment(quick: bool) -> Experiment:
+    """The fairness and friendliness scenarios, and as a sensitivity those
+    with TCP-ADaLR with its window increments accumulated over ACKs
+    (docs/adalr.md, reading 4, the alternative the core offers): the runs
+    as data. The part writes its files itself (:func:`reproduce`), so only
+    :func:`satcp.reproduce.experiment.measure` runs it."""
+    file_bytes = QUICK_FILE_BYTES if quick else FAIRNESS_FILE_BYTES
+    grid = [{"name": name, "cumulative": False} for name in SCENARIOS]
+    grid += [
+        {"name": name, "cumulative": True}
+        for name, (variants, _) in SCENARIOS.items()
+        if AN in variants
+    ]
+
+    def scenario(p: Mapping[str, Any]) -> dict[str, Any]:
+        kw = {"adalr": {"rwnd_mode": "cumulative"}} if p["cumulative"] else {}
+        return fairness_scenario(SCENARIOS[p["name"]][0], file_bytes=file_bytes, **kw)
+
+    return Experiment(
+        name="fairness",
+        csv="",
+        grid=grid,
+        scenario=scenario,
+        metrics=lambda p, res: _outcome(p["name"], SCENARIOS[p["name"]][0], res),
+    )
+
+
 def compute(quick: bool, workers: int | None = None) -> Report:
     file_bytes = QUICK_FILE_BYTES if quick else FAIRNESS_FILE_BYTES
-    # (scenario name, sensitivity run?, variants) -> scenario
-    jobs: list[tuple[tuple[str, bool, tuple[str, ...]], dict[str, Any]]] = []
-    for name, (variants, _) in SCENARIOS.items():
-        jobs.append(((name, False, variants), fairness_scenario(variants, file_bytes=file_bytes)))
-    # Sensitivity: TCP-ADaLR's window increments accumulated over ACKs
-    # (docs/adalr.md, reading 4, the alternative the core offers).
-    for name, (variants, _) in SCENARIOS.items():
-        if AN in variants:
-            sc = fairness_scenario(
-                variants, file_bytes=file_bytes, adalr={"rwnd_mode": "cumulative"}
-            )
-            jobs.append(((name, True, variants), sc))
     t0 = time.perf_counter()
-    results = run_jobs(jobs, workers)
+    measured = measure(experiment(quick), workers)
     wall = time.perf_counter() - t0
-    outcomes: dict[str, Outcome] = {}
-    sens: dict[str, Outcome] = {}
-    for (name, is_sens, variants), res in results:
-        (sens if is_sens else outcomes)[name] = _outcome(name, variants, res)
+    outcomes = {p["name"]: o for p, o in measured if not p["cumulative"]}
+    sens = {p["name"]: o for p, o in measured if p["cumulative"]}
     return Report(outcomes, sens, file_bytes, quick, wall)
 
 
@@ -385,54 +399,88 @@ def _claims_md(report: Report) -> list[str]:
     fair_better = a.jain > nr.jain and a.maxmin > nr.maxmin
     fr_long = fr.throughput_Bps[:3]
     fr_short = fr.throughput_Bps[3:]
-    rows = [
-        (
+    claims = [
+        _statement(
             "The longest (500 ms) RTT connection using TCP-ADaLR NewReno has average "
             "throughput 47% higher than the corresponding TCP NewReno 500 ms RTT connection",
             f"{long_gain:+.1f}% ({a.throughput_Bps[0]:,.0f} vs {nr.throughput_Bps[0]:,.0f} B/s;"
             f" thesis {ta[500]:,.1f} vs {tn[500]:,.1f})",
-            _verdict(long_gain, 47.0),
+            paper=47.0,
+            satcp=long_gain,
         ),
-        (
+        _statement(
             "the average throughput of the shortest RTT connection using TCP-ADaLR NewReno "
             "drops by 12%",
             f"{short_gain:+.1f}% ({a.throughput_Bps[-1]:,.0f} vs {nr.throughput_Bps[-1]:,.0f} "
             f"B/s; thesis {ta[25]:,.1f} vs {tn[25]:,.1f})",
-            _verdict(-short_gain, 12.0),
+            paper=12.0,
+            satcp=-short_gain,
         ),
-        (
+        _statement(
             "With both metrics of fairness, TCP-ADaLR NewReno reduces the penalty caused by "
             "long RTT connections and exhibits better fairness than TCP NewReno",
             f"Jain {a.jain:.4f} vs {nr.jain:.4f}, max-min {a.maxmin:.4f} vs {nr.maxmin:.4f}",
-            _holds(fair_better),
+            ok=fair_better,
         ),
-        (
+        _statement(
             "TCP-ADaLR exhibits 9.9% higher FI than TCP NewReno (OPNET paper, Sec. 4.2.4)",
             f"{fi_gain:+.1f}% ({a.jain:.4f} vs {nr.jain:.4f})",
-            _verdict(fi_gain, 9.9),
+            paper=9.9,
+            satcp=fi_gain,
+            source="OPNET paper Sec. 4.2.4",
         ),
-        (
+        _statement(
             "The friendliness value (close to 1), shown in Table 7.15, confirms that "
             "TCP-ADaLR NewReno is TCP-friendly (read: index above 0.95)",
             f"{fr.jain:.4f} (thesis 0.9859)",
-            _holds(fr.jain > 0.95),
+            ok=fr.jain > 0.95,
         ),
-        (
+        _statement(
             "Hence, the three long RTT connections have a fair share of the bottleneck "
             "link's available bandwidth (read: each long-RTT TCP-ADaLR connection gets at "
             "least 70% of the mean of the three short-RTT TCP NewReno connections, as in "
             "Table 7.14: 177,310 / 230,348 = 77%)",
             f"{min(fr_long) / (sum(fr_short) / 3) * 100:.0f}% "
             f"({min(fr_long):,.0f} vs mean {sum(fr_short) / 3:,.0f} B/s)",
-            _holds(min(fr_long) >= 0.7 * sum(fr_short) / 3),
+            ok=min(fr_long) >= 0.7 * sum(fr_short) / 3,
         ),
     ]
     return [
         "### The thesis's statements beside satcp",
         "",
-        *statements_markdown((quoted(t), s, v) for t, s, v in rows),
+        *claims_table([replace(c, statement=quoted(c.statement)) for c in claims]),
         "",
     ]
+
+
+def _statement(
+    text: str,
+    numbers: str,
+    *,
+    paper: float | None = None,
+    satcp: float | None = None,
+    ok: bool | None = None,
+    source: str = "Sec. 7.5.5",
+) -> Claim:
+    """A statement of Sec. 7.5.5 (or the OPNET paper) as the reproductions'
+    one claim: satcp's numbers in its note; a percentage (``paper``) holds
+    in direction and within the default tolerance, a statement without one
+    by ``ok``."""
+    if paper is None:
+        verdict = _holds(bool(ok))
+        return Claim(source, text, None, None, holds=bool(ok), note=numbers, verdict_text=verdict)
+    verdict = _verdict(satcp, paper)
+    return Claim(
+        source,
+        text,
+        paper,
+        satcp,
+        "%",
+        holds=verdict == "holds",
+        note=numbers,
+        digits=1,
+        verdict_text=verdict,
+    )
 
 
 def _verdict(satcp: float, thesis: float) -> str:
@@ -440,7 +488,7 @@ def _verdict(satcp: float, thesis: float) -> str:
         return "not evaluated"
     if (satcp > 0) != (thesis > 0):
         return "does not hold"
-    if within_pct(satcp, thesis):
+    if DEFAULT_TOLERANCE.holds(thesis, satcp):
         return "holds"
     return "direction holds, magnitude differs"
 

@@ -30,7 +30,7 @@ from typing import Any
 import pandas as pd
 
 from ..baseline import window_bound
-from ..experiment import run_jobs
+from ..experiment import Experiment, measure
 from .claims import Check, Claim, check, checks_markdown, claims_markdown, findings_block
 from .measures import BIN_S, FtpRun, http_page_time, labelled, peak, write_series
 from .plots import LINK_THROUGHPUT, FigureKind, Line, figure_set, time_series_figures
@@ -179,36 +179,56 @@ SETUPS: tuple[Setup, ...] = (
 # --- the runs ----------------------------------------------------------------
 
 
-def _jobs(quick: bool) -> list[tuple[tuple, dict[str, Any]]]:
-    jobs: list[tuple[tuple, dict[str, Any]]] = []
+def _grid(quick: bool) -> list[dict[str, Any]]:
+    """Every run: its key (how the tables find it) and the arguments of its
+    :func:`~.scenarios.thesis_scenario`."""
+    grid: list[dict[str, Any]] = []
+
+    def add(key: tuple, *args: Any, **kwargs: Any) -> None:
+        grid.append({"key": key, "args": args, "kwargs": kwargs})
+
     for rtt in QUICK_RTTS_MS if quick else RTTS_MS:
-        sc = thesis_scenario(satellite_delay_s=rtt / 2000.0, sample_interval_s=0.0)
-        jobs.append((("5.1", rtt), sc))
+        add(("5.1", rtt), satellite_delay_s=rtt / 2000.0, sample_interval_s=0.0)
     for s in SETUPS:
         for v, _ in VARIANTS:
             for da in DELAYED_ACK:
                 for mode in ("", CUMULATIVE) if v in ADALR else ("",):
                     rwnd_mode = "cumulative" if mode else None
-                    sc = thesis_scenario(
-                        variant=v, delayed_ack=da, rwnd_mode=rwnd_mode, **dict(s.kwargs)
+                    add(
+                        ("ftp", s.table, v, da, mode),
+                        variant=v,
+                        delayed_ack=da,
+                        rwnd_mode=rwnd_mode,
+                        **dict(s.kwargs),
                     )
-                    jobs.append((("ftp", s.table, v, da, mode), sc))
     for mb in QUICK_FILE_SIZES_MB if quick else FILE_SIZES_MB:
         for v, _ in VARIANTS:
-            sc = thesis_scenario(variant=v, file_bytes=int(mb * 1e6), sample_interval_s=0.0)
-            jobs.append((("size", mb, v), sc))
-        sc = thesis_scenario(
+            add(("size", mb, v), variant=v, file_bytes=int(mb * 1e6), sample_interval_s=0.0)
+        add(
+            ("size", mb, "adalr-sack", CUMULATIVE),
             variant="adalr-sack",
             file_bytes=int(mb * 1e6),
             sample_interval_s=0.0,
             rwnd_mode="cumulative",
         )
-        jobs.append((("size", mb, "adalr-sack", CUMULATIVE), sc))
     for v, _ in VARIANTS:
         for da in DELAYED_ACK:
-            sc = thesis_scenario("http", variant=v, delayed_ack=da, sample_interval_s=0.0)
-            jobs.append((("http", v, da), sc))
-    return jobs
+            add(("http", v, da), "http", variant=v, delayed_ack=da, sample_interval_s=0.0)
+    return grid
+
+
+def experiment(quick: bool) -> Experiment:
+    """The ideal-channel runs as data (HTTP runs kept whole, FTP runs read
+    into :class:`~.measures.FtpRun`); the part writes its many tables and
+    figures itself, so only :func:`satcp.reproduce.experiment.measure` runs
+    it."""
+    return Experiment(
+        name="ideal",
+        csv="",
+        grid=_grid(quick),
+        scenario=lambda p: thesis_scenario(*p["args"], **p["kwargs"]),
+        metrics=lambda p, res: res if p["key"][0] == "http" else FtpRun(res),
+    )
 
 
 @dataclass
@@ -228,10 +248,8 @@ def reproduce(out: Path, workers: int | None = None, quick: bool = False) -> str
     ``out`` and returns the Markdown section."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    jobs = _jobs(quick)
-    runs: dict[tuple, Any] = {
-        key: res if key[0] == "http" else FtpRun(res) for key, res in run_jobs(jobs, workers)
-    }
+    measured = measure(experiment(quick), workers)
+    runs: dict[tuple, Any] = {p["key"]: m for p, m in measured}
     dpi = 60 if quick else 100
 
     parts = [_table_5_1(runs, quick, out)]
@@ -253,7 +271,7 @@ def reproduce(out: Path, workers: int | None = None, quick: bool = False) -> str
         (peak(sack.series["util_pct"]), ceiling),
         peak(adalr.series["util_pct"]),
     )
-    return _section(parts, claims, checks, quick, len(jobs), peak_util)
+    return _section(parts, claims, checks, quick, len(measured), peak_util)
 
 
 # --- Table 5.1 ---------------------------------------------------------------

@@ -46,14 +46,15 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..._fsutil import text_writer, write_files_atomically
-from ..experiment import run_jobs
+from ..claims import DEFAULT_TOLERANCE, claims_table
+from ..experiment import measure
 from ..plotstyle import new_figure
-from .claims import findings_block, quoted, statements_markdown
-from .lossy_claims import AN, AS, STATEMENTS, N, S, StatementResult, evaluate, satcp_text, why_keys
+from .claims import findings_block, quoted
+from .lossy_claims import AN, AS, STATEMENTS, N, S, StatementClaim, evaluate, satcp_text, why_keys
 from .lossy_evidence import da_off_better_text, evidence
 from .lossy_runs import (
     COMPARABLE_PCT,
@@ -66,9 +67,9 @@ from .lossy_runs import (
     Plan,
     Table,
     collect,
+    experiment,
     fmt_ber,
     gain,
-    jobs,
     mean,
     thesis_reference,
 )
@@ -82,7 +83,6 @@ from .tables import (
     csv_text,
     diff_pct,
     markdown_table,
-    within_pct,
 )
 from .thesis_values import thesis_value
 
@@ -104,7 +104,7 @@ FIG_NAMES = {
 @dataclass
 class Report:
     table: Table
-    statements: list[StatementResult]
+    statements: list[StatementClaim]
     evidence: dict[str, str]
     plan: Plan
     runs: int
@@ -162,7 +162,7 @@ def render_statements_csv(report: Report) -> str:
     beside the thesis's, and the verdict."""
     rows = []
     for r in report.statements:
-        c = r.statement
+        c = r.said
         pairs = (
             c.variant
             if c.kind == "best"
@@ -179,11 +179,7 @@ def render_statements_csv(report: Report) -> str:
         else:
             values = [("gain_pct_min", r.low, None), ("gain_pct_max", r.high, None)]
         for suffix, val, thesis in values:
-            diff = (
-                (val - thesis) / abs(thesis) * 100
-                if thesis not in (None, 0) and not math.isnan(val)
-                else math.nan
-            )
+            diff = math.nan if thesis is None else DEFAULT_TOLERANCE.diff_pct(thesis, val)
             rows.append(
                 [
                     c.figure,
@@ -371,16 +367,9 @@ def render_markdown(report: Report) -> str:
                     f"Fig. {fig} (delayed ACK {'enabled' if da else 'disabled'}):",
                     "",
                 ]
-                rs = [r for r in report.statements if r.statement.figure == fig]
+                rs = [r for r in report.statements if r.said.figure == fig]
                 if rs:
-                    out += statements_markdown(
-                        (
-                            f"{quoted(r.statement.text)} ({r.statement.source})",
-                            satcp_text(r),
-                            r.verdict + "".join(f" [{k}]" for k in r.why),
-                        )
-                        for r in rs
-                    )
+                    out += claims_table([_shown(r) for r in rs])
                     out.append("")
     used = sorted({k for r in report.statements for k in r.why})
     if used:
@@ -405,7 +394,29 @@ def render_markdown(report: Report) -> str:
     return "\n".join(out)
 
 
-def _tally(results: list[StatementResult]) -> tuple[int, int, int, int]:
+def _shown(r: StatementClaim) -> StatementClaim:
+    """The statement as the shared claims table shows it: the thesis's
+    words and where they are, its percentages, satcp's gains (the note) and
+    the verdict with the keys of the paragraphs that explain it."""
+    c = r.said
+    paper = None
+    if c.kind == "range":
+        paper = f"{c.low:g}%-{c.high:g}%"
+    elif c.kind in ("upto", "point", "degrade"):
+        paper = {"upto": "up to {:g}%", "point": "~{:g}%", "degrade": "more than {:g}% worse"}[
+            c.kind
+        ].format(c.high)
+    return replace(
+        r,
+        figure=f"Fig. {c.figure} ({c.source})",
+        statement=quoted(c.text),
+        paper_text=paper,
+        note=satcp_text(r),
+        verdict_text=r.verdict + "".join(f" [{k}]" for k in r.why),
+    )
+
+
+def _tally(results: list[StatementClaim]) -> tuple[int, int, int, int]:
     """How many statements hold, hold but for statistical ties, hold in
     direction only, do not hold."""
     held = sum(1 for r in results if r.verdict == "holds")
@@ -416,16 +427,16 @@ def _tally(results: list[StatementResult]) -> tuple[int, int, int, int]:
 
 def _find(report: Report, fig: str, kind: str, pair: tuple[str, str] | None = None):
     for r in report.statements:
-        c = r.statement
+        c = r.said
         if c.figure == fig and c.kind == kind and (pair is None or pair in c.pairs):
             return r
     return None
 
 
-def _range_text(r: StatementResult | None) -> str:
+def _range_text(r: StatementClaim | None) -> str:
     if r is None or math.isnan(r.low):
         return "n/a"
-    return f"thesis {r.statement.low:g}%-{r.statement.high:g}%, satcp {r.low:.0f}%-{r.high:.0f}%"
+    return f"thesis {r.said.low:g}%-{r.said.high:g}%, satcp {r.low:.0f}%-{r.high:.0f}%"
 
 
 def _findings(report: Report) -> list[str]:
@@ -455,7 +466,9 @@ def _findings(report: Report) -> list[str]:
     else:
         dir_text = "not at every BER (" + ", ".join(r.verdict for r in rng if r) + ")"
     highs_match = all(
-        r is not None and r.statement.high is not None and within_pct(r.high, r.statement.high)
+        r is not None
+        and r.said.high is not None
+        and DEFAULT_TOLERANCE.holds(r.said.high, r.high) is True
         for r in rng
     )
     rt = METRICS["ftp_response_time_s"]
@@ -617,16 +630,15 @@ def _sensitivity_md(report: Report) -> list[str]:
 
 def compute(plan: Plan, workers: int | None = None) -> Report:
     """Runs every scenario of ``plan`` and tests the thesis's statements."""
-    specs = jobs(plan)
     t0 = time.perf_counter()
-    runs = run_jobs(specs, workers)
+    measured = measure(experiment(plan), workers)
     wall = time.perf_counter() - t0
-    table = collect(runs)
+    table = collect(measured)
     results = [evaluate(c, table, plan.bers) for c in STATEMENTS]
     results = [r for r in results if r.bers]
     for r in results:
         r.why = why_keys(r)
-    return Report(table, results, evidence(table, plan.bers), plan, len(specs), wall)
+    return Report(table, results, evidence(table, plan.bers), plan, len(measured), wall)
 
 
 def reproduce(out: Path, workers: int | None, quick: bool) -> str:

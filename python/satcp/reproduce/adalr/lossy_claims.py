@@ -7,9 +7,9 @@ A statement compares variants at some BERs with one of these tests
 positive means the first variant is better:
 
 - ``range``: "X%-Y% better": every gain positive, the smallest and the
-  largest within 15% of X and Y;
+  largest within the reproductions' default tolerance (15%) of X and Y;
 - ``upto`` / ``point``: "up to X%" / "~X% at one BER": every gain positive,
-  the largest within 15% of X;
+  the largest within that tolerance of X;
 - ``better`` / ``worse``: every gain positive / negative (``most``: at a
   majority of the points);
 - ``best``: the variant beats the best of the other three at every BER;
@@ -21,7 +21,9 @@ positive means the first variant is better:
   its lossless value (congestion) or its value at the lowest BER (errors).
 
 Failures that are statistical ties (the means within their two 95%
-confidence intervals) are named as such.
+confidence intervals) are named as such. A tested statement is the
+reproductions' one claim type (:class:`StatementClaim`, a
+:class:`satcp.reproduce.claims.Claim` with its verdict in words).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from ..claims import DEFAULT_TOLERANCE, Claim
 from .lossy_runs import (
     BERS,
     COMPARABLE_PCT,
@@ -42,7 +45,7 @@ from .lossy_runs import (
     mean,
 )
 from .scenarios import VARIANTS, short_label, variant_label
-from .tables import MATCH_PCT, fmt_pct, within_pct
+from .tables import fmt_pct
 
 
 @dataclass(frozen=True)
@@ -273,18 +276,48 @@ STATEMENTS: tuple[Statement, ...] = (
 # fmt: on
 
 
-@dataclass
-class StatementResult:
-    statement: Statement
+@dataclass(kw_only=True)
+class StatementClaim(Claim):
+    """A statement tested on satcp's means: the reproductions' one claim
+    (:class:`satcp.reproduce.claims.Claim`; ``statement`` the thesis's
+    words, ``holds`` and ``verdict_text`` the verdict, ``note`` the gains
+    per BER), with the numbers the report and the CSV file show."""
+
+    said: Statement
     bers: tuple[float, ...]
     gains: dict[tuple[str, str, float], float]  # (a, b, ber) -> % (positive: a better)
     low: float
     high: float
-    verdict: str
-    holds: bool
     magnitude_ok: bool | None
-    detail: str
     why: list[str] = field(default_factory=list)
+
+
+def _claim(
+    c: Statement,
+    bers: tuple[float, ...],
+    gains: dict[tuple[str, str, float], float],
+    low: float,
+    high: float,
+    verdict: str,
+    holds: bool,
+    magnitude_ok: bool | None,
+    detail: str,
+) -> StatementClaim:
+    return StatementClaim(
+        c.figure,
+        c.text,
+        None,
+        None,
+        holds=holds,
+        note=detail,
+        verdict_text=verdict,
+        said=c,
+        bers=bers,
+        gains=gains,
+        low=low,
+        high=high,
+        magnitude_ok=magnitude_ok,
+    )
 
 
 def _pct(x: float) -> str:
@@ -304,7 +337,7 @@ def _tie(table: Table, c: Statement, a: str, b: str, da_a: bool, da_b: bool, ber
     return abs(x.mean - y.mean) <= sum(cis)
 
 
-def evaluate(c: Statement, table: Table, bers: Sequence[float]) -> StatementResult:
+def evaluate(c: Statement, table: Table, bers: Sequence[float]) -> StatementClaim:
     """Tests one statement on the table (at the BERs of both the statement
     and the plan)."""
     m = METRICS[c.metric]
@@ -350,7 +383,7 @@ def evaluate(c: Statement, table: Table, bers: Sequence[float]) -> StatementResu
                 ties[(a, bb, b)] = _tie(table, c, a, bb, da, da, b)
     vals = [g for g in gains.values() if not math.isnan(g)]
     if not vals:
-        return StatementResult(c, use, gains, math.nan, math.nan, "not evaluated", False, None, "")
+        return _claim(c, use, gains, math.nan, math.nan, "not evaluated", False, None, "")
     low, high = min(vals), max(vals)
     magnitude_ok: bool | None = None
 
@@ -376,7 +409,7 @@ def evaluate(c: Statement, table: Table, bers: Sequence[float]) -> StatementResu
     if c.kind in ("range", "upto", "point"):
         verdict, holds = sign_verdict(lambda g: g > 0)
         ends = [(high, c.high)] if c.kind != "range" else [(low, c.low), (high, c.high)]
-        magnitude_ok = all(t is not None and within_pct(s, t) for s, t in ends)
+        magnitude_ok = all(t is not None and DEFAULT_TOLERANCE.holds(t, s) is True for s, t in ends)
         if holds and not magnitude_ok:
             verdict = "direction holds, magnitude differs"
         elif not holds and verdict.startswith("holds except"):
@@ -419,7 +452,7 @@ def evaluate(c: Statement, table: Table, bers: Sequence[float]) -> StatementResu
     else:  # pragma: no cover
         raise ValueError(c.kind)
     detail = _detail(c, gains)
-    return StatementResult(c, use, gains, low, high, verdict, holds, magnitude_ok, detail)
+    return _claim(c, use, gains, low, high, verdict, holds, magnitude_ok, detail)
 
 
 def _detail(c: Statement, gains: dict[tuple[str, str, float], float]) -> str:
@@ -440,8 +473,8 @@ def _detail(c: Statement, gains: dict[tuple[str, str, float], float]) -> str:
     return "; ".join(parts)
 
 
-def satcp_text(r: StatementResult) -> str:
-    c = r.statement
+def satcp_text(r: StatementClaim) -> str:
+    c = r.said
     if math.isnan(r.low):
         return "n/a"
     if c.kind == "range":
@@ -457,12 +490,12 @@ def satcp_text(r: StatementResult) -> str:
         head = f"gains {_pct(r.low)} to {_pct(r.high)}"
     else:
         head = f"margin {_pct(r.low)} to {_pct(r.high)}"
-    return f"{head} ({r.detail})"
+    return f"{head} ({r.note})"
 
 
-def why_keys(r: StatementResult) -> list[str]:
+def why_keys(r: StatementClaim) -> list[str]:
     """Which evidence paragraphs explain a claim that does not fully hold."""
-    c = r.statement
+    c = r.said
     if r.verdict == "holds":
         return []
     if c.kind.startswith("da_"):
@@ -472,13 +505,13 @@ def why_keys(r: StatementResult) -> list[str]:
     if c.experiment == "congestion_error":
         keys.append("http_buffer" if http else "buffer")
     if c.kind in ("range", "upto", "point") and not r.magnitude_ok:
-        # "> MATCH_PCT", not "not within_pct(...)": a NaN end is not "off".
+        # "is False", not "not ...": a NaN end (None) is not "off".
         low_off = (
             c.kind == "range"
             and c.low is not None
-            and abs(r.low - c.low) > MATCH_PCT / 100 * abs(c.low)
+            and DEFAULT_TOLERANCE.holds(c.low, r.low) is False
         )
-        high_off = c.high is not None and abs(r.high - c.high) > MATCH_PCT / 100 * abs(c.high)
+        high_off = c.high is not None and DEFAULT_TOLERANCE.holds(c.high, r.high) is False
         if low_off and any(b <= 1e-8 for b in r.bers):
             keys.append("http" if http else "lossless")
         if high_off:

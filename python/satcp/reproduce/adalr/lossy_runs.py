@@ -13,11 +13,12 @@ congestion) and the table of their means over seeds.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from ...results import Results
+from ..experiment import Experiment
 from .measures import satellite_link
 from .scenarios import DELAYED_ACK, VARIANTS, thesis_scenario
 from .stats import mean_ci95
@@ -193,14 +194,14 @@ class Plan:
         return cls(BERS, SEEDS, None, False)
 
 
-def jobs(plan: Plan) -> list[tuple[Key, dict[str, Any]]]:
-    """Every run of ``plan``: the thesis's experiments, the lossless
+def grid(plan: Plan) -> list[dict[str, Any]]:
+    """Every run of ``plan`` (a :class:`Key`'s fields and the scenario's
+    ``buffer`` / ``downlink_only``): the thesis's experiments, the lossless
     references and the sensitivity runs."""
-    runs: list[tuple[Key, dict[str, Any]]] = []
+    runs: list[dict[str, Any]] = []
 
     def add(exp: str, app: str, v: str, da: bool, ber: float, seed: int, **kw: Any) -> None:
-        sc = build_scenario(app, v, da, ber, seed, file_bytes=plan.file_bytes, **kw)
-        runs.append((Key(exp, app, v, da, ber, seed), sc))
+        runs.append({**asdict(Key(exp, app, v, da, ber, seed)), **kw})
 
     for exp in EXPERIMENTS:
         for app in ("ftp", "http"):
@@ -238,6 +239,42 @@ def jobs(plan: Plan) -> list[tuple[Key, dict[str, Any]]]:
     return runs
 
 
+def _key(point: Mapping[str, Any]) -> Key:
+    return Key(*(point[f.name] for f in fields(Key)))
+
+
+def run_metrics_of(point: Mapping[str, Any], res: Results) -> tuple[dict[str, float], bool]:
+    """A run's metrics and whether it finished (an FTP download; HTTP runs
+    always do)."""
+    return run_metrics(point["app"], res), (res.apps_done if point["app"] == "ftp" else True)
+
+
+def experiment(plan: Plan) -> Experiment:
+    """The plan's runs as data; the lossy part writes its files itself
+    (:func:`satcp.reproduce.adalr.lossy.reproduce`), so only
+    :func:`satcp.reproduce.experiment.measure` runs it."""
+
+    def scenario(p: Mapping[str, Any]) -> dict[str, Any]:
+        extra = {k: p[k] for k in ("buffer", "downlink_only") if k in p}
+        return build_scenario(
+            p["app"],
+            p["variant"],
+            p["delayed_ack"],
+            p["ber"],
+            p["seed"],
+            file_bytes=plan.file_bytes,
+            **extra,
+        )
+
+    return Experiment(
+        name="lossy",
+        csv="",
+        grid=grid(plan),
+        scenario=scenario,
+        metrics=run_metrics_of,
+    )
+
+
 # --------------------------------------------------------------------------
 # Means over seeds
 
@@ -265,12 +302,12 @@ def _aggregate(values: Sequence[float], unfinished: int) -> Cell:
     return Cell(mean, ci, len(vals), 0, list(values))
 
 
-def collect(runs: Sequence[tuple[Key, Results]]) -> Table:
-    """The means over seeds of every metric at every point of the runs."""
+def collect(measured: Sequence[tuple[Mapping[str, Any], tuple[dict[str, float], bool]]]) -> Table:
+    """The means over seeds of every metric at every point of the runs
+    (:func:`experiment`'s measured points)."""
     per: dict[tuple[str, str, str, bool, float], list[tuple[dict[str, float], bool]]] = {}
-    for k, res in runs:
-        m = run_metrics(k.app, res)
-        finished = res.apps_done if k.app == "ftp" else True
+    for p, (m, finished) in measured:
+        k = _key(p)
         per.setdefault((k.experiment, k.app, k.variant, k.delayed_ack, k.ber), []).append(
             (m, finished)
         )

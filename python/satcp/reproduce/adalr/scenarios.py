@@ -9,8 +9,8 @@ running a batch of scenarios.
 - :data:`VARIANTS`, :data:`DELAYED_ACK`, :func:`variant_label`: the four
   TCP variants in the thesis tables' order, their labels, the two delayed
   ACK settings;
-- running (key, scenario) pairs in parallel is the engine's
-  (:func:`satcp.reproduce.experiment.run_jobs`).
+- running the parts' grids is the engine's (each part's ``experiment``,
+  run by :func:`satcp.reproduce.experiment.measure` or ``run_experiment``).
 """
 
 from __future__ import annotations

@@ -54,11 +54,6 @@ def improvement_pct(metric: float, baseline: float) -> float:
     return diff_pct(metric, baseline)
 
 
-def within_pct(satcp: float, thesis: float, pct: float = MATCH_PCT) -> bool:
-    """|satcp - thesis| is at most ``pct`` percent of |thesis| (False for NaN)."""
-    return abs(satcp - thesis) <= pct / 100 * abs(thesis)
-
-
 # --- text --------------------------------------------------------------------
 
 

@@ -32,9 +32,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ... import run_many
 from ...stats import jain_index
-from ..tables import markdown_table, write_csv
+from ..experiment import Experiment, Measured, measure, run_experiment
+from ..experiment import Point as ExpPoint
+from ..tables import markdown_table
 from .claims import Claim, Section, fmt
 from .common import (
     MSS,
@@ -124,70 +125,192 @@ class Fairness:
     runs: int
 
 
-def compute(
-    plosses: Sequence[float] = PLOSS,
-    seeds: Sequence[int] = SEEDS,
-    workers: int | None = None,
-) -> Fairness:
-    specs: list[dict[str, Any]] = [
-        sec5_scenario([PEACH] * FIG17_N, sample_interval_s=FIG17_STEP_S, name="peach-fig17"),
-        sec5_scenario([PEACH] * 20, sample_interval_s=FIG17_STEP_S, name="peach-fig17-n20"),
-        sec5_scenario([RENO] * 20, name="peach-fig17-n20-reno"),
-        *(sec5_scenario([PEACH], ploss=1e-2, seed=s, name="peach-alone") for s in seeds),
+def _scenario17(point: ExpPoint) -> dict[str, Any]:
+    run = point["run"]
+    if run == "n10":
+        return sec5_scenario([PEACH] * FIG17_N, sample_interval_s=FIG17_STEP_S, name="peach-fig17")
+    if run == "n20":
+        return sec5_scenario([PEACH] * 20, sample_interval_s=FIG17_STEP_S, name="peach-fig17-n20")
+    if run == "reno_n20":
+        return sec5_scenario([RENO] * 20, name="peach-fig17-n20-reno")
+    return sec5_scenario([PEACH], ploss=1e-2, seed=point["seed"], name="peach-alone")
+
+
+def _metrics17(point: ExpPoint, res: Any) -> Any:
+    """n10, n20: acked_i(t); reno_n20: its Jain index; alone: its goodput."""
+    run = point["run"]
+    if run in ("n10", "n20"):
+        return _acked(res, FIG17_N if run == "n10" else 20)
+    if run == "reno_n20":
+        return jain_index(flow_goodputs(res))
+    return flow_goodputs(res)[0]
+
+
+def _table17(measured: Measured) -> list[dict[str, Any]]:
+    got = {p["run"]: m for p, m in measured}
+    return [
+        {"case": label, "time_s": t, **{f"conn{i}": a.acked[i][j] for i in range(a.n)}}
+        for label, a in (("N=10", got["n10"]), ("N=20", got["n20"]))
+        for j, t in enumerate(a.times)
     ]
-    n0 = len(specs)
-    tags: list[tuple[str, str, float, int]] = []
-    for p in plosses:
-        for s in seeds:
-            for case, xv in (("peach_reno", PEACH), ("reno_reno", RENO)):
-                specs.append(hetero_scenario(xv, RENO, ploss_x=p, m=M, n=N, seed=s))
-                tags.append(("19", case, p, s))
-            for case, yv in (("reno_peach", PEACH), ("reno_reno", RENO)):
-                specs.append(sec5_scenario([RENO] * M + [yv] * N, ploss=p, seed=s))
-                tags.append(("20", case, p, s))
-    res = run_many(specs, workers=workers)
-    fig17 = _acked(res[0], FIG17_N)
-    fig17_n20 = _acked(res[1], 20)
-    reno_n20 = jain_index(flow_goodputs(res[2]))
-    alone = mean(flow_goodputs(r)[0] for r in res[3:n0])
-    corr = statistics.correlation(sender_delays(20, 1), [a[-1] for a in fig17_n20.acked])
-    per: dict[tuple[str, str, float], list[tuple[float, float]]] = {}
-    rows: dict[str, list[dict[str, Any]]] = {"19": [], "20": []}
-    for (fig, case, p, s), r in zip(tags, res[n0:], strict=True):
-        g = flow_goodputs(r)
+
+
+def _figures17(rows: list, measured: Measured, out: Path) -> list[str]:
+    got = {p["run"]: m for p, m in measured}
+    for path, a, title in (
+        (
+            FIG17,
+            got["n10"],
+            f"Fig. 17: acked_i(t) of N = {FIG17_N} TCP-Peach connections "
+            "(K = 50, rwnd = 64, c = 1300 segments/s, PLoss = 0, RTT 550 ms; satcp)",
+        ),
+        (
+            FIG17B,
+            got["n20"],
+            "Fig. 17 with N = 20 TCP-Peach connections (other parameters; satcp)",
+        ),
+    ):
+        plot(
+            out / path,
+            title,
+            [
+                Panel(
+                    "Time [s]",
+                    "acked_i(t) [segments]",
+                    [
+                        Series(f"connection {i + 1}", a.times, a.acked[i], linewidth=1.0)
+                        for i in range(a.n)
+                    ],
+                    legend=a.n <= 10,
+                )
+            ],
+        )
+    return [FIG17, FIG17B]
+
+
+def experiment17(seeds: Sequence[int]) -> Experiment:
+    """Fig. 17 (N = 10 and 20 TCP-Peach connections), TCP-Reno with N = 20
+    and one TCP-Peach connection alone at PLoss 1e-2 (for the claims)."""
+    return Experiment(
+        name="fig17",
+        csv=CSV17,
+        grid=[
+            {"run": "n10"},
+            {"run": "n20"},
+            {"run": "reno_n20"},
+            *({"run": "alone", "seed": s} for s in seeds),
+        ],
+        scenario=_scenario17,
+        metrics=_metrics17,
+        table=_table17,
+        columns=("case", "time_s", *(f"conn{i}" for i in range(20))),
+        figures=_figures17,
+    )
+
+
+def _scenario1920(point: ExpPoint) -> dict[str, Any]:
+    p, s = point["ploss"], point["seed"]
+    if point["fig"] == "19":
+        xv = PEACH if point["case"] == "peach_reno" else RENO
+        return hetero_scenario(xv, RENO, ploss_x=p, m=M, n=N, seed=s)
+    yv = PEACH if point["case"] == "reno_peach" else RENO
+    return sec5_scenario([RENO] * M + [yv] * N, ploss=p, seed=s)
+
+
+def _table1920(measured: Measured) -> list[dict[str, Any]]:
+    rows = []
+    for p, g in measured:
         rx, ry = mean(g[:M]), mean(g[M:])
-        per.setdefault((fig, case, p), []).append((rx, ry))
-        rows[fig].append(
+        rows.append(
             {
-                "case": case,
-                "ploss": p,
-                "seed": s,
+                "fig": p["fig"],
+                "case": p["case"],
+                "ploss": p["ploss"],
+                "seed": p["seed"],
                 "r_x_segments_per_s": rx,
                 "r_y_segments_per_s": ry,
                 "phi": rx / ry if ry else math.nan,
                 **{f"conn{i}": x for i, x in enumerate(g)},
             }
         )
+    return rows
 
-    def means(fig: str) -> dict[tuple[str, float], tuple[float, float]]:
-        return {
-            (case, p): (mean(v[0] for v in vals), mean(v[1] for v in vals))
-            for (f, case, p), vals in per.items()
-            if f == fig
-        }
 
-    return Fairness(
-        fig17,
-        fig17_n20,
-        reno_n20,
-        alone,
-        corr,
-        means("19"),
-        means("20"),
-        rows["19"],
-        rows["20"],
-        len(specs),
+def _means(rows: list[dict[str, Any]], fig: str) -> dict[tuple[str, float], tuple[float, float]]:
+    """(case, ploss) -> (r_X, r_Y), means over the seeds."""
+    per: dict[tuple[str, float], list[tuple[float, float]]] = {}
+    for r in rows:
+        if r["fig"] == fig:
+            per.setdefault((r["case"], r["ploss"]), []).append(
+                (r["r_x_segments_per_s"], r["r_y_segments_per_s"])
+            )
+    return {k: (mean(v[0] for v in vals), mean(v[1] for v in vals)) for k, vals in per.items()}
+
+
+def experiment1920(plosses: Sequence[float], seeds: Sequence[int]) -> Experiment:
+    """Figs. 19-20: M = N = 5 connections X and Y, every PLoss and seed; one
+    CSV file per figure."""
+
+    def figures(rows: list, measured: Measured, out: Path) -> list[str]:
+        _plot1920(_means(rows, "19"), _means(rows, "20"), plosses, out)
+        return [FIG19, FIG20]
+
+    return Experiment(
+        name="fig19_20",
+        csv={CSV19: lambda r: r["fig"] == "19", CSV20: lambda r: r["fig"] == "20"},
+        grid=[
+            {"fig": fig, "case": case, "ploss": p, "seed": s}
+            for p in plosses
+            for s in seeds
+            for fig, case in (
+                ("19", "peach_reno"),
+                ("19", "reno_reno"),
+                ("20", "reno_peach"),
+                ("20", "reno_reno"),
+            )
+        ],
+        scenario=_scenario1920,
+        metrics=lambda p, res: flow_goodputs(res),
+        table=_table1920,
+        columns=(
+            "case",
+            "ploss",
+            "seed",
+            "r_x_segments_per_s",
+            "r_y_segments_per_s",
+            "phi",
+            *(f"conn{i}" for i in range(M + N)),
+        ),
+        figures=figures,
     )
+
+
+def _fairness(m17: Measured, rows1920: list[dict[str, Any]], runs: int) -> Fairness:
+    got = {p["run"]: m for p, m in m17}
+    fig17_n20 = got["n20"]
+    return Fairness(
+        got["n10"],
+        fig17_n20,
+        got["reno_n20"],
+        mean(m for p, m in m17 if p["run"] == "alone"),
+        statistics.correlation(sender_delays(20, 1), [a[-1] for a in fig17_n20.acked]),
+        _means(rows1920, "19"),
+        _means(rows1920, "20"),
+        [r for r in rows1920 if r["fig"] == "19"],
+        [r for r in rows1920 if r["fig"] == "20"],
+        runs,
+    )
+
+
+def compute(
+    plosses: Sequence[float] = PLOSS,
+    seeds: Sequence[int] = SEEDS,
+    workers: int | None = None,
+) -> Fairness:
+    """Every run of Figs. 17, 19 and 20, measured (without writing files)."""
+    m17 = measure(experiment17(seeds), workers)
+    m1920 = measure(experiment1920(plosses, seeds), workers)
+    return _fairness(m17, _table1920(m1920), len(m17) + len(m1920))
 
 
 def phi(pair: tuple[float, float]) -> float:
@@ -339,55 +462,27 @@ def reproduce(out: Path, workers: int | None, quick: bool) -> Section:
     t0 = time.perf_counter()
     plosses = QUICK_PLOSS if quick else PLOSS
     seeds = QUICK_SEEDS if quick else SEEDS
-    fa = compute(plosses, seeds, workers)
-    # Fig. 17
-    rows17 = []
-    for label, a in (("N=10", fa.fig17), ("N=20", fa.fig17_n20)):
-        for j, t in enumerate(a.times):
-            rows17.append(
-                {"case": label, "time_s": t, **{f"conn{i}": a.acked[i][j] for i in range(a.n)}}
-            )
-    write_csv(out / CSV17, ("case", "time_s", *(f"conn{i}" for i in range(20))), rows17)
-    for path, a, title in (
-        (
-            FIG17,
-            fa.fig17,
-            f"Fig. 17: acked_i(t) of N = {FIG17_N} TCP-Peach connections "
-            "(K = 50, rwnd = 64, c = 1300 segments/s, PLoss = 0, RTT 550 ms; satcp)",
-        ),
-        (
-            FIG17B,
-            fa.fig17_n20,
-            "Fig. 17 with N = 20 TCP-Peach connections (other parameters; satcp)",
-        ),
-    ):
-        plot(
-            out / path,
-            title,
-            [
-                Panel(
-                    "Time [s]",
-                    "acked_i(t) [segments]",
-                    [
-                        Series(f"connection {i + 1}", a.times, a.acked[i], linewidth=1.0)
-                        for i in range(a.n)
-                    ],
-                    legend=a.n <= 10,
-                )
-            ],
-        )
-    # Figs. 19-20
-    cols = (
-        "case",
-        "ploss",
-        "seed",
-        "r_x_segments_per_s",
-        "r_y_segments_per_s",
-        "phi",
-        *(f"conn{i}" for i in range(M + N)),
+    d17 = run_experiment(experiment17(seeds), out, workers)
+    d1920 = run_experiment(experiment1920(plosses, seeds), out, workers)
+    fa = _fairness(d17.measured, d1920.rows, d17.runs + d1920.runs)
+    cl = claims(fa, plosses)
+    md = _markdown(fa, plosses, seeds, cl)
+    return Section(
+        "Figs. 17, 19, 20: fairness",
+        md,
+        cl,
+        [FIG17, FIG17B, FIG19, FIG20, CSV17, CSV19, CSV20],
+        runs=fa.runs,
+        seconds=time.perf_counter() - t0,
     )
-    write_csv(out / CSV19, cols, fa.rows19)
-    write_csv(out / CSV20, cols, fa.rows20)
+
+
+def _plot1920(
+    fig19: dict[tuple[str, float], tuple[float, float]],
+    fig20: dict[tuple[str, float], tuple[float, float]],
+    plosses: Sequence[float],
+    out: Path,
+) -> None:
     xs = list(range(len(plosses)))
     # (file, title, x label, results, ((case, label, style), ...), ylim)
     figures = (
@@ -396,7 +491,7 @@ def reproduce(out: Path, workers: int | None, quick: bool) -> Section:
             "Fig. 19: fairness phi = r_X / r_Y, satellite connections X (RTT 550 "
             "ms, PLoss_X) and terrestrial connections Y (RTT 200 ms), M = N = 5 (satcp)",
             "PLoss_X",
-            fa.fig19,
+            fig19,
             (
                 ("peach_reno", "(Peach) & (Reno): phi_Peach/Reno", "peach"),
                 ("reno_reno", "(Reno) & (Reno): phi_Reno/Reno", "reno"),
@@ -408,7 +503,7 @@ def reproduce(out: Path, workers: int | None, quick: bool) -> Section:
             "Fig. 20: fairness phi = r_X / r_Y, TCP-Reno (X) and TCP-Peach (Y) "
             "through the same GEO channel, M = N = 5 (satcp)",
             "PLoss",
-            fa.fig20,
+            fig20,
             (
                 ("reno_peach", "(Reno) & (Peach): phi_Reno/Peach", "peach"),
                 ("reno_reno", "(Reno) & (Reno): phi_Reno/Reno", "reno"),
@@ -423,16 +518,6 @@ def reproduce(out: Path, workers: int | None, quick: bool) -> Section:
         ]
         panel = Panel(xlabel, "Fairness phi", series, xticklabels=_ticks(plosses), ylim=ylim)
         plot(out / name, title, [panel])
-    cl = claims(fa, plosses)
-    md = _markdown(fa, plosses, seeds, cl)
-    return Section(
-        "Figs. 17, 19, 20: fairness",
-        md,
-        cl,
-        [FIG17, FIG17B, FIG19, FIG20, CSV17, CSV19, CSV20],
-        runs=fa.runs,
-        seconds=time.perf_counter() - t0,
-    )
 
 
 def _fig19_text(fa: Fairness, plosses: Sequence[float]) -> list[str]:

@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from ... import run_many
-from ..tables import markdown_table, write_csv
+from ..experiment import Experiment, Measured, run_experiment
+from ..experiment import measure as measure_runs
+from ..tables import markdown_table
 from .claims import Claim, Section, fmt
 from .common import (
     C_SEG,
@@ -145,10 +146,20 @@ def measure(key: Key, res: Any) -> Point:
 
 
 def compute(keys: Iterable[Key], workers: int | None = None) -> dict[Key, Point]:
-    """Runs every distinct key once."""
-    unique = list(dict.fromkeys(keys))
-    res = run_many([scenario(k) for k in unique], workers=workers)
-    return {k: measure(k, r) for k, r in zip(unique, res, strict=True)}
+    """Runs every distinct key once (without writing files)."""
+    return _points(measure_runs(_runs_of(keys), workers))
+
+
+def _runs_of(keys: Iterable[Key]) -> Experiment:
+    """Every distinct key once, as an experiment's grid (no table: for
+    :func:`compute`)."""
+    return Experiment(
+        name="goodput",
+        csv="",
+        grid=[asdict(k) for k in dict.fromkeys(keys)],
+        scenario=lambda p: scenario(_key(p)),
+        metrics=lambda p, res: measure(_key(p), res),
+    )
 
 
 def fig11_keys(plosses: Sequence[float] = PLOSS, seeds: Sequence[int] = SEEDS) -> list[Key]:
@@ -357,23 +368,77 @@ def _mathis(ploss: float) -> float:
     return min(RWND_SEG / RTT_S, math.sqrt(1.5) / (RTT_S * math.sqrt(ploss)))
 
 
+def _key(point: Mapping[str, Any]) -> Key:
+    return Key(**point)
+
+
+def _points(measured: Measured) -> dict[Key, Point]:
+    return {_key(p): m for p, m in measured}
+
+
+def _figures(plosses: Sequence[float], caps: Sequence[float]) -> Callable[..., list[str]]:
+    """Figs. 11-13 from the runs' means."""
+
+    def draw(rows: list, measured: Measured, out: Path) -> list[str]:
+        pts = _points(measured)
+        loss = _curve(pts, plosses, "ploss")
+        cap = _curve(pts, [float(c) for c in caps], "c_seg")
+        _plot(loss, cap, out)
+        return [FIG11, FIG12, FIG13]
+
+    return draw
+
+
+def experiment(plosses: Sequence[float], caps: Sequence[float], seeds: Sequence[int]) -> Experiment:
+    """Figs. 11-13 as one grid (the c = 1,300, PLoss = 5e-3 runs are shared),
+    with the Fig. 11 runs with every round-trip time alike (sensitivity):
+    the two CSV files, the figures and the claims."""
+    keys = fig11_keys(plosses, seeds) + fig13_keys(caps, seeds)
+    keys += [Key(k.variant, k.ploss, k.c_seg, k.seed, False) for k in fig11_keys(plosses, (1,))]
+
+    def table(measured: Measured) -> list[dict[str, Any]]:
+        return _rows(_points(measured))
+
+    def claims_of(rows: list, measured: Measured) -> list[Claim]:
+        pts = _points(measured)
+        return claims(_curve(pts, plosses, "ploss"), _curve(pts, [float(c) for c in caps], "c_seg"))
+
+    return replace(
+        _runs_of(keys),
+        csv={
+            CSV_LOSS: lambda r: r["c_segments_per_s"] == C_SEG,
+            CSV_CAP: lambda r: r["ploss"] == FIG13_PLOSS,
+        },
+        table=table,
+        columns=COLUMNS,
+        claims=claims_of,
+        figures=_figures(plosses, caps),
+    )
+
+
 def reproduce(out: Path, workers: int | None, quick: bool) -> Section:
     t0 = time.perf_counter()
     plosses = QUICK_PLOSS if quick else PLOSS
     caps = QUICK_CAPACITIES if quick else CAPACITIES
     seeds = QUICK_SEEDS if quick else SEEDS
-    # One batch for both figures (the c = 1,300, PLoss = 5e-3 runs are shared).
-    keys = fig11_keys(plosses, seeds) + fig13_keys(caps, seeds)
-    # Sensitivity: the Fig. 11 runs with every round-trip time alike.
-    keys += [Key(k.variant, k.ploss, k.c_seg, k.seed, False) for k in fig11_keys(plosses, (1,))]
-    pts = compute(keys, workers)
+    done = run_experiment(experiment(plosses, caps, seeds), out, workers)
+    pts = _points(done.measured)
     loss = _curve(pts, plosses, "ploss")
     equal = _curve(pts, plosses, "ploss", jitter=False)
     cap = _curve(pts, [float(c) for c in caps], "c_seg")
-    write_csv(out / CSV_LOSS, COLUMNS, _rows({k: p for k, p in pts.items() if k.c_seg == C_SEG}))
-    write_csv(
-        out / CSV_CAP, COLUMNS, _rows({k: p for k, p in pts.items() if k.ploss == FIG13_PLOSS})
+    cl = done.claims
+    md = _markdown(loss, cap, equal, pts, cl, seeds, quick)
+    return Section(
+        "Figs. 11-13: goodput and overhead",
+        md,
+        cl,
+        [FIG11, FIG12, FIG13, CSV_LOSS, CSV_CAP],
+        runs=done.runs,
+        seconds=time.perf_counter() - t0,
     )
+
+
+def _plot(loss: Curve, cap: Curve, out: Path) -> None:
     style = {PEACH: "peach", RENO: "reno"}
     plot(
         out / FIG11,
@@ -423,16 +488,6 @@ def reproduce(out: Path, workers: int | None, quick: bool) -> Section:
                 hlines=[(N_FLOWS * RWND_SEG / RTT_S, "20 x rwnd / RTT")],
             )
         ],
-    )
-    cl = claims(loss, cap)
-    md = _markdown(loss, cap, equal, pts, cl, seeds, quick)
-    return Section(
-        "Figs. 11-13: goodput and overhead",
-        md,
-        cl,
-        [FIG11, FIG12, FIG13, CSV_LOSS, CSV_CAP],
-        runs=len(pts),
-        seconds=time.perf_counter() - t0,
     )
 
 

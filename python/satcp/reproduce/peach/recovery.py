@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ... import run_many
+from ..experiment import Experiment, Point, measure
 from ..tables import write_csv
 from .claims import Claim, Section, fmt
 from .common import MSS, PEACH_PLAIN, RENO_PLAIN, RTT_S, sec5_scenario
@@ -173,41 +173,82 @@ class Recovery:
     runs: int
 
 
+def _runs_scenario(p: Point) -> dict[str, Any]:
+    if p["fig"] == "9":
+        return fig9_scenario(p["variant"])
+    return fig7_scenario(p["variant"], drop=p["fig"] == "7")
+
+
+def _runs_metrics(p: Point, res: Any) -> Any:
+    """Figs. 7 and 9: the episode; the run without the loss: its series
+    (time, snd_una, cwnd), put on the lossy run's time axis afterwards."""
+    if p["fig"] == "7":
+        return _episode(p["variant"], res, "lost_segment")
+    if p["fig"] == "9":
+        return _episode(p["variant"], res, "srtt")
+    fs = res.flow_series
+    return fs["time_s"].to_list(), fs["snd_una"].to_list(), fs["cwnd"].to_list()
+
+
+#: Figs. 7 and 9 and the Fig. 7 runs without the loss, both variants.
+RUNS = Experiment(
+    name="recovery",
+    csv="",
+    grid=[
+        {"fig": fig, "variant": v}
+        for fig in ("7", "9", "7_noloss")
+        for v in (PEACH_PLAIN, RENO_PLAIN)
+    ],
+    scenario=_runs_scenario,
+    metrics=_runs_metrics,
+)
+
+
+def _cuts(fig7: dict[str, Episode], fig9: dict[str, Episode]) -> Experiment:
+    """Each Peach episode's run cut at the detection and 2 RTT after the
+    recovery (the runs are deterministic): its dummy counters there."""
+    grid = []
+    for fig, ep in (("7", fig7[PEACH_PLAIN]), ("9", fig9[PEACH_PLAIN])):
+        before = ep.t0_s + ep.detect - STEP_S
+        after = ep.t0_s + ep.end + 2 * ep.srtt_s
+        grid += [{"fig": fig, "duration_s": before}, {"fig": fig, "duration_s": after}]
+    make = {"7": fig7_scenario, "9": fig9_scenario}
+    return Experiment(
+        name="recovery_cuts",
+        csv="",
+        grid=grid,
+        scenario=lambda p: make[p["fig"]](PEACH_PLAIN, duration_s=p["duration_s"]),
+        metrics=lambda p, res: _counters(res),
+    )
+
+
 def compute(workers: int | None = None) -> Recovery:
+    measured = measure(RUNS, workers)
+    got = {(p["fig"], p["variant"]): m for p, m in measured}
     variants = (PEACH_PLAIN, RENO_PLAIN)
-    specs = [fig7_scenario(v) for v in variants]
-    specs += [fig9_scenario(v) for v in variants]
-    specs += [fig7_scenario(v, drop=False) for v in variants]
-    res = run_many(specs, workers=workers)
-    fig7 = {v: _episode(v, r, "lost_segment") for v, r in zip(variants, res[:2], strict=True)}
-    fig9 = {v: _episode(v, r, "srtt") for v, r in zip(variants, res[2:4], strict=True)}
+    fig7 = {v: got["7", v] for v in variants}
+    fig9 = {v: got["9", v] for v in variants}
     # The runs without the loss, on the lossy runs' time axes.
     noloss = {}
-    for v, r in zip(variants, res[4:6], strict=True):
+    for v in variants:
         ep = fig7[v]
-        una = r.flow_series["snd_una"].to_list()
-        times = r.flow_series["time_s"].to_list()
+        times, una, cwnd = got["7_noloss", v]
         a0 = una[next(j for j, t in enumerate(times) if t >= ep.t0_s)]
         noloss[v] = Episode(
             v,
             ep.t0_s,
             [t - ep.t0_s for t in times],
-            [c / MSS for c in r.flow_series["cwnd"].to_list()],
+            [c / MSS for c in cwnd],
             [(u - a0) / MSS for u in una],
             *([math.nan] * 9),
         )
     # Dummies of each Peach episode: the counters at the detection and 2 RTT
-    # after the recovery, from runs cut there (the runs are deterministic).
-    cuts = []
-    for ep, make in ((fig7[PEACH_PLAIN], fig7_scenario), (fig9[PEACH_PLAIN], fig9_scenario)):
-        before = ep.t0_s + ep.detect - STEP_S
-        after = ep.t0_s + ep.end + 2 * ep.srtt_s
-        cuts += [make(PEACH_PLAIN, duration_s=before), make(PEACH_PLAIN, duration_s=after)]
-    cut = run_many(cuts, workers=workers)
+    # after the recovery, from runs cut there.
+    cut = [m for _, m in measure(_cuts(fig7, fig9), workers)]
     for j, ep in enumerate((fig7[PEACH_PLAIN], fig9[PEACH_PLAIN])):
-        (s0, m0), (s1, m1) = _counters(cut[2 * j]), _counters(cut[2 * j + 1])
+        (s0, m0), (s1, m1) = cut[2 * j], cut[2 * j + 1]
         ep.dummies_sent, ep.dummies_answered = s1 - s0, m1 - m0
-    return Recovery(fig7, noloss, fig9, len(specs) + len(cuts))
+    return Recovery(fig7, noloss, fig9, len(measured) + len(cut))
 
 
 def _deficit(ref: Episode, ep: Episode) -> float:

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ... import run_many
 from ..experiment import Experiment, Measured, Point, run_experiment
+from ..experiment import measure as measure_runs
 from .claims import Claim, Section, fmt
 from .common import MSS, PEACH_PLAIN, RENO_PLAIN, RTT_S, RWND_SEG, sec5_scenario
 from .figures import Panel, Series, plot
@@ -124,11 +124,7 @@ def measure(key: str, label: str, style: str, res: Any) -> Startup:
 
 def compute(workers: int | None = None) -> dict[str, Startup]:
     """The three runs, measured (without writing files)."""
-    results = run_many(scenarios(), workers=workers)
-    return {
-        key: measure(key, label, style, res)
-        for (key, _, _, label, style), res in zip(RUNS, results, strict=True)
-    }
+    return _runs(measure_runs(EXPERIMENT, workers))
 
 
 def _metrics(point: Point, res: Any) -> Startup:

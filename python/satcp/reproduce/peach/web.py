@@ -35,8 +35,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ... import run_many, variants
-from ..tables import markdown_table, write_csv
+from ... import variants
+from ..experiment import Experiment, Measured, Point, measure, run_experiment
+from ..tables import markdown_table
 from .claims import Claim, Section, fmt
 from .common import N_FLOWS, PEACH, RENO, RTT_S, aggregate_goodput, mean, sec5_scenario
 from .figures import Panel, Series, plot
@@ -143,6 +144,154 @@ class Web:
         return a / b if b else math.nan
 
 
+#: key -> (variant, initial window) of Figs. 14-15.
+CASE = {key: (v, iw) for key, v, iw, _, _ in CASES}
+COLUMNS1415 = (
+    "case",
+    "ploss",
+    "seed",
+    "segments",
+    "transfers",
+    "completed",
+    "t_avg_s",
+    "goodput_segments_per_s",
+    "transfer_goodput_segments_per_s",
+)
+COLUMNS16 = (
+    "variant",
+    "dt_s",
+    "segments",
+    "ploss",
+    "seed",
+    "transfers",
+    "completed",
+    "t_avg_s",
+    "transfer_goodput_segments_per_s",
+    "goodput_segments_per_s",
+)
+
+
+def _segments(dt: float) -> int:
+    """Fig. 16: S / DT constant."""
+    return round(S_SEGMENTS * dt)
+
+
+def _groups(measured: Measured, *names: str) -> dict[tuple, list[tuple[Point, WebRun]]]:
+    """The runs by the point's ``names`` (the seeds in the grid's order)."""
+    out: dict[tuple, list[tuple[Point, WebRun]]] = {}
+    for p, r in measured:
+        out.setdefault(tuple(p[n] for n in names), []).append((p, r))
+    return out
+
+
+def _runs(measured: Measured, *names: str) -> dict[tuple, list[WebRun]]:
+    return {k: [r for _, r in v] for k, v in _groups(measured, *names).items()}
+
+
+def _table1415(measured: Measured) -> list[dict[str, Any]]:
+    return [
+        {
+            "case": case,
+            "ploss": p,
+            "seed": pt["seed"],
+            "segments": S_SEGMENTS,
+            "transfers": r.transfers,
+            "completed": r.completed,
+            "t_avg_s": r.t_avg,
+            "goodput_segments_per_s": r.goodput,
+            "transfer_goodput_segments_per_s": r.transfer_goodput,
+        }
+        for (case, p), runs in sorted(_groups(measured, "case", "ploss").items())
+        for pt, r in runs
+    ]
+
+
+def _table16(measured: Measured) -> list[dict[str, Any]]:
+    return [
+        {
+            "variant": v,
+            "dt_s": dt,
+            "segments": _segments(dt),
+            "ploss": p,
+            "seed": pt["seed"],
+            "transfers": r.transfers,
+            "completed": r.completed,
+            "t_avg_s": r.t_avg,
+            "transfer_goodput_segments_per_s": r.transfer_goodput,
+            "goodput_segments_per_s": r.goodput,
+        }
+        for (v, dt, p), runs in sorted(_groups(measured, "variant", "dt_s", "ploss").items())
+        for pt, r in runs
+    ]
+
+
+def _web(m1415: Measured, m16: Measured) -> Web:
+    return Web(
+        _runs(m1415, "case", "ploss"),
+        _runs(m16, "variant", "dt_s", "ploss"),
+        len(m1415) + len(m16),
+    )
+
+
+def experiment1415(plosses: Sequence[float], seeds: Sequence[int]) -> Experiment:
+    """Figs. 14-15: files of S segments, the three cases, every PLoss."""
+
+    def figures(rows: list, measured: Measured, out: Path) -> list[str]:
+        _plot1415(_web(measured, []), plosses, out)
+        return [FIG14, FIG15]
+
+    return Experiment(
+        name="fig14_15",
+        csv=CSV1415,
+        grid=[
+            {"case": key, "ploss": p, "seed": s}
+            for p in plosses
+            for s in seeds
+            for key, *_ in CASES
+        ],
+        scenario=lambda pt: web_scenario(
+            CASE[pt["case"]][0], pt["ploss"], pt["seed"], initial_window=CASE[pt["case"]][1]
+        ),
+        metrics=lambda pt, res: WebRun.of(res, S_SEGMENTS),
+        table=_table1415,
+        columns=COLUMNS1415,
+        figures=figures,
+    )
+
+
+def experiment16(
+    plosses: Sequence[float], dts: Sequence[float], seeds: Sequence[int]
+) -> Experiment:
+    """Fig. 16: TCP-Peach against Fast Start, S / DT constant."""
+
+    def figures(rows: list, measured: Measured, out: Path) -> list[str]:
+        _plot16(_web([], measured), plosses, dts, out)
+        return [FIG16]
+
+    return Experiment(
+        name="fig16",
+        csv=CSV16,
+        grid=[
+            {"variant": v, "dt_s": dt, "ploss": p, "seed": s}
+            for p in plosses
+            for s in seeds
+            for dt in dts
+            for v in (PEACH, FASTSTART)
+        ],
+        scenario=lambda pt: web_scenario(
+            pt["variant"],
+            pt["ploss"],
+            pt["seed"],
+            segments=_segments(pt["dt_s"]),
+            think_time_s=pt["dt_s"],
+        ),
+        metrics=lambda pt, res: WebRun.of(res, _segments(pt["dt_s"])),
+        table=_table16,
+        columns=COLUMNS16,
+        figures=figures,
+    )
+
+
 def compute(
     plosses: Sequence[float] = PLOSS,
     dts: Sequence[float] = DTS,
@@ -150,28 +299,9 @@ def compute(
     workers: int | None = None,
     fig16: bool = True,
 ) -> Web:
-    specs: list[dict[str, Any]] = []
-    tags: list[tuple[Any, ...]] = []
-    for p in plosses:
-        for s in seeds:
-            for key, v, iw, _, _ in CASES:
-                specs.append(web_scenario(v, p, s, initial_window=iw))
-                tags.append(("1415", key, p, S_SEGMENTS))
-            if fig16:
-                for dt in dts:
-                    seg = round(S_SEGMENTS * dt)
-                    for v in (PEACH, FASTSTART):
-                        specs.append(web_scenario(v, p, s, segments=seg, think_time_s=dt))
-                        tags.append(("16", v, dt, p, seg))
-    res = run_many(specs, workers=workers)
-    a: dict[tuple[str, float], list[WebRun]] = {}
-    b: dict[tuple[str, float, float], list[WebRun]] = {}
-    for tag, r in zip(tags, res, strict=True):
-        if tag[0] == "1415":
-            a.setdefault((tag[1], tag[2]), []).append(WebRun.of(r, tag[3]))
-        else:
-            b.setdefault((tag[1], tag[2], tag[3]), []).append(WebRun.of(r, tag[4]))
-    return Web(a, b, len(specs))
+    """Every run of Figs. 14-16, measured (without writing files)."""
+    m16 = measure(experiment16(plosses, dts, seeds), workers) if fig16 else []
+    return _web(measure(experiment1415(plosses, seeds), workers), m16)
 
 
 def claims(w: Web, plosses: Sequence[float], dts: Sequence[float], fig16: bool) -> list[Claim]:
@@ -278,36 +408,21 @@ def reproduce(out: Path, workers: int | None, quick: bool) -> Section:
     dts = QUICK_DTS if quick else DTS
     seeds = QUICK_SEEDS if quick else SEEDS
     fs = available()
-    w = compute(plosses, dts, seeds, workers, fig16=fs)
-    rows = []
-    for (case, p), runs in sorted(w.fig1415.items()):
-        for s, r in zip(seeds, runs, strict=True):
-            rows.append(
-                {
-                    "case": case,
-                    "ploss": p,
-                    "seed": s,
-                    "segments": S_SEGMENTS,
-                    "transfers": r.transfers,
-                    "completed": r.completed,
-                    "t_avg_s": r.t_avg,
-                    "goodput_segments_per_s": r.goodput,
-                    "transfer_goodput_segments_per_s": r.transfer_goodput,
-                }
-            )
-    cols = (
-        "case",
-        "ploss",
-        "seed",
-        "segments",
-        "transfers",
-        "completed",
-        "t_avg_s",
-        "goodput_segments_per_s",
-        "transfer_goodput_segments_per_s",
-    )
-    write_csv(out / CSV1415, cols, rows)
+    d1415 = run_experiment(experiment1415(plosses, seeds), out, workers)
     files = [FIG14, FIG15, CSV1415]
+    m16: Measured = []
+    if fs:
+        m16 = run_experiment(experiment16(plosses, dts, seeds), out, workers).measured
+        files += [FIG16, CSV16]
+    w = _web(d1415.measured, m16)
+    cl = claims(w, plosses, dts, fs)
+    md = _markdown(w, plosses, dts, seeds, fs)
+    return Section(
+        "Figs. 14-16: web transfers", md, cl, files, runs=w.runs, seconds=time.perf_counter() - t0
+    )
+
+
+def _plot1415(w: Web, plosses: Sequence[float], out: Path) -> None:
     plot(
         out / FIG14,
         f"Fig. 14: transfers of files of S = {S_SEGMENTS} segments, average "
@@ -341,69 +456,32 @@ def reproduce(out: Path, workers: int | None, quick: bool) -> Section:
             )
         ],
     )
-    if fs:
-        rows16 = []
-        for (v, dt, p), runs in sorted(w.fig16.items()):
-            for s, r in zip(seeds, runs, strict=True):
-                rows16.append(
-                    {
-                        "variant": v,
-                        "dt_s": dt,
-                        "segments": round(S_SEGMENTS * dt),
-                        "ploss": p,
-                        "seed": s,
-                        "transfers": r.transfers,
-                        "completed": r.completed,
-                        "t_avg_s": r.t_avg,
-                        "transfer_goodput_segments_per_s": r.transfer_goodput,
-                        "goodput_segments_per_s": r.goodput,
-                    }
-                )
-        write_csv(
-            out / CSV16,
-            (
-                "variant",
-                "dt_s",
-                "segments",
-                "ploss",
-                "seed",
-                "transfers",
-                "completed",
-                "t_avg_s",
-                "transfer_goodput_segments_per_s",
-                "goodput_segments_per_s",
-            ),
-            rows16,
-        )
-        styles = ("peach", "reno", "iiw")
-        plot(
-            out / FIG16,
-            "Fig. 16: phi_Peach/FS, goodput of TCP-Peach / TCP-Reno with Fast "
-            "Start, S/DT constant (satcp)",
-            [
-                Panel(
-                    "PLoss",
-                    "phi_Peach/FS",
-                    [
-                        Series(
-                            f"DT = {dt:g} s (S = {S_SEGMENTS * dt:g})",
-                            plosses,
-                            [w.phi(dt, p) for p in plosses],
-                            st,
-                            markers=True,
-                        )
-                        for dt, st in zip(dts, styles, strict=False)
-                    ],
-                    xlog=True,
-                    hlines=[(1.0, "")],
-                )
-            ],
-        )
-        files += [FIG16, CSV16]
-    cl = claims(w, plosses, dts, fs)
-    md = _markdown(w, plosses, dts, seeds, fs)
-    return Section(
-        "Figs. 14-16: web transfers", md, cl, files, runs=w.runs, seconds=time.perf_counter() - t0
+
+
+def _plot16(w: Web, plosses: Sequence[float], dts: Sequence[float], out: Path) -> None:
+    styles = ("peach", "reno", "iiw")
+    plot(
+        out / FIG16,
+        "Fig. 16: phi_Peach/FS, goodput of TCP-Peach / TCP-Reno with Fast "
+        "Start, S/DT constant (satcp)",
+        [
+            Panel(
+                "PLoss",
+                "phi_Peach/FS",
+                [
+                    Series(
+                        f"DT = {dt:g} s (S = {S_SEGMENTS * dt:g})",
+                        plosses,
+                        [w.phi(dt, p) for p in plosses],
+                        st,
+                        markers=True,
+                    )
+                    for dt, st in zip(dts, styles, strict=False)
+                ],
+                xlog=True,
+                hlines=[(1.0, "")],
+            )
+        ],
     )
 
 

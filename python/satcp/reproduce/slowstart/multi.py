@@ -8,11 +8,13 @@ the last one completes), kB/s, against N.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from ... import run_many
+from ..experiment import Experiment, Measured, Point, run_experiment
 from ..peach.figures import Panel, Series, plot
-from ..tables import markdown_table, write_csv
+from ..tables import markdown_table
 from .claims import Claim, Section, fmt
 from .common import Outcome, by_key, outcome, testbed
 
@@ -51,44 +53,78 @@ FIGURES = (
 GAIN_MARGIN_PCT = 2.0
 
 
+def _metrics(point: Point, results: Any) -> Outcome:
+    return outcome(results, point["connections"])
+
+
+def _table(measured: Measured) -> list[dict[str, Any]]:
+    return [
+        {
+            "config": p["config"],
+            "label": by_key(p["config"]).label,
+            "connections": p["connections"],
+            "last_completion_s": o.time_s,
+            "aggregate_kBps": o.throughput_kBps,
+            "queue_drops": o.drops,
+            "retransmitted_segments": o.retransmitted,
+        }
+        for p, o in measured
+    ]
+
+
+def _outcomes(measured: Measured) -> dict[tuple[str, int], Outcome]:
+    return {(p["config"], p["connections"]): o for p, o in measured}
+
+
+def _figures(ns: tuple[int, ...]) -> Callable[[list, Measured, Path], list[str]]:
+    """Figs. 3, 5, 7 and 8: aggregate throughput against N, one curve per
+    configuration."""
+
+    def draw(rows: list, measured: Measured, out: Path) -> list[str]:
+        res = _outcomes(measured)
+        files = []
+        for stem, title, keys in FIGURES:
+            series = [
+                Series(
+                    by_key(k).label,
+                    list(ns),
+                    [res[k, n].throughput_kBps for n in ns],
+                    "reno" if k == "reference" else "",
+                    markers=True,
+                )
+                for k in keys
+            ]
+            plot(
+                out / f"{stem}.png",
+                f"{title} (satcp, H = 2.8 MB each)",
+                [Panel("number of connections", "aggregate throughput (kB/s)", series)],
+            )
+            files.append(f"{stem}.png")
+        return files
+
+    return draw
+
+
+def experiment(ns: tuple[int, ...]) -> Experiment:
+    """Every configuration at every N in ``ns``: the CSV, the figures and
+    the claims."""
+    return Experiment(
+        name="multi",
+        csv=CSV,
+        grid=[{"config": k, "connections": n} for k in KEYS for n in ns],
+        scenario=lambda p: testbed(by_key(p["config"]), p["connections"]),
+        metrics=_metrics,
+        table=_table,
+        claims=lambda rows, measured: _claims(_outcomes(measured), ns),
+        figures=_figures(ns),
+    )
+
+
 def reproduce(out: Path, workers: int | None, quick: bool) -> Section:
     ns = CONNECTIONS_QUICK if quick else CONNECTIONS
-    plan = [(k, n) for k in KEYS for n in ns]
-    results = run_many([testbed(by_key(k), n) for k, n in plan], workers)
-    res: dict[tuple[str, int], Outcome] = {
-        (k, n): outcome(r, n) for (k, n), r in zip(plan, results, strict=True)
-    }
-    rows = [
-        {
-            "config": k,
-            "label": by_key(k).label,
-            "connections": n,
-            "last_completion_s": res[k, n].time_s,
-            "aggregate_kBps": res[k, n].throughput_kBps,
-            "queue_drops": res[k, n].drops,
-            "retransmitted_segments": res[k, n].retransmitted,
-        }
-        for k, n in plan
-    ]
-    write_csv(out / CSV, tuple(rows[0]), rows)
-    files = [CSV]
-    for stem, title, keys in FIGURES:
-        series = [
-            Series(
-                by_key(k).label,
-                list(ns),
-                [res[k, n].throughput_kBps for n in ns],
-                "reno" if k == "reference" else "",
-                markers=True,
-            )
-            for k in keys
-        ]
-        plot(
-            out / f"{stem}.png",
-            f"{title} (satcp, H = 2.8 MB each)",
-            [Panel("number of connections", "aggregate throughput (kB/s)", series)],
-        )
-        files.append(f"{stem}.png")
+    done = run_experiment(experiment(ns), out, workers)
+    res = _outcomes(done.measured)
+    files = done.files
 
     def thr(k: str, n: int) -> float:
         return res[k, n].throughput_kBps
@@ -120,9 +156,9 @@ def reproduce(out: Path, workers: int | None, quick: bool) -> Section:
     return Section(
         "Figs. 3, 5, 7, 8: several connections",
         "\n".join(md),
-        _claims(res, ns),
+        done.claims,
         files,
-        runs=len(plan),
+        runs=done.runs,
     )
 
 
