@@ -345,6 +345,9 @@ macro_rules! delegate_recovery_common {
         fn timeout_retransmit_limit(&self) -> Option<u32> {
             Some(self.cfg.rto_retransmit_limit)
         }
+        fn nextseg_rules_3_and_4(&self) -> bool {
+            self.base.nextseg_rules_3_and_4()
+        }
     };
 }
 

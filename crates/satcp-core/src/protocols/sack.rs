@@ -4,8 +4,10 @@
 //! transmission is governed by pipe < cwnd, resending presumed-lost segments
 //! before new data.
 //!
-//! Of NextSeg() the rules (1) lost segments and (2) new data are followed;
-//! rules (3)-(4) (rescue retransmissions) are not (docs/model.md).
+//! NextSeg() is the machinery's (`TcpEndpoint::try_send`): rule (1) lost
+//! segments, (2) new data, and, because this module asks for them, (3) the
+//! first unSACKed segment above HighRxt below the highest SACK and (4) one
+//! rescue retransmission per episode (docs/model.md).
 
 use crate::tcp::recovery::LossRecovery;
 use crate::tcp::send_state::SendState;
@@ -38,4 +40,8 @@ impl LossRecovery for SackRecovery {
     }
 
     fn exit(&mut self, _s: &mut SendState) {}
+
+    fn nextseg_rules_3_and_4(&self) -> bool {
+        true
+    }
 }

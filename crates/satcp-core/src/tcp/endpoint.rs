@@ -520,6 +520,7 @@ impl TcpEndpoint {
             }
             self.tx.recover = self.tx.snd_max;
             self.tx.in_recovery = true;
+            self.tx.sent.on_recovery_entry();
             self.recovery.enter(&mut self.tx);
         }
     }
@@ -569,8 +570,10 @@ impl TcpEndpoint {
     }
 
     /// Sends what the windows allow: the forced fast retransmission, then
-    /// segments presumed lost, then new data, then a bare FIN; then any
-    /// extra segments the variant asked for.
+    /// segments presumed lost (RFC 6675 NextSeg rule (1)), then new data
+    /// (rule (2)), then a bare FIN; in a recovery episode whose module asks
+    /// for them, NextSeg rules (3) and (4) when no new segment may go; then
+    /// any extra segments the variant asked for.
     fn try_send(&mut self, now: SimTime, out: &mut TcpOutput) {
         self.pacing_blocked = false;
         if self.tx.snd_una == 0 {
@@ -617,21 +620,35 @@ impl TcpEndpoint {
                 }
                 break;
             }
+            // Unsent data that the receiver's window or Nagle holds back:
+            // NextSeg rule (2) fails and rules (3)-(4) may apply.
+            let mut new_data_held = false;
             if self.tx.snd_max < self.tx.stream_end {
                 let len = (self.tx.stream_end - self.tx.snd_max).min(self.tx.mss as u64);
-                if len < self.tx.mss as u64 && self.nagle && self.tx.flight_size() > 0 {
-                    break;
-                }
                 let wnd_end = self.tx.snd_una + wnd_limit;
-                if self.tx.snd_max + len > wnd_end || self.tx.pipe() + len > self.tx.cwnd {
+                if (len < self.tx.mss as u64 && self.nagle && self.tx.flight_size() > 0)
+                    || self.tx.snd_max + len > wnd_end
+                {
+                    new_data_held = true;
+                } else if self.tx.pipe() + len > self.tx.cwnd {
                     break;
+                } else {
+                    self.send_new(len as u32, now, out);
+                    continue;
                 }
-                self.send_new(len as u32, now, out);
-                continue;
-            }
-            if self.tx.fin_seq == Some(self.tx.snd_max) {
+            } else if self.tx.fin_seq == Some(self.tx.snd_max) {
                 self.send_new(0, now, out);
                 continue;
+            }
+            if self.tx.in_recovery && self.recovery.nextseg_rules_3_and_4() {
+                match self.last_resort_retransmission(now, out) {
+                    Some(true) => continue,
+                    Some(false) => break,
+                    None => {}
+                }
+            }
+            if new_data_held {
+                break;
             }
             // Nothing left to send and room in the window: rate samples
             // taken until this flight is delivered understate the path.
@@ -668,9 +685,34 @@ impl TcpEndpoint {
         self.arm_rto(now);
     }
 
+    /// RFC 6675 NextSeg rules (3) and (4), the "last resort" once rules (1)
+    /// and (2) failed: Some(true) if a segment went, Some(false) if one is
+    /// due but cwnd - pipe does not hold it, None if neither rule applies.
+    fn last_resort_retransmission(&mut self, now: SimTime, out: &mut TcpOutput) -> Option<bool> {
+        let (i, rescue) = match self.tx.sent.next_seg_rule3() {
+            Some(i) => (i, false),
+            None => (self.tx.sent.rescue_candidate(self.tx.snd_una)?, true),
+        };
+        if self.tx.pipe() + self.tx.sent.get(i).len() > self.tx.cwnd {
+            return Some(false);
+        }
+        self.resend(i, rescue, now, out);
+        Some(true)
+    }
+
     fn retransmit(&mut self, i: usize, now: SimTime, out: &mut TcpOutput) {
+        self.resend(i, false, now, out);
+    }
+
+    /// Sends segment `i` again; `rescue`: as NextSeg rule (4)'s rescue
+    /// retransmission (RescueRxt set, HighRxt and pipe unchanged).
+    fn resend(&mut self, i: usize, rescue: bool, now: SimTime, out: &mut TcpOutput) {
         let s = *self.tx.sent.get(i);
-        self.tx.sent.on_retransmit(i, now);
+        if rescue {
+            self.tx.sent.on_rescue_retransmit(i, now, self.tx.recover);
+        } else {
+            self.tx.sent.on_retransmit(i, now);
+        }
         self.tx.undo.on_retransmit(s.range);
         let resent = *self.tx.sent.get(i);
         self.cc.on_retransmit(&mut self.tx, &resent, now);

@@ -47,6 +47,16 @@ pub trait LossRecovery {
     /// The ACK that covers `recover`.
     fn exit(&mut self, s: &mut SendState);
 
+    /// RFC 6675 NextSeg rules (3) and (4) apply in this module's recovery
+    /// episodes: when no presumed-lost segment waits and no new segment may
+    /// go, resend the first unSACKed segment above HighRxt and below the
+    /// highest SACKed octet, else once per episode the highest unSACKed one
+    /// (the rescue). SACK-based recovery (RFC 6675) says true; wrappers of
+    /// it must pass the answer on.
+    fn nextseg_rules_3_and_4(&self) -> bool {
+        false
+    }
+
     /// Extra time added to the retransmission timer restarted after a
     /// timeout (on top of the backed-off RTO).
     fn rto_restart_margin(&self) -> Duration {

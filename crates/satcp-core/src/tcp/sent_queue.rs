@@ -2,10 +2,16 @@
 //! queue and, with SACK, the scoreboard of RFC 6675. Segment boundaries are
 //! fixed at first transmission; retransmissions resend the same ranges.
 //!
-//! `pipe` (RFC 6675 Sec. 4) is kept incrementally: a segment counts while it
-//! is neither SACKed nor presumed lost, or once it has been retransmitted
-//! after being presumed lost. Without SACK, nothing is SACKed and the same
-//! rule gives the flight size that Reno/NewReno compare with cwnd.
+//! `pipe` (RFC 6675 Sec. 4, SetPipe) is kept incrementally. An unSACKed
+//! segment counts once while it is not presumed lost (SetPipe (a)) and once
+//! more once it has been retransmitted, i.e. lies at or below HighRxt
+//! (SetPipe (b)): a segment resent after being presumed lost counts once, one
+//! resent by NextSeg rule (3) before it is presumed lost counts twice. Without
+//! SACK, nothing is SACKed and the same rule gives the flight size that
+//! Reno/NewReno compare with cwnd.
+//!
+//! The scoreboard also keeps RFC 6675's HighRxt and RescueRxt, which NextSeg
+//! rules (3) and (4) read (`next_seg_rule3`, `rescue_candidate`).
 
 use super::delivery_rate::{DeliveryRate, TxSnapshot};
 use crate::engine::{Duration, SimTime};
@@ -28,17 +34,26 @@ pub struct SentSegment {
     pub lost: bool,
     /// Retransmitted since it was presumed lost.
     pub rtx_after_loss: bool,
+    /// Retransmitted by NextSeg rule (3) while not presumed lost: it lies at
+    /// or below HighRxt, so SetPipe counts it for the original and for the
+    /// retransmission, and rule (1) does not resend it once presumed lost.
+    pub rtx_before_loss: bool,
     /// Delivery-rate state at the last transmission.
     pub tx: TxSnapshot,
 }
 
 impl SentSegment {
-    fn counts_in_pipe(&self) -> bool {
-        !self.sacked && (!self.lost || self.rtx_after_loss)
+    /// How many times its length counts in pipe (RFC 6675 SetPipe): once
+    /// if not presumed lost (a), once more if retransmitted (b).
+    fn pipe_share(&self) -> u64 {
+        if self.sacked {
+            return 0;
+        }
+        !self.lost as u64 + (self.rtx_after_loss || self.rtx_before_loss) as u64
     }
     /// Presumed lost and waiting for its retransmission.
     fn awaits_retransmission(&self) -> bool {
-        self.lost && !self.rtx_after_loss && !self.sacked
+        self.lost && !self.rtx_after_loss && !self.rtx_before_loss && !self.sacked
     }
     pub fn len(&self) -> u64 {
         self.range.len()
@@ -84,6 +99,11 @@ pub struct SentQueue {
     /// The SACKed segments as maximal runs, start -> end: a SACK block
     /// skips what is already SACKed and IsLost counts runs, not segments.
     sacked_runs: BTreeMap<u64, u64>,
+    /// RFC 6675 HighRxt + 1: the end of the highest segment retransmitted
+    /// (fast retransmit, NextSeg rules (1) and (3); not rule (4)).
+    high_rxt: u64,
+    /// RFC 6675 RescueRxt + 1; None while undefined.
+    rescue_rxt: Option<u64>,
     /// Bytes delivered and the delivery-rate estimator.
     pub rate: DeliveryRate,
 }
@@ -117,9 +137,9 @@ impl SentQueue {
     fn update<F: FnOnce(&mut SentSegment)>(&mut self, i: usize, f: F) {
         let s = &mut self.segs[i];
         let (before, was_sacked, was_awaiting) =
-            (s.counts_in_pipe(), s.sacked, s.awaits_retransmission());
+            (s.pipe_share(), s.sacked, s.awaits_retransmission());
         f(s);
-        let (after, now_sacked, len) = (s.counts_in_pipe(), s.sacked, s.len());
+        let (after, now_sacked, len) = (s.pipe_share(), s.sacked, s.len());
         match (was_awaiting, s.awaits_retransmission()) {
             (false, true) => {
                 self.awaiting += 1;
@@ -129,11 +149,7 @@ impl SentQueue {
             (true, false) => self.awaiting -= 1,
             _ => {}
         }
-        match (before, after) {
-            (true, false) => self.pipe -= len,
-            (false, true) => self.pipe += len,
-            _ => {}
-        }
+        self.pipe = self.pipe + after * len - before * len;
         match (was_sacked, now_sacked) {
             (false, true) => self.sacked_bytes += len,
             (true, false) => self.sacked_bytes -= len,
@@ -156,11 +172,14 @@ impl SentQueue {
             delivery_counted: false,
             lost: false,
             rtx_after_loss: false,
+            rtx_before_loss: false,
             tx,
         });
     }
 
-    /// Records a retransmission of segment `i`.
+    /// Records a retransmission of segment `i` (the fast retransmission,
+    /// NextSeg rule (1) or (3), a timeout's resend): HighRxt moves to its
+    /// end (RFC 6675 steps (4.3) and (C.2)).
     pub fn on_retransmit(&mut self, i: usize, now: SimTime) {
         let tx = self.rate.snapshot(now, self.pipe == 0);
         self.update(i, |s| {
@@ -169,8 +188,83 @@ impl SentQueue {
             s.last_sent = now;
             if s.lost {
                 s.rtx_after_loss = true;
+            } else {
+                s.rtx_before_loss = true;
             }
         });
+        self.high_rxt = self.high_rxt.max(self.segs[i].range.end);
+    }
+
+    /// Records the rescue retransmission of segment `i` (NextSeg rule (4)):
+    /// RescueRxt = RecoveryPoint (`recovery_point` is RecoveryPoint + 1,
+    /// i.e. `SendState::recover`), HighRxt unchanged. Pipe is unchanged too:
+    /// SetPipe (b) counts only octets at or below HighRxt, and the increment
+    /// of step (C.4) lasts only until the next ACK's SetPipe; until then
+    /// NextSeg can only fail (rules (1)-(3) failed on the same scoreboard and
+    /// rule (4) is spent).
+    pub fn on_rescue_retransmit(&mut self, i: usize, now: SimTime, recovery_point: u64) {
+        let tx = self.rate.snapshot(now, self.pipe == 0);
+        let s = &mut self.segs[i];
+        s.tx = tx;
+        s.tx_count = s.tx_count.saturating_add(1);
+        s.last_sent = now;
+        self.rescue_rxt = Some(recovery_point);
+    }
+
+    /// Loss recovery starts (RFC 6675 step (4.3)): the segment at HighACK + 1
+    /// is about to be retransmitted; RescueRxt is set to its end so that no
+    /// rescue goes before the cumulative ACK passes it (HighRxt follows when
+    /// it is sent).
+    pub fn on_recovery_entry(&mut self) {
+        if let Some(f) = self.segs.front() {
+            self.rescue_rxt = Some(f.range.end);
+        }
+    }
+
+    /// NextSeg rule (3) (RFC 6675 Sec. 4), asked once rules (1) and (2)
+    /// failed: the first unSACKed segment starting above HighRxt (1.a) and
+    /// below the highest octet covered by a SACK (1.b), not presumed lost.
+    /// O(log n): at most one SACKed run lies between HighRxt and that hole.
+    pub fn next_seg_rule3(&self) -> Option<usize> {
+        let mut i = self.segs.partition_point(|s| s.range.end <= self.high_rxt);
+        while let Some(s) = self.segs.get(i) {
+            if s.range.start >= self.high_sacked {
+                return None;
+            }
+            if s.range.start < self.high_rxt {
+                // A segment cut by the receiver's window straddles HighRxt.
+                i += 1;
+            } else if s.sacked {
+                let end = self.run_end(s.range.start);
+                i = self.segs.partition_point(|x| x.range.end <= end);
+            } else if s.awaits_retransmission() {
+                // Rule (1)'s, not ours (it failed for want of cwnd).
+                return None;
+            } else {
+                return Some(i);
+            }
+        }
+        None
+    }
+
+    /// NextSeg rule (4) (RFC 6675 Sec. 4), asked once rules (1)-(3) failed:
+    /// if HighACK > RescueRxt (or RescueRxt is undefined), the segment
+    /// holding the highest outstanding unSACKed sequence number. `snd_una`
+    /// is HighACK + 1; RescueRxt + 1 is stored, so HighACK > RescueRxt
+    /// reads snd_una > rescue_rxt. O(log n).
+    pub fn rescue_candidate(&self, snd_una: u64) -> Option<usize> {
+        if self.rescue_rxt.is_some_and(|r| snd_una <= r) {
+            return None;
+        }
+        let last = self.segs.back()?;
+        if !last.sacked {
+            return Some(self.segs.len() - 1);
+        }
+        // The last segment ends the highest SACKed run; the segment below
+        // that run is unSACKed (runs are maximal), if there is one.
+        let (&start, _) = self.sacked_runs.last_key_value()?;
+        let i = self.segs.partition_point(|s| s.range.end <= start);
+        (i > 0).then(|| i - 1)
     }
 
     /// Removes everything below `ack`. A segment only partly covered is
@@ -189,6 +283,7 @@ impl SentQueue {
                     s.sacked = false;
                     s.lost = true;
                     s.rtx_after_loss = false;
+                    s.rtx_before_loss = false;
                 });
                 self.segs.pop_front();
                 self.awaiting -= 1;
@@ -199,7 +294,7 @@ impl SentQueue {
                 newest_sent = Some(s.last_sent);
             } else if f.range.start < ack {
                 let cut = ack - f.range.start;
-                let counted = f.counts_in_pipe();
+                let share = f.pipe_share();
                 let sacked = f.sacked;
                 if !f.delivery_counted {
                     let (sent, tx) = (f.last_sent, f.tx);
@@ -208,9 +303,7 @@ impl SentQueue {
                 let f = self.segs.front_mut().unwrap();
                 f.range.start = ack;
                 f.syn = false;
-                if counted {
-                    self.pipe -= cut;
-                }
+                self.pipe -= share * cut;
                 if sacked {
                     self.sacked_bytes -= cut;
                 }
@@ -370,6 +463,7 @@ impl SentQueue {
             self.update(0, |s| {
                 s.lost = true;
                 s.rtx_after_loss = false;
+                s.rtx_before_loss = false;
             });
         }
     }
@@ -389,6 +483,7 @@ impl SentQueue {
                 self.update(i, |s| {
                     s.lost = true;
                     s.rtx_after_loss = false;
+                    s.rtx_before_loss = false;
                 });
                 n += 1;
             }
@@ -411,6 +506,7 @@ impl SentQueue {
                 self.update(i, |s| {
                     s.lost = true;
                     s.rtx_after_loss = false;
+                    s.rtx_before_loss = false;
                 });
                 n += 1;
             }
@@ -426,6 +522,7 @@ impl SentQueue {
                 s.sacked = false;
                 s.lost = true;
                 s.rtx_after_loss = false;
+                s.rtx_before_loss = false;
             });
         }
         self.sacked_runs.clear();
@@ -518,6 +615,136 @@ mod tests {
         assert_eq!(s.pipe(), 200); // the resent 0 and the untouched 4
         assert_eq!(s.sacked_bytes(), 100);
         assert_eq!(s.mark_lost_below(401), 0);
+    }
+
+    /// Segment k of `q(n)` (100 bytes each, from sequence number 1).
+    fn sg(k: u64) -> SeqRange {
+        SeqRange::new(1 + k * 100, 1 + (k + 1) * 100)
+    }
+
+    /// RFC 6675 Sec. 4, NextSeg rule (3): "If the conditions for rules (1)
+    /// and (2) fail, but there exists an unSACKed sequence number 'S3' that
+    /// meets the criteria for detecting loss given in steps (1.a) and (1.b)
+    /// above (specifically excluding step (1.c)), then one segment of up to
+    /// SMSS octets starting with S3 SHOULD be returned." (1.a): S3 is
+    /// greater than HighRxt; (1.b): S3 is less than the highest octet
+    /// covered by any received SACK.
+    ///
+    /// Ten segments; 1-3, 6 and 9 SACKed; 0 presumed lost and resent (the
+    /// fast retransmission, HighRxt = end of 0). IsLost (DupThresh 3, SMSS
+    /// 100) holds for 0 only: above 4 and 5 lie two runs, 200 bytes (not
+    /// more than 2 SMSS); above 7 and 8 one. So rule (3) returns the holes
+    /// 4, 5, 7, 8 in turn, each once, and nothing at or above 9 (HighSACK).
+    #[test]
+    fn rule3_returns_the_unsacked_segments_above_highrxt_below_highsack() {
+        let mut s = q(10);
+        s.on_recovery_entry();
+        s.apply_sack(
+            &[SeqRange::new(sg(1).start, sg(3).end), sg(6), sg(9)],
+            SimTime(10),
+        );
+        s.mark_first_lost();
+        assert!(
+            !s.mark_lost_by_sack(3, 100),
+            "only the head is presumed lost"
+        );
+        s.on_retransmit(0, SimTime(11));
+        assert_eq!(s.next_lost(), None, "rule (1) fails");
+        let mut order = vec![];
+        while let Some(i) = s.next_seg_rule3() {
+            order.push(i);
+            s.on_retransmit(i, SimTime(12));
+        }
+        assert_eq!(order, vec![4, 5, 7, 8]);
+        for i in [4, 5, 7, 8] {
+            assert!(s.get(i).rtx_before_loss && !s.get(i).lost);
+        }
+    }
+
+    /// RFC 6675 Sec. 4: after a rule (3) retransmission "the sender has two
+    /// copies of the same data considered to be in the network (and also in
+    /// the Pipe estimate, in the case of (3))": SetPipe counts an octet once
+    /// if IsLost is false (a) and once more if it is at or below HighRxt
+    /// (b). Once IsLost holds, (a) stops and the copy counts once; rule (1)
+    /// does not resend it, since it is not above HighRxt.
+    #[test]
+    fn a_rule3_retransmission_counts_twice_in_pipe_until_presumed_lost() {
+        let mut s = q(6);
+        s.on_recovery_entry();
+        s.apply_sack(&[SeqRange::new(sg(1).start, sg(3).end), sg(5)], SimTime(10));
+        s.mark_first_lost();
+        s.mark_lost_by_sack(3, 100);
+        s.on_retransmit(0, SimTime(11));
+        // 0 resent after loss (once), 4 in flight (once).
+        assert_eq!(s.pipe(), 200);
+        assert_eq!(s.next_seg_rule3(), Some(4));
+        s.on_retransmit(4, SimTime(12));
+        assert_eq!(s.pipe(), 300, "4 counts for both copies");
+        assert_eq!(s.next_seg_rule3(), None, "5 is SACKed; HighSACK reached");
+        // Two more SACKed segments above 4 would make IsLost(4) true; here
+        // the SACK of 5 plus a DupThresh of 2 does: (2 - 1) x SMSS exceeded.
+        assert!(s.mark_lost_by_sack(2, 50));
+        assert!(s.get(4).lost);
+        assert_eq!(s.pipe(), 200, "4 now counts once, for its retransmission");
+        assert_eq!(s.next_lost(), None, "rule (1) does not resend 4");
+        // The ACK of everything takes both shares out.
+        s.ack_to(sg(5).end, SimTime(20));
+        assert_eq!(s.pipe(), 0);
+    }
+
+    /// RFC 6675 Sec. 4, NextSeg rule (4): "If the conditions for (1), (2),
+    /// and (3) fail, but there exists outstanding unSACKed data, we provide
+    /// the opportunity for a single "rescue" retransmission per entry into
+    /// loss recovery. If HighACK is greater than RescueRxt (or RescueRxt is
+    /// undefined), then one segment of up to SMSS octets that MUST include
+    /// the highest outstanding unSACKed sequence number SHOULD be returned,
+    /// and RescueRxt set to RecoveryPoint. HighRxt MUST NOT be updated."
+    /// Sec. 5 step (4.3) sets RescueRxt to the end of the fast
+    /// retransmission "to prevent ... a premature rescue retransmission".
+    #[test]
+    fn rule4_rescues_the_highest_unsacked_segment_once_after_highack_passes() {
+        let mut s = q(6);
+        // Recovery enters with the head at HighACK + 1 = 1: RescueRxt = 100.
+        s.on_recovery_entry();
+        s.apply_sack(&[SeqRange::new(sg(1).start, sg(4).end)], SimTime(10));
+        s.mark_first_lost();
+        s.on_retransmit(0, SimTime(11));
+        assert_eq!(s.next_seg_rule3(), None, "nothing unSACKed below HighSACK");
+        assert_eq!(
+            s.rescue_candidate(1),
+            None,
+            "HighACK (0) is not above RescueRxt (100)"
+        );
+        // The retransmission arrives: HighACK = 500 > RescueRxt.
+        s.ack_to(sg(4).end, SimTime(20));
+        let highest = s.rescue_candidate(sg(4).end);
+        assert_eq!(highest, Some(0), "segment 5, now first in the queue");
+        let pipe = s.pipe();
+        let recovery_point = sg(5).end;
+        s.on_rescue_retransmit(0, SimTime(21), recovery_point);
+        assert_eq!(
+            s.pipe(),
+            pipe,
+            "SetPipe (b) does not count it: HighRxt unchanged"
+        );
+        assert_eq!(s.next_seg_rule3(), None);
+        assert_eq!(s.get(0).tx_count, 2);
+        assert_eq!(
+            s.rescue_candidate(sg(4).end),
+            None,
+            "one rescue per episode: RescueRxt = RecoveryPoint"
+        );
+    }
+
+    /// The highest unSACKed segment lies below the highest SACKed run when
+    /// the last segments are SACKed; with everything SACKed there is none.
+    #[test]
+    fn rescue_candidate_is_below_a_sacked_tail() {
+        let mut s = q(6);
+        s.apply_sack(&[SeqRange::new(sg(4).start, sg(5).end), sg(2)], SimTime(10));
+        assert_eq!(s.rescue_candidate(1), Some(3), "RescueRxt undefined");
+        s.apply_sack(&[sg(0), sg(1), sg(3)], SimTime(11));
+        assert_eq!(s.rescue_candidate(1), None);
     }
 
     #[test]

@@ -4,4 +4,5 @@
 
 mod ecn_tests;
 mod hook_tests;
+mod nextseg_tests;
 mod undo_tests;

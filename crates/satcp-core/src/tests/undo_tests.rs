@@ -85,6 +85,9 @@ impl LossRecovery for UndoingSack {
     fn undo_on_spurious(&self) -> bool {
         true
     }
+    fn nextseg_rules_3_and_4(&self) -> bool {
+        self.0.nextseg_rules_3_and_4()
+    }
 }
 
 fn seg(k: u64) -> SeqRange {

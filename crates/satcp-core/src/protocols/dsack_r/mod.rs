@@ -120,6 +120,9 @@ impl LossRecovery for DsackRecovery {
     fn undo_on_spurious(&self) -> bool {
         true
     }
+    fn nextseg_rules_3_and_4(&self) -> bool {
+        self.0.nextseg_rules_3_and_4()
+    }
 }
 
 /// The DSACK-R response and the bounds of what may be undone, for any

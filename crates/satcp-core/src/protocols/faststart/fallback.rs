@@ -108,7 +108,7 @@ impl LossRecovery for FastStartRecovery {
         // Everything below `recover` was sent before the loss was seen, so
         // a head segment not resent since is missing, not in flight.
         if let Some(head) = s.sent.first() {
-            if !(head.lost && head.rtx_after_loss) {
+            if !(head.rtx_after_loss || head.rtx_before_loss) {
                 s.sent.mark_first_lost();
                 s.retransmit_now = true;
             }
@@ -120,5 +120,10 @@ impl LossRecovery for FastStartRecovery {
         if !episode {
             self.plain.exit(s);
         }
+    }
+
+    /// The fallback episode selects segments as its plain module does.
+    fn nextseg_rules_3_and_4(&self) -> bool {
+        self.plain.nextseg_rules_3_and_4()
     }
 }

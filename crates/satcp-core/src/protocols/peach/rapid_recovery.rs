@@ -240,4 +240,14 @@ impl LossRecovery for PeachRecovery {
         }
         st.rr.end(s);
     }
+
+    /// peach-sack selects what Rapid Recovery sends by RFC 6675's NextSeg,
+    /// rules (3) and (4) included (docs/peach.md, reading 13).
+    fn nextseg_rules_3_and_4(&self) -> bool {
+        if self.st.borrow().fallback {
+            self.plain.nextseg_rules_3_and_4()
+        } else {
+            self.sack
+        }
+    }
 }

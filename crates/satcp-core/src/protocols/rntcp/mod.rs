@@ -246,6 +246,10 @@ impl LossRecovery for RnRecovery {
         self.sack.exit(s);
         s.dupthresh = self.base;
     }
+
+    fn nextseg_rules_3_and_4(&self) -> bool {
+        self.sack.nextseg_rules_3_and_4()
+    }
 }
 
 #[cfg(test)]

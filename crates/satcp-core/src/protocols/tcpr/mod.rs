@@ -261,6 +261,11 @@ impl LossRecovery for TcpRRecovery {
         self.bypass = false;
         self.sack.exit(s);
     }
+
+    /// A bypass episode is SACK's too, at the unreduced window.
+    fn nextseg_rules_3_and_4(&self) -> bool {
+        self.sack.nextseg_rules_3_and_4()
+    }
 }
 
 #[cfg(test)]
