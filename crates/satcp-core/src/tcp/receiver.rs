@@ -31,6 +31,8 @@ pub struct ReceiveHalf {
     /// Next expected sequence number; None until the peer's SYN is seen.
     pub rcv_nxt: Option<u64>,
     pub rcv_wnd: u32,
+    /// The peer's initial sequence number (its SYN's), once seen.
+    irs: Option<u64>,
     /// Out-of-order data above rcv_nxt, sorted and disjoint.
     ooo: Vec<SeqRange>,
     /// Out-of-order blocks, most recently changed first (for SACK order).
@@ -51,6 +53,7 @@ impl ReceiveHalf {
         ReceiveHalf {
             rcv_nxt: None,
             rcv_wnd,
+            irs: None,
             ooo: Vec::new(),
             recent: Vec::new(),
             fin_seq: None,
@@ -74,7 +77,13 @@ impl ReceiveHalf {
     pub fn on_syn(&mut self, isn: u64) {
         if self.rcv_nxt.is_none() {
             self.rcv_nxt = Some(isn + 1);
+            self.irs = Some(isn);
         }
+    }
+
+    /// The peer's initial sequence number, once its SYN arrived.
+    pub fn irs(&self) -> Option<u64> {
+        self.irs
     }
 
     pub fn has_holes(&self) -> bool {
