@@ -76,7 +76,7 @@ system-tools:
 
 lint-rust: setup
 	cargo fmt --all -- --check
-	cargo clippy -p satcp-core --all-targets -- -D warnings
+	cargo clippy -p satcp-core -p satcp-fuzz-targets --all-targets -- -D warnings
 	cargo clippy -p satcp-py -- -D warnings
 
 # Only the core: `cargo test --workspace` cannot link the pyo3 extension crate.

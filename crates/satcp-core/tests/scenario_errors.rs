@@ -181,3 +181,21 @@ fn link_arq_and_congestion_loss() {
     v["links"][1]["ab"] = json!({"arq_recover_all": true, "congestion_loss": 0.01});
     satcp_core::parse(&v.to_string()).expect("valid ARQ settings");
 }
+
+/// Times beyond what the nanosecond clock holds were accepted and silently
+/// saturated (found by tests/python/test_bad_input.py).
+#[test]
+fn absurd_times() {
+    check(
+        |v| v["duration_s"] = json!(1e300),
+        &["duration_s", "1e300", "at most"],
+    );
+    check(
+        |v| v["links"][1]["delay_s"] = json!(1e12),
+        &["links[1].delay_s", "at most"],
+    );
+    check(
+        |v| v["apps"][0]["start_s"] = json!(5e9),
+        &["apps[0].start_s", "at most"],
+    );
+}

@@ -181,9 +181,18 @@ fn settings_for(variant: &str) -> Option<serde_json::Value> {
     (family.name == "slowstart").then(|| serde_json::json!({"function": "linear", "thr": 30}))
 }
 
+/// How far one input got: for the replay tests, which check that the
+/// inputs reach the states where the bugs would be.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Reached {
+    pub established: bool,
+    pub data_acked: bool,
+    pub retransmitted: bool,
+}
+
 /// Bytes -> one endpoint driven by operations; panics if it panics or an
 /// invariant breaks.
-pub fn endpoint_segments(data: &[u8]) {
+pub fn endpoint_segments(data: &[u8]) -> Reached {
     let mut b = Bytes { data, at: 0 };
     let configs = variant_configs();
     let (variant, recovery) = configs[b.u8() as usize % configs.len()];
@@ -214,6 +223,7 @@ pub fn endpoint_segments(data: &[u8]) {
         ep.listen();
     }
     let mut closed = false;
+    let mut reached = Reached::default();
     let check = |ep: &TcpEndpoint, step: usize| {
         if let Err(e) = ep.check_invariants() {
             panic!("{variant} {recovery:?}, step {step}: {e}");
@@ -255,5 +265,9 @@ pub fn endpoint_segments(data: &[u8]) {
         check(&ep, step);
         out.segments.clear();
         out.notices.clear();
+        reached.established |= ep.state == ConnState::Established;
     }
+    reached.data_acked = ep.tx.snd_una > 1;
+    reached.retransmitted = ep.stats.retransmitted_segments > 0;
+    reached
 }

@@ -46,10 +46,11 @@ impl Rng {
     }
 }
 
-fn run_all(target: fn(&[u8]), inputs: impl Iterator<Item = Vec<u8>>) -> usize {
+fn run_all<R>(mut target: impl FnMut(&[u8]) -> R, inputs: impl Iterator<Item = Vec<u8>>) -> usize {
     let mut n = 0;
     for input in inputs {
-        if let Err(e) = std::panic::catch_unwind(|| target(&input)) {
+        let call = std::panic::AssertUnwindSafe(|| target(&input));
+        if let Err(e) = std::panic::catch_unwind(call) {
             let msg = e
                 .downcast_ref::<String>()
                 .cloned()
@@ -128,7 +129,20 @@ fn scenario_parser_survives_mutated_scenarios() {
         let mut d = seeds[rng.below(seeds.len())].clone();
         for _ in 0..1 + rng.below(4) {
             let at = rng.below(d.len() + 1);
-            match rng.below(5) {
+            match rng.below(9) {
+                5..=8 => {
+                    // A value replaced: the line stays TOML, the scenario
+                    // gets a wrong type, a bad number or a bad name.
+                    let text = String::from_utf8_lossy(&d).into_owned();
+                    let lines: Vec<&str> = text.lines().collect();
+                    let i = rng.below(lines.len());
+                    if let Some((key, _)) = lines.get(i).and_then(|l| l.split_once(" = ")) {
+                        let t = String::from_utf8_lossy(tokens[rng.below(tokens.len())]);
+                        let mut out: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+                        out[i] = format!("{key} = {t}");
+                        d = out.join("\n").into_bytes();
+                    }
+                }
                 0 => d.truncate(at),
                 1 if at < d.len() => d[at] = rng.next() as u8,
                 2 => {
@@ -156,8 +170,24 @@ fn scenario_parser_survives_mutated_scenarios() {
         }
         d
     });
-    let n = run_all(scenario_text, inputs);
-    println!("scenario_text: {n} mutated inputs");
+    let (mut valid, mut rejected) = (0, 0);
+    let n = run_all(
+        |d| {
+            scenario_text(d);
+            match satcp_fuzz_targets::parse_scenario_text(d) {
+                Some(Ok(_)) => valid += 1,
+                Some(Err(_)) => rejected += 1,
+                None => {}
+            }
+        },
+        inputs,
+    );
+    println!("scenario_text: {n} mutated inputs, {valid} valid, {rejected} rejected by the core");
+    // The mutations must reach the core's validation, both ways.
+    assert!(
+        valid * 20 >= n && rejected * 20 >= n,
+        "{valid} valid, {rejected} rejected of {n}"
+    );
 }
 
 #[test]
@@ -167,6 +197,20 @@ fn endpoint_survives_random_segment_sequences() {
         let len = 2 + rng.below(1024);
         (0..len).map(|_| rng.next() as u8).collect::<Vec<u8>>()
     });
-    let n = run_all(endpoint_segments, inputs);
-    println!("endpoint_segments: {n} random inputs");
+    let mut reached = [0usize; 3];
+    let n = run_all(
+        |d| {
+            let r = endpoint_segments(d);
+            reached[0] += r.established as usize;
+            reached[1] += r.data_acked as usize;
+            reached[2] += r.retransmitted as usize;
+        },
+        inputs,
+    );
+    println!(
+        "endpoint_segments: {n} random inputs; established, data acked, retransmitted: {reached:?}"
+    );
+    // Random bytes must get past the handshake and move data often enough
+    // for the run to test more than the handshake.
+    assert!(reached.iter().all(|&k| k * 20 >= n), "{reached:?} of {n}");
 }
