@@ -5,4 +5,6 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| satcp_fuzz_targets::endpoint_segments(data));
+fuzz_target!(|data: &[u8]| {
+    satcp_fuzz_targets::endpoint_segments(data);
+});
