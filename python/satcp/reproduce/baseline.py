@@ -57,8 +57,9 @@ TABLES = {
     "7.8": ("HTTP page response time (s)", "http_page_response_time_s", HTTP_SCENARIO),
 }
 NOTE_THRESHOLD_PCT = 10.0
-# A note says satcp "follows" the rwnd/RTT bound only when it is this close to it.
-BOUND_FOLLOW_PCT = 2.0
+# A note says satcp "follows" the rwnd/RTT bound only when it is within this
+# many percent of it (the bound leaves out slow start, a few percent here).
+BOUND_FOLLOW_PCT = 5.0
 CSV_COLUMNS = ("table", "variant", "delayed_ack", "metric", "satcp", "thesis", "diff_pct")
 
 
