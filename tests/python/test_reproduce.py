@@ -72,6 +72,10 @@ def test_notes_for_large_differences(report):
         if c.table == "7.5":
             x = (c.thesis / report.bound.total_s - 1) * 100
             assert f"~{x:.0f}% slower than that bound" in md
+            # "follows the bound" is said only when satcp is close to it
+            vs = abs(c.satcp / report.bound.total_s - 1) * 100
+            word = "follows" if vs <= baseline.BOUND_FOLLOW_PCT else "departs from"
+            assert f"({c.satcp:.1f} s) {word} the rwnd/RTT bound" in md
 
 
 def test_files(report):
