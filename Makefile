@@ -13,6 +13,11 @@
 #   make test    setup + Rust format/lint/tests + Python lint/tests
 #   make bench   the core's criterion benchmarks
 #   make validate  satcp against ns-3 3.44 under loss (own ns-3 venv; not in CI)
+#   make soak    the transport-invariant property test with PROPTEST_CASES
+#                cases per variant configuration (default 31,000: over a
+#                million in all); prints the count
+#   make fuzz    cargo-fuzz (nightly) on both fuzz targets, FUZZ_SECONDS
+#                each (default 600); prints the executions
 #
 # setup is incremental: the venv is re-provisioned when requirements-dev.txt
 # changes and the extension is rebuilt when Rust sources, Cargo files or
@@ -32,7 +37,7 @@ RUST_SOURCES := $(shell find crates -type f \( -name '*.rs' -o -name Cargo.toml 
 # clippy), so that cargo does not rebuild pyo3 when switching between them.
 export PYO3_PYTHON := $(VENV_ABS)/bin/python
 
-.PHONY: setup system-tools run test test-rust test-python lint-rust lint-python bench clean validate
+.PHONY: setup system-tools run test test-rust test-python lint-rust lint-python bench soak fuzz clean validate
 
 setup: $(BUILD_STAMP)
 
@@ -87,12 +92,17 @@ system-tools:
 
 lint-rust: setup
 	cargo fmt --all -- --check
-	cargo clippy -p satcp-core --all-targets -- -D warnings
+	cargo clippy -p satcp-core -p satcp-fuzz-targets --all-targets -- -D warnings
 	cargo clippy -p satcp-py -- -D warnings
 
 # Only the core: `cargo test --workspace` cannot link the pyo3 extension crate.
+# Then the fuzz targets on stable (corpus replay and pseudo-random inputs),
+# and the property test once more in a debug build, where every
+# debug_assert! of the TCP machinery runs on every event (docs/testing.md).
 test-rust:
 	cargo test -p satcp-core --release
+	cargo test -p satcp-fuzz-targets --release
+	cargo test -p satcp-core --test model every_variant
 
 lint-python: setup
 	$(BIN)/ruff check python tests
@@ -120,6 +130,35 @@ bench-ns3:
 	$(PYTHON) tools/ns3/bench_vs_ns3.py --ns3-python $(NS3_VENV)/bin/python --pairs $(NS3_PAIRS) \
 		--satcp-bench $$(cargo bench -p satcp-core --bench summary --no-run --message-format=json 2>/dev/null \
 		| $(PYTHON) -c 'import sys, json; print([m["executable"] for m in map(json.loads, sys.stdin) if m.get("executable")][-1])')
+
+# At least a million property-test cases: 33 variant configurations today
+# (read from the registry) x PROPTEST_CASES each.
+PROPTEST_CASES ?= 31000
+soak:
+	@mkdir -p target
+	PROPTEST_CASES=$(PROPTEST_CASES) cargo test -p satcp-core --release --test model \
+		every_variant -- --nocapture > target/soak.log 2>&1; rc=$$?; \
+		grep -E '^shard|test result|panicked' target/soak.log; \
+		awk '/^shard/ { n += $$3 * $$6 } END { printf "soak: %d cases passed\n", n }' target/soak.log; \
+		exit $$rc
+
+# Long fuzzing runs; new inputs go to a scratch corpus, the repository's
+# corpus (fuzz/corpus/) is only read. A crash leaves its input in
+# fuzz/artifacts/: add it to fuzz/corpus/ with the fix.
+FUZZ_SECONDS ?= 600
+FUZZ_TARGETS := scenario_text endpoint_segments
+fuzz:
+	command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz
+	rustup toolchain list | grep -q nightly || rustup toolchain install nightly --profile minimal
+	@for t in $(FUZZ_TARGETS); do \
+		mkdir -p fuzz/scratch/$$t; \
+		echo "fuzzing $$t for $(FUZZ_SECONDS) s (log: fuzz/scratch/$$t.log)"; \
+		(cd fuzz && cargo +nightly fuzz run $$t scratch/$$t corpus/$$t -- \
+			-max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1) \
+			> fuzz/scratch/$$t.log 2>&1; rc=$$?; \
+		grep -E 'stat::number_of_executed_units|Done [0-9]+ runs' fuzz/scratch/$$t.log; \
+		if [ $$rc != 0 ]; then tail -40 fuzz/scratch/$$t.log; exit 1; fi; \
+	done
 
 clean:
 	rm -rf $(VENV) python/satcp/_core*.so

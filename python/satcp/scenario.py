@@ -71,7 +71,10 @@ def _read_schedule_files(scenario: dict[str, Any], base: str) -> None:
     (CSV, two columns: time in seconds and the value; ``#`` comments and a
     header line allowed; relative to the scenario file) is read into the
     table of points the core takes."""
-    for i, link in enumerate(scenario.get("links") or []):
+    links = scenario.get("links")
+    if not isinstance(links, list):
+        return  # not a list of tables: the core's validation names the field
+    for i, link in enumerate(links):
         if not isinstance(link, dict):
             continue
         for where, table in [

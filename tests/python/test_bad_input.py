@@ -5,9 +5,10 @@ the value, no traceback, and leaves no output behind."""
 from __future__ import annotations
 
 import pytest
-from conftest import FTP, SMALL_FTP, run_cli
+from conftest import FTP, SCENARIOS, SMALL_FTP, run_cli
 
 SMALL = [a for o in SMALL_FTP for a in ("--set", o)]
+SCENARIOS_DIR = SCENARIOS
 
 # (--set overrides on the thesis FTP scenario, fragments the one line must hold)
 OVERRIDES = [
@@ -54,6 +55,22 @@ OVERRIDES = [
     (["sample_interval_s=-1"], ["sample_interval_s", "-1"]),
     (["seed=-1"], ["seed", "-1"]),
     (["name=3"], ["name", "3"]),
+    # absurd and non-finite values, wrong types
+    (["tcp.max_retransmissions=-1"], ["tcp.max_retransmissions", "-1"]),
+    (["tcp.initial_rto=nan"], ["tcp.initial_rto"]),
+    (["tcp.initial_ssthresh=-5"], ["tcp.initial_ssthresh", "-5"]),
+    (["tcp.mss=[1,2]"], ["tcp.mss"]),
+    (["links[1].arq_attempts=-2"], ["links[1].arq_attempts", "-2"]),
+    (["links[1].congestion_loss=3"], ["links[1].congestion_loss", "3"]),
+    (["links[1].ab.delay_schedule=[[1.0,0.1],[0.5,0.2]]"], ["links[1].ab.delay_schedule"]),
+    (["links[1].ab.delay_schedule=[[0.0,-0.1]]"], ["links[1].ab.delay_schedule"]),
+    (["links[1].rate_schedule=[[0.0,0.0]]"], ["links[1].rate_schedule"]),
+    (["links[1].queue=red", "links[1].red_min_th=50", "links[1].red_max_th=10"], ["red"]),
+    (["links[1].reorder_delay_sd_s=-1"], ["links[1].reorder_delay_sd_s", "-1"]),
+    (["apps[0].tcp.variant=nosuch"], ["apps[0].tcp.variant", "nosuch"]),
+    (["apps[0].server=client"], ["apps[0]", "client"]),
+    (["duration_s=nan"], ["duration_s"]),
+    (["duration_s=1e300"], ["duration_s"]),
 ]
 
 
@@ -63,8 +80,8 @@ def test_bad_overrides(tmp_path, overrides, fragments):
     args = ["run", FTP, *SMALL, "--out", out]
     for o in overrides:
         args += ["--set", o]
-    _assert_bad(run_cli(*args), fragments)
-    assert not out.exists()
+    _assert_bad(run_cli(*args, cwd=tmp_path), fragments)
+    assert list(tmp_path.iterdir()) == []
 
 
 BASE = """
@@ -120,6 +137,19 @@ FILES = [
     (BASE.replace("rate_bps = 1e6", "rate_bps = nan"), ["links[0].rate_bps"]),
     (BASE.replace("rate_bps = 1e6", "rate_bps = 1e300"), ["links[0].rate_bps"]),
     (BASE + "[tcp]\nmss = 1e12\n", ["tcp.mss"]),
+    # a link from a node to itself (a one-node cycle), a node on no link
+    (BASE.replace('b = "client"', 'b = "server"'), ["links[0]", "server"]),
+    (BASE.replace("[[links]]", "links = 3\n[[x]]"), ["links"]),
+    (BASE.replace("[[apps]]", "[[apps]]\nname = 7"), ["apps[0].name", "7"]),
+    (BASE.replace('kind = "ftp"', 'kind = ["ftp"]'), ["apps[0].kind"]),
+    (BASE.replace("delay_s = 0.1", 'delay_s = "slow"'), ["links[0].delay_s", "slow"]),
+    (BASE + "[tcp]\nvariant = 5\n", ["tcp.variant", "5"]),
+    (BASE + '[tcp]\nvariant = "peach"\n[tcp.peach]\nbogus = 1\n', ["tcp.peach", "bogus"]),
+    (BASE + '[[routers]]\nnode = "server"\nkind = "epdn-v2"\nextra = 1\n', ["routers[0]", "extra"]),
+    (BASE.replace("file_bytes = 1000", "file_bytes = 0"), ["apps[0].file_bytes", "0"]),
+    (BASE.replace("file_bytes = 1000", "file_bytes = 1e30"), ["apps[0].file_bytes"]),
+    ("seed = 1.5\n" + BASE, ["seed", "1.5"]),
+    (BASE.replace('name = "x"', 'name = "x"\nduration_s = -inf'), ["duration_s"]),
 ]
 
 
@@ -128,8 +158,8 @@ def test_bad_scenario_files(tmp_path, text, fragments):
     f = tmp_path / "s.toml"
     f.write_text(text)
     out = tmp_path / "out"
-    _assert_bad(run_cli("run", f, "--out", out), fragments)
-    assert not out.exists()
+    _assert_bad(run_cli("run", f, "--out", out, cwd=tmp_path), fragments)
+    assert [p.name for p in tmp_path.iterdir()] == ["s.toml"]
 
 
 def test_unreachable_route(tmp_path):
@@ -141,20 +171,40 @@ def test_unreachable_route(tmp_path):
     _assert_bad(run_cli("validate", f), ["apps[0]", "island"])
 
 
-@pytest.mark.parametrize(
-    "args",
-    [
-        ["run", FTP, "--out", "/proc/satcp-cannot-write-here"],
-        ["run", FTP, "--seed", "abc"],
-        ["run", FTP, "--format", "xlsx"],
-        ["run", FTP, "--sample-interval", "-1"],
-        ["validate"],
-        ["reproduce", "slowstart", "--workers", "0"],
-    ],
-    ids=range(6),
-)
-def test_bad_command_lines(tmp_path, args):
-    _assert_bad(run_cli(*args), [])
+# (command line, fragments); "OUT" is replaced by a path in the test's
+# directory, "FILE" by an existing regular file there.
+COMMAND_LINES = [
+    (["run", FTP, "--out", "/proc/satcp-cannot-write-here"], ["/proc/satcp-cannot-write-here"]),
+    (["run", FTP, *SMALL, "--out", "FILE"], ["FILE"]),
+    (["run", FTP, "--seed", "abc"], ["--seed", "abc"]),
+    (["run", FTP, "--seed", "-3"], ["seed", "-3"]),
+    (["run", FTP, "--format", "xlsx"], ["--format", "xlsx"]),
+    (["run", FTP, "--sample-interval", "-1"], ["-1"]),
+    (["run", FTP, "--set", "tcp.mss"], ["tcp.mss"]),
+    (["run", FTP, "--set", "links[9].ber=1e-6"], ["links[9]"]),
+    (["run", FTP, *SMALL, "--pcap", "nosuchlink", "--out", "OUT"], ["--pcap", "nosuchlink"]),
+    (["run", "OUT/missing.toml"], ["missing.toml"]),
+    (["run", SCENARIOS_DIR], [str(SCENARIOS_DIR)]),
+    (["validate"], []),
+    (["frobnicate"], ["frobnicate"]),
+    (["reproduce", "slowstart", "--workers", "0", "--out", "OUT"], ["--workers", "0"]),
+    (["reproduce", "nosuchpaper", "--out", "OUT"], ["nosuchpaper"]),
+]
+
+
+@pytest.mark.parametrize(("args", "fragments"), COMMAND_LINES, ids=range(len(COMMAND_LINES)))
+def test_bad_command_lines(tmp_path, args, fragments):
+    existing = tmp_path / "a-file"
+    existing.write_text("x")
+
+    def sub(a):
+        a = str(a)
+        return a.replace("OUT", str(tmp_path / "out")).replace("FILE", str(existing))
+
+    args = [sub(a) for a in args]
+    _assert_bad(run_cli(*args, cwd=tmp_path), [sub(f) for f in fragments])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]
+    assert existing.read_text() == "x"
 
 
 def _assert_bad(proc, fragments):
@@ -169,4 +219,8 @@ def _assert_bad(proc, fragments):
 
 
 def test_there_are_at_least_forty_cases():
-    assert len(OVERRIDES) + len(FILES) + 1 + 6 >= 40
+    """The issue asks for at least 40 malformed inputs; the count is in
+    docs/testing.md."""
+    count = len(OVERRIDES) + len(FILES) + 1 + len(COMMAND_LINES)
+    print(f"{count} malformed scenarios and command lines")
+    assert count >= 40

@@ -140,3 +140,26 @@ def test_the_disagreements_are_claims_of_the_report(quick_out):
 def test_paper_multi_connection_claim(quick_out, statement):
     out, _ = quick_out
     assert _claim(out, statement)[0]["reproduced"] == "yes"
+
+
+def test_queue_prose_follows_the_runs():
+    """The queue-sensitivity text states what the runs show, not a
+    conclusion written in advance."""
+    from satcp.reproduce.slowstart import queue
+    from satcp.reproduce.slowstart.common import CONFIGS
+
+    def res(vary: set[str]) -> dict:
+        return {
+            (c.key, q): {"time_s": 10.0 + (q if c.key in vary else 0), "drops": 0}
+            for c in CONFIGS
+            for q in queue.QUEUES
+        }
+
+    aggressive = CONFIGS[-1]
+    text = queue.queue_dependence(res({aggressive.key}))
+    assert "has the same time and drops at every queue size" in text
+    assert aggressive.label in text
+    text = queue.queue_dependence(res({"reference"}))
+    assert "change with the queue" in text
+    assert "has the same time" not in text
+    assert "so does every other" in queue.queue_dependence(res(set()))

@@ -52,19 +52,49 @@ pub fn bad(field: impl Into<String>, value: impl fmt::Display, why: &str) -> Sce
     ScenarioError::new(field, format!("{value} {why}"))
 }
 
+/// A number as an error message shows it: as written for ordinary
+/// magnitudes, in exponent form for huge or tiny ones (1e300, not 301
+/// digits).
+pub fn number(v: f64) -> String {
+    if v != 0.0 && v.is_finite() && !(1e-6..1e15).contains(&v.abs()) {
+        format!("{v:e}")
+    } else {
+        v.to_string()
+    }
+}
+
 pub fn positive(field: &str, v: f64) -> Result<(), ScenarioError> {
     if v.is_finite() && v > 0.0 {
         Ok(())
     } else {
-        Err(bad(field, v, "must be a positive number"))
+        Err(bad(field, number(v), "must be a positive number"))
     }
+}
+
+/// The longest simulated time a scenario may name, seconds (about 31
+/// years): the clock counts nanoseconds in 64 bits (584 years), and a time
+/// beyond it would silently saturate; anything this long is a typo.
+pub const MAX_SIM_SECONDS: f64 = 1e9;
+
+/// A time in seconds (duration, delay, start) the simulation clock can
+/// hold: zero or more and at most `MAX_SIM_SECONDS`.
+pub fn seconds(field: &str, v: f64) -> Result<(), ScenarioError> {
+    non_negative(field, v)?;
+    if v > MAX_SIM_SECONDS {
+        return Err(bad(
+            field,
+            number(v),
+            "must be at most 1e9 (seconds of simulated time)",
+        ));
+    }
+    Ok(())
 }
 
 pub fn non_negative(field: &str, v: f64) -> Result<(), ScenarioError> {
     if v.is_finite() && v >= 0.0 {
         Ok(())
     } else {
-        Err(bad(field, v, "must be zero or more"))
+        Err(bad(field, number(v), "must be zero or more"))
     }
 }
 
@@ -72,7 +102,7 @@ pub fn probability(field: &str, v: f64) -> Result<(), ScenarioError> {
     if (0.0..=1.0).contains(&v) {
         Ok(())
     } else {
-        Err(bad(field, v, "must be between 0 and 1"))
+        Err(bad(field, number(v), "must be between 0 and 1"))
     }
 }
 

@@ -23,4 +23,6 @@ pub mod tcp;
 #[cfg(test)]
 mod tests;
 
-pub use scenario::{parse, run, run_json, RunResult, Scenario, ScenarioError};
+pub use scenario::{
+    parse, run, run_checked, run_json, CheckedRun, RunResult, Scenario, ScenarioError,
+};

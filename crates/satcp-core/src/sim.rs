@@ -147,7 +147,14 @@ pub struct Simulation {
     /// Connections that may have just ended for good, checked (and their
     /// endpoints retired) when the current event is over.
     may_retire: Vec<ConnId>,
+    /// Check every endpoint's transport invariants after each of its events
+    /// (`check_invariants`); off in normal runs, where it costs one branch.
+    checking: bool,
+    violations: Vec<String>,
 }
+
+/// At most this many invariant violations are kept (the first ones matter).
+const MAX_VIOLATIONS: usize = 16;
 
 impl Simulation {
     pub fn new(nodes: Vec<Node>, links: Vec<Link>, apps: Vec<AppSlot>) -> Simulation {
@@ -184,6 +191,8 @@ impl Simulation {
             dropped: Vec::new(),
             propagating: (0..n_links).map(|_| VecDeque::new()).collect(),
             may_retire: Vec::new(),
+            checking: false,
+            violations: Vec::new(),
         }
     }
 
@@ -216,6 +225,23 @@ impl Simulation {
         for o in &mut self.observers {
             o.on_packet(&ev);
         }
+    }
+
+    /// Checks the transport invariants (`tcp::invariants`) of an endpoint
+    /// after every event it handles, in release builds too; what breaks is
+    /// collected in `violations`. For tests: it costs O(window) per event.
+    pub fn check_invariants(&mut self, on: bool) {
+        self.checking = on;
+    }
+
+    /// The invariant violations seen (the first few, with time and endpoint).
+    pub fn violations(&self) -> &[String] {
+        &self.violations
+    }
+
+    /// Nothing is left to happen: no event is queued.
+    pub fn idle(&self) -> bool {
+        self.events.peek_time().is_none()
     }
 
     pub fn set_sampling(&mut self, interval: Option<Duration>) {
@@ -537,6 +563,17 @@ impl Simulation {
     /// makes sure a timer event is queued for its next deadline.
     fn after_tcp(&mut self, e: EndpointId, out: &mut TcpOutput) {
         let now = self.now;
+        if self.checking && self.violations.len() < MAX_VIOLATIONS {
+            // A retired endpoint is never called, so `e` is live here.
+            let checked = match &self.endpoints[e as usize].ep {
+                Endpoint::Live(ep) => ep.check_invariants(),
+                Endpoint::Retired(_) => Ok(()),
+            };
+            if let Err(v) = checked {
+                self.violations
+                    .push(format!("t = {} s, endpoint {e}: {v}", now.as_secs_f64()));
+            }
+        }
         let (node, peer_node, peer) = {
             let s = &self.endpoints[e as usize];
             (s.node, s.peer_node, s.peer)

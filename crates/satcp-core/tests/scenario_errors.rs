@@ -227,3 +227,21 @@ fn burst_errors_and_loss_schedule() {
     v["links"][1]["ab"] = json!({"loss_schedule": [[0.0, 0.0], [2.0, 1.0], [2.1, 0.0]]});
     satcp_core::parse(&v.to_string()).expect("valid burst and schedule settings");
 }
+
+/// Times beyond what the nanosecond clock holds were accepted and silently
+/// saturated (found by tests/python/test_bad_input.py).
+#[test]
+fn absurd_times() {
+    check(
+        |v| v["duration_s"] = json!(1e300),
+        &["duration_s", "1e300", "at most"],
+    );
+    check(
+        |v| v["links"][1]["delay_s"] = json!(1e12),
+        &["links[1].delay_s", "at most"],
+    );
+    check(
+        |v| v["apps"][0]["start_s"] = json!(5e9),
+        &["apps[0].start_s", "at most"],
+    );
+}

@@ -233,6 +233,34 @@ pub fn run_observed(
     results::collect(s, &sim)
 }
 
+/// A run with every endpoint's transport invariants checked after each of
+/// its events (`tcp::invariants`), for property tests and fuzzing.
+pub struct CheckedRun {
+    pub result: RunResult,
+    /// The invariant violations seen (empty when all held).
+    pub violations: Vec<String>,
+    /// The run ended with nothing left to happen (or by its applications),
+    /// before the scenario's duration.
+    pub ended_early: bool,
+    /// Every endpoint's final state, client and server of each connection.
+    pub states: Vec<crate::tcp::ConnState>,
+}
+
+/// Runs a validated scenario with the transport invariants checked.
+pub fn run_checked(s: &Scenario) -> CheckedRun {
+    let mut sim = build::build(s);
+    sim.check_invariants(true);
+    let stop = crate::engine::SimTime::from_secs_f64(s.duration_s);
+    sim.run(stop, s.stop_when_done);
+    let ended_early = (sim.apps_done() && s.stop_when_done) || sim.idle();
+    CheckedRun {
+        result: results::collect(s, &sim),
+        violations: sim.violations().to_vec(),
+        ended_early,
+        states: sim.endpoints.iter().map(|e| e.ep.record().state).collect(),
+    }
+}
+
 /// Runs a validated scenario while writing pcap files of link directions
 /// (`(direction id, file)`: link i's a-to-b direction is 2i, b-to-a 2i+1).
 /// Returns the results and the packets written per file.

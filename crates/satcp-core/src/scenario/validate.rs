@@ -3,14 +3,15 @@
 
 use super::config::{AppConfig, DirectionConfig, Scenario};
 use super::ScenarioError;
-use crate::error::{bad, non_negative, positive, probability};
+use crate::error::{bad, non_negative, number, positive, probability, seconds};
 use crate::net::packet::TIMESTAMPS_OPTION_BYTES;
 use crate::tcp::config::MAX_SCALED_WINDOW;
 use crate::tcp::TcpConfig;
 
 pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     positive("duration_s", s.duration_s)?;
-    non_negative("sample_interval_s", s.sample_interval_s)?;
+    seconds("duration_s", s.duration_s)?;
+    seconds("sample_interval_s", s.sample_interval_s)?;
     if s.nodes.is_empty() {
         return Err(ScenarioError::new("nodes", "at least one node is needed"));
     }
@@ -76,7 +77,7 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
                 format!("no path between client {c} and server {sv}: check the links"),
             ));
         }
-        non_negative(&format!("{f}.start_s"), a.start_s())?;
+        seconds(&format!("{f}.start_s"), a.start_s())?;
         tcp(&format!("{f}.tcp"), a.tcp())?;
         match a {
             AppConfig::Ftp(ftp) => {
@@ -146,10 +147,14 @@ fn direction_fields(table: &str, d: &DirectionConfig) -> Result<(), ScenarioErro
     if let Some(rate) = d.rate_bps {
         positive(&f("rate_bps"), rate)?;
         if rate > MAX_RATE_BPS {
-            return Err(bad(f("rate_bps"), rate, "must be at most 1e12 (1 Tb/s)"));
+            return Err(bad(
+                f("rate_bps"),
+                number(rate),
+                "must be at most 1e12 (1 Tb/s)",
+            ));
         }
     }
-    non_negative(&f("delay_s"), d.delay_s.unwrap_or(0.0))?;
+    seconds(&f("delay_s"), d.delay_s.unwrap_or(0.0))?;
     for (name, sched) in [
         ("delay_schedule", &d.delay_schedule),
         ("rate_schedule", &d.rate_schedule),

@@ -14,6 +14,7 @@ use super::config::TcpConfig;
 use super::congestion::CongestionControl;
 use super::delayed_ack::{AckPolicy, DelayedAck};
 use super::ecn::EcnState;
+use super::invariants;
 use super::options::TcpOptions;
 use super::path_cache::CachedPath;
 use super::receiver::ReceiveHalf;
@@ -166,6 +167,7 @@ impl TcpEndpoint {
     /// cache itself belongs to the simulation: it outlives connections).
     pub fn start_from_cache(&mut self, cached: Option<&CachedPath>, now: SimTime) {
         self.cc.on_connection_start(&mut self.tx, cached, now);
+        self.debug_check();
     }
 
     /// What the congestion module leaves in the path cache; asked once,
@@ -187,6 +189,26 @@ impl TcpEndpoint {
         self.recovery.name()
     }
 
+    // ----- invariants -----
+
+    /// The transport invariants (`tcp::invariants`) of this endpoint's send
+    /// and receive state: the first one broken, described.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        invariants::check_sender(&self.tx)?;
+        invariants::check_receiver(&self.rx, self.stats.bytes_delivered)?;
+        if self.state == ConnState::Finished && self.tx.snd_una != self.tx.snd_max {
+            return Err("finished with data unacknowledged".into());
+        }
+        Ok(())
+    }
+
+    /// Debug builds check the invariants after every call that changes the
+    /// endpoint's state; release builds compile this to nothing.
+    #[inline]
+    fn debug_check(&self) {
+        debug_assert_eq!(self.check_invariants(), Ok(()), "transport invariant");
+    }
+
     // ----- application interface -----
 
     /// Active open: sends the SYN.
@@ -194,6 +216,7 @@ impl TcpEndpoint {
         debug_assert_eq!(self.state, ConnState::Closed);
         self.state = ConnState::SynSent;
         self.send_syn(now, out);
+        self.debug_check();
     }
 
     /// Passive open.
@@ -206,6 +229,7 @@ impl TcpEndpoint {
         assert!(self.tx.fin_seq.is_none(), "write after close");
         self.tx.stream_end += bytes;
         self.try_send(now, out);
+        self.debug_check();
     }
 
     /// The application will send nothing more: a FIN follows the data.
@@ -214,6 +238,7 @@ impl TcpEndpoint {
             self.tx.fin_seq = Some(self.tx.stream_end);
             self.try_send(now, out);
         }
+        self.debug_check();
     }
 
     /// Application bytes written and not yet acknowledged.
@@ -232,6 +257,11 @@ impl TcpEndpoint {
     /// A segment arrived in a datagram whose ECN field is `ecn` (CE if a
     /// router marked it).
     pub fn on_segment_ecn(&mut self, h: &TcpHeader, ecn: Ecn, now: SimTime, out: &mut TcpOutput) {
+        self.segment_arrived(h, ecn, now, out);
+        self.debug_check();
+    }
+
+    fn segment_arrived(&mut self, h: &TcpHeader, ecn: Ecn, now: SimTime, out: &mut TcpOutput) {
         self.stats.segments_received += 1;
         if matches!(self.state, ConnState::Aborted | ConnState::Closed) {
             return;
@@ -278,6 +308,11 @@ impl TcpEndpoint {
     }
 
     pub fn on_timer(&mut self, now: SimTime, out: &mut TcpOutput) {
+        self.timer_fired(now, out);
+        self.debug_check();
+    }
+
+    fn timer_fired(&mut self, now: SimTime, out: &mut TcpOutput) {
         if matches!(self.state, ConnState::Aborted | ConnState::Closed) {
             return;
         }
@@ -708,6 +743,12 @@ impl TcpEndpoint {
     /// retransmission (RescueRxt set, HighRxt and pipe unchanged).
     fn resend(&mut self, i: usize, rescue: bool, now: SimTime, out: &mut TcpOutput) {
         let s = *self.tx.sent.get(i);
+        debug_assert!(
+            s.range.start >= self.tx.snd_una,
+            "retransmission of {:?}, cumulatively acknowledged up to {}",
+            s.range,
+            self.tx.snd_una
+        );
         if rescue {
             self.tx.sent.on_rescue_retransmit(i, now, self.tx.recover);
         } else {

@@ -7,6 +7,7 @@ pub mod delayed_ack;
 pub mod delivery_rate;
 pub mod ecn;
 pub mod endpoint;
+pub mod invariants;
 pub mod options;
 pub mod path_cache;
 pub mod receiver;

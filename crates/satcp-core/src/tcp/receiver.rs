@@ -31,6 +31,8 @@ pub struct ReceiveHalf {
     /// Next expected sequence number; None until the peer's SYN is seen.
     pub rcv_nxt: Option<u64>,
     pub rcv_wnd: u32,
+    /// The peer's initial sequence number (its SYN's), once seen.
+    irs: Option<u64>,
     /// Out-of-order data above rcv_nxt, sorted and disjoint.
     ooo: Vec<SeqRange>,
     /// Out-of-order blocks, most recently changed first (for SACK order).
@@ -51,6 +53,7 @@ impl ReceiveHalf {
         ReceiveHalf {
             rcv_nxt: None,
             rcv_wnd,
+            irs: None,
             ooo: Vec::new(),
             recent: Vec::new(),
             fin_seq: None,
@@ -74,7 +77,13 @@ impl ReceiveHalf {
     pub fn on_syn(&mut self, isn: u64) {
         if self.rcv_nxt.is_none() {
             self.rcv_nxt = Some(isn + 1);
+            self.irs = Some(isn);
         }
+    }
+
+    /// The peer's initial sequence number, once its SYN arrived.
+    pub fn irs(&self) -> Option<u64> {
+        self.irs
     }
 
     pub fn has_holes(&self) -> bool {
@@ -99,13 +108,15 @@ impl ReceiveHalf {
         // Data occupies [start, end); a SYN in front occupies one octet.
         let start = h.seq + h.has(flags::SYN) as u64;
         let end = start + h.len as u64;
-        if h.has(flags::FIN) {
-            self.fin_seq.get_or_insert(end);
+        if h.has(flags::FIN) && self.fin_seq.is_none() {
+            self.fin_seq = Some(end);
+            self.cut_above(end);
         }
         let wnd_end = rcv_nxt + self.rcv_wnd as u64;
-        // RFC 793 acceptability: keep only the part inside the window.
+        // RFC 793 acceptability: keep only the part inside the window, and
+        // nothing beyond the peer's FIN (a peer sends no data after it).
         let s = start.max(rcv_nxt);
-        let e = end.min(wnd_end);
+        let e = end.min(wnd_end).min(self.fin_seq.unwrap_or(u64::MAX));
         if h.len > 0 && s >= e {
             a.duplicate = true;
             if end <= rcv_nxt && self.dsack {
@@ -143,6 +154,18 @@ impl ReceiveHalf {
             a.duplicate = true;
         }
         a
+    }
+
+    /// Forgets out-of-order data at or above `limit` (the peer's FIN):
+    /// without this, data a misbehaving peer sent beyond its FIN stayed
+    /// queued, touching rcv_nxt once the FIN was in (found by fuzzing).
+    fn cut_above(&mut self, limit: u64) {
+        for v in [&mut self.ooo, &mut self.recent] {
+            v.retain(|b| b.start < limit);
+            for b in v.iter_mut() {
+                b.end = b.end.min(limit);
+            }
+        }
     }
 
     /// Bytes of [s, e) already held out of order.
@@ -312,6 +335,26 @@ mod tests {
         assert_eq!(a.delivered, 1000);
         let a = r.on_segment(&seg(5000, 100));
         assert!(a.duplicate);
+    }
+
+    /// Fuzzing found it (fuzz/corpus/endpoint_segments/fin_below_queued_data):
+    /// data queued above the peer's FIN must not stay behind once the FIN
+    /// is in order, and data beyond a known FIN is not taken.
+    #[test]
+    fn nothing_is_kept_beyond_the_peers_fin() {
+        let mut r = rx();
+        r.on_segment(&seg(202, 100));
+        let mut f = seg(101, 100);
+        f.flags |= flags::FIN;
+        r.on_segment(&f);
+        assert_eq!(r.out_of_order_blocks(), &[SeqRange::new(101, 201)]);
+        let a = r.on_segment(&seg(301, 100));
+        assert!(a.duplicate);
+        let a = r.on_segment(&seg(1, 100));
+        assert_eq!(a.delivered, 200);
+        assert!(a.fin_now);
+        assert_eq!(r.rcv_nxt, Some(202));
+        assert!(r.out_of_order_blocks().is_empty());
     }
 
     #[test]

@@ -529,6 +529,49 @@ impl SentQueue {
         self.high_sacked = 0;
     }
 
+    /// Recomputes what is kept incrementally (pipe, SACKed bytes, segments
+    /// awaiting retransmission, SACKed runs) and checks that segments follow
+    /// each other without gap or overlap: the transport invariants
+    /// (`tcp::invariants`). O(segments).
+    pub fn check(&self) -> Result<(), String> {
+        let (mut pipe, mut sacked, mut awaiting) = (0u64, 0u64, 0usize);
+        let mut runs: Vec<(u64, u64)> = Vec::new();
+        let mut prev: Option<SeqRange> = None;
+        for s in &self.segs {
+            if s.range.is_empty() {
+                return Err(format!("scoreboard: empty segment {:?}", s.range));
+            }
+            if let Some(p) = prev {
+                if p.end != s.range.start {
+                    return Err(format!(
+                        "scoreboard: segment {:?} does not follow {p:?}",
+                        s.range
+                    ));
+                }
+            }
+            prev = Some(s.range);
+            pipe += s.pipe_share() * s.len();
+            sacked += s.sacked as u64 * s.len();
+            awaiting += s.awaits_retransmission() as usize;
+            if s.sacked {
+                match runs.last_mut() {
+                    Some(r) if r.1 == s.range.start => r.1 = s.range.end,
+                    _ => runs.push((s.range.start, s.range.end)),
+                }
+            }
+        }
+        let kept: Vec<(u64, u64)> = self.sacked_runs.iter().map(|(&s, &e)| (s, e)).collect();
+        if (pipe, sacked, awaiting) != (self.pipe, self.sacked_bytes, self.awaiting) || runs != kept
+        {
+            return Err(format!(
+                "scoreboard: kept pipe {}, SACKed {}, awaiting {}, runs {kept:?}; \
+                 recomputed {pipe}, {sacked}, {awaiting}, {runs:?}",
+                self.pipe, self.sacked_bytes, self.awaiting
+            ));
+        }
+        Ok(())
+    }
+
     /// First segment presumed lost and not yet retransmitted since.
     pub fn next_lost(&self) -> Option<usize> {
         if self.awaiting == 0 {
