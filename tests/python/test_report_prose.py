@@ -6,7 +6,7 @@ thresholds."""
 
 from __future__ import annotations
 
-from satcp.reproduce.peach import goodput
+from satcp.reproduce.peach import goodput, recovery
 
 # Total goodputs (segments/s, 20 connections) at PLoss = 1e-2 and the
 # (recovery episodes, timeouts) counts; only the goodputs decide the wording.
@@ -63,3 +63,22 @@ def test_peach_overhead_heading_and_verdict_follow_the_numbers():
     # Nor does the paper's implied goodput (a window of 5 segments: 5%).
     paper_off = goodput.overhead_text(48.0, 10.0, 25.8, 20.5)
     assert "does not account for the paper's 17.21%" in paper_off
+
+
+def test_peach_link_error_cost_follows_the_gaps():
+    steady = recovery.link_error_cost_text(24.5, 0.0, 71.8, 13.0, 30.0)
+    assert "a gap that no longer grows once its window is back" in steady
+    assert "NewReno's gap grows by about 13 segments per RTT" in steady
+    assert "cost it more than the paper's accounting (15)" in steady
+    growing = recovery.link_error_cost_text(14.0, 3.0, 71.8, -2.0, 30.0)
+    assert "a gap that still grows by about 3.0 segments per RTT" in growing
+    assert "no longer grows" not in growing
+    assert "NewReno's gap changes by about -2 segments per RTT" in growing
+    assert "cost it no more than the paper's accounting (15) here" in growing
+
+
+def test_peach_fig9_overlap_follows_the_largest_gap():
+    assert "the curves overlap after the recovery, as in the paper" in recovery.overlap_text(1.0)
+    apart = recovery.overlap_text(5.0)
+    assert "do not overlap" in apart
+    assert "5.0 segments" in apart
