@@ -73,7 +73,7 @@ def test_peach_link_error_cost_follows_the_gaps():
     growing = recovery.link_error_cost_text(14.0, 3.0, 71.8, -2.0, 30.0)
     assert "a gap that still grows by about 3.0 segments per RTT" in growing
     assert "no longer grows" not in growing
-    assert "NewReno's gap changes by about -2 segments per RTT" in growing
+    assert "NewReno's gap shrinks by about 2 segments per RTT" in growing
     assert "cost it no more than the paper's accounting (15) here" in growing
 
 

@@ -298,10 +298,10 @@ def link_error_cost_text(
         cost = f"link-error losses cost it more than the paper's accounting ({paper:.0f})"
     else:
         cost = f"link-error losses cost it no more than the paper's accounting ({paper:.0f}) here"
-    reno = "NewReno's gap grows by about" if reno_growth > 0 else "NewReno's gap changes by about"
+    reno = "grows" if reno_growth > 0 else "shrinks"
     return (
         f"{peach_gap:.1f} on average 4-8 RTT after t0, {trend(peach_growth)}, while "
-        f"{reno} {reno_growth:.0f} segments per RTT over 4-8 RTT "
+        f"NewReno's gap {reno} by about {abs(reno_growth):.0f} segments per RTT over 4-8 RTT "
         f"({reno_gap:.0f} on average over 4-8 RTT). The paper's cwnd0/2 needs rwnd >= "
         "1.5 cwnd0; a TCP-Peach sender that reaches rwnd in Sudden Start has cwnd0 = rwnd "
         f"whenever the path is not congested, so in satcp {cost}."
