@@ -6,6 +6,7 @@ thresholds."""
 
 from __future__ import annotations
 
+from satcp.reproduce.adalr import lossy_evidence
 from satcp.reproduce.peach import goodput, recovery
 
 # Total goodputs (segments/s, 20 connections) at PLoss = 1e-2 and the
@@ -82,3 +83,24 @@ def test_peach_fig9_overlap_follows_the_largest_gap():
     apart = recovery.overlap_text(5.0)
     assert "do not overlap" in apart
     assert "5.0 segments" in apart
+
+
+def test_adalr_metrics_paragraph_follows_the_gains():
+    # (delayed ACK, BER, goodput, TCP throughput, link throughput gains in %)
+    together = lossy_evidence.metrics_text(
+        [(True, 1e-5, 47.2, 44.6, 44.6), (False, 1e-5, 53.9, 54.1, 54.1)]
+    )
+    assert "move together." in together
+    assert "nearly the same in the three metrics (within 2.6 percentage points" in together
+    assert "TCP throughput gains with delayed ACK are within the thesis's 16%-61%" in together
+    assert "goodput gains (up to +47.2%) are above the thesis's 27%" in together
+    assert "satcp agrees with the larger TCP throughput figure" in together
+    apart = lossy_evidence.metrics_text(
+        [(True, 1e-5, 20.0, 70.0, 80.0), (False, 1e-5, 53.9, 54.1, 54.1)]
+    )
+    assert "do not move together." in apart
+    assert "up to 60.0 percentage points apart" in apart
+    assert "are outside the thesis's 16%-61%" in apart
+    assert "goodput gains (up to +20.0%) are within the thesis's 27%" in apart
+    assert "link throughput gains (up to +80.0%) are above the thesis's 73%" in apart
+    assert "agrees with the larger" not in apart
