@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from satcp.reproduce.adalr import lossy_evidence
 from satcp.reproduce.peach import goodput, recovery
+from satcp.reproduce.tcpr import multipath
 
 # Total goodputs (segments/s, 20 connections) at PLoss = 1e-2 and the
 # (recovery episodes, timeouts) counts; only the goodputs decide the wording.
@@ -104,3 +105,16 @@ def test_adalr_metrics_paragraph_follows_the_gains():
     assert "goodput gains (up to +20.0%) are within the thesis's 27%" in apart
     assert "link throughput gains (up to +80.0%) are above the thesis's 73%" in apart
     assert "agrees with the larger" not in apart
+
+
+def test_tcpr_multipath_gaps_follow_the_figures():
+    seen = multipath.gaps_text(True, (1.6, 3.8), 0.39, 0.75, 0.299, 0.0)
+    assert "Fig. 4 holds in order" in seen
+    assert "smaller factors than the paper's" in seen and "1.6-3.8 instead of 4-7" in seen
+    assert "0.39 x RN-TCP's and 0.75 x DSACK-TA's" in seen
+    assert "well below both" in seen and "duplicate ratio 0.299" in seen
+    other = multipath.gaps_text(False, (4.5, 8.0), 0.98, 1.2, 0.01, 0.0)
+    assert "does not hold in order" in other
+    assert "overlapping factors" in other
+    assert "well below" not in other and "not below both by more than 10%" in other
+    assert "larger factors" in multipath.gaps_text(True, (7.5, 9.0), 1.0, 1.0, 0.0, 0.0)
