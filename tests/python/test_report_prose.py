@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from satcp.reproduce.adalr import lossy_evidence
 from satcp.reproduce.peach import goodput, recovery
-from satcp.reproduce.tcpr import multipath
+from satcp.reproduce.tcpr import multiflow, multipath
 
 # Total goodputs (segments/s, 20 connections) at PLoss = 1e-2 and the
 # (recovery episodes, timeouts) counts; only the goodputs decide the wording.
@@ -118,3 +118,12 @@ def test_tcpr_multipath_gaps_follow_the_figures():
     assert "overlapping factors" in other
     assert "well below" not in other and "not below both by more than 10%" in other
     assert "larger factors" in multipath.gaps_text(True, (7.5, 9.0), 1.0, 1.0, 0.0, 0.0)
+
+
+def test_tcpr_multiflow_gaps_follow_the_shares():
+    same = multiflow.gaps_text(0.04, 28.2, (0.041, 0.052))
+    assert "nearly the same share (about 28 kb/s per flow" in same
+    assert "within 4.0% of each other" in same and "ratios of 4.1-5.2%" in same
+    apart = multiflow.gaps_text(0.4, 28.2, (0.0, 0.05))
+    assert "shares differ (by up to 40.0% at one delay" in apart
+    assert "nearly the same share" not in apart
