@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from satcp.reproduce.adalr import lossy_evidence
 from satcp.reproduce.peach import goodput, recovery
-from satcp.reproduce.tcpr import multiflow, multipath
+from satcp.reproduce.tcpr import conditions, multiflow, multipath
 
 # Total goodputs (segments/s, 20 connections) at PLoss = 1e-2 and the
 # (recovery episodes, timeouts) counts; only the goodputs decide the wording.
@@ -127,3 +127,42 @@ def test_tcpr_multiflow_gaps_follow_the_shares():
     apart = multiflow.gaps_text(0.4, 28.2, (0.0, 0.05))
     assert "shares differ (by up to 40.0% at one delay" in apart
     assert "nearly the same share" not in apart
+
+
+def _conditions_gaps(**changes) -> conditions.Gaps:
+    base = dict(
+        first6=True,
+        first7=True,
+        tcpr_to7=0.0002,
+        hi7=1.55,
+        kept8={"SACK": 0.91, "DSACK-R": 0.76},
+        vs8={"DSACK-TA": 0.75, "RN-TCP": 0.95},
+        nodelay8=0.001,
+    )
+    return conditions.Gaps(**{**base, **changes})
+
+
+def test_tcpr_conditions_gaps_follow_the_figures():
+    text = conditions.gaps_text(_conditions_gaps())
+    assert "Figs. 6 and 7 hold in order" in text and "stays near zero" in text
+    assert "not similar in satcp: TCP-R gets 1.55 x" in text
+    assert "SACK keeps 0.91 x" in text and "DSACK-R keeps 0.76 x" in text
+    assert "stays below DSACK-TA (0.75 x) rather than similar" in text
+    assert "RN-TCP (" not in text  # 0.95: within SIMILAR, not "below"
+    assert "equal within 0.1%" in text
+
+    other = conditions.gaps_text(
+        _conditions_gaps(
+            first7=False,
+            tcpr_to7=0.01,
+            hi7=1.02,
+            kept8={"SACK": 0.3, "DSACK-R": 0.2},
+            vs8={"DSACK-TA": 1.0, "RN-TCP": 1.0},
+            nodelay8=0.2,
+        )
+    )
+    assert "Fig. 7 does not hold in order" in other
+    assert "does not stay near zero" in other
+    assert "At BER 1e-5 the protocols are similar, as in the paper" in other
+    assert "cannot hold" not in other and "stays below" not in other
+    assert "within 20.0% of each other." in other and "bypass_refused_dn" not in other
