@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from satcp.reproduce.adalr import lossy_evidence
 from satcp.reproduce.peach import goodput, recovery
-from satcp.reproduce.tcpr import conditions, multiflow, multipath
+from satcp.reproduce.tcpr import conditions, linklevel, multiflow, multipath
 
 # Total goodputs (segments/s, 20 connections) at PLoss = 1e-2 and the
 # (recovery episodes, timeouts) counts; only the goodputs decide the wording.
@@ -166,3 +166,41 @@ def test_tcpr_conditions_gaps_follow_the_figures():
     assert "At BER 1e-5 the protocols are similar, as in the paper" in other
     assert "cannot hold" not in other and "stays below" not in other
     assert "within 20.0% of each other." in other and "bypass_refused_dn" not in other
+
+
+def _linklevel_gaps(**changes) -> linklevel.Gaps:
+    base = dict(
+        first2=True,
+        first3=True,
+        factors3={"RN-TCP": 3.3, "DSACK-R": 3.3, "SACK": 3.7},
+        es_lift={"10": 0.9, "11": 1.65},
+        es_over_tcpr={"10": 1.8, "11": None},
+        tcpr_fr=0.0034,
+    )
+    return linklevel.Gaps(**{**base, **changes})
+
+
+def test_tcpr_linklevel_gaps_follow_the_figures():
+    text = linklevel.gaps_text(_linklevel_gaps())
+    assert "The orderings of Figs. 2 and 3 hold" in text
+    assert "larger than the paper's (RN-TCP 3.3 x (paper 2)" in text and "Karn" in text
+    assert "from 0.9 s (Fig. 10), 1.65 s (Fig. 11)" in text
+    assert "above TCP-R from 1.8 s (Fig. 10)" in text
+    assert "ratio up to 0.0034" in text
+
+    other = linklevel.gaps_text(
+        _linklevel_gaps(
+            first3=False,
+            factors3={"RN-TCP": 1.5, "DSACK-R": 3.3, "SACK": 3.7},
+            es_lift={"10": None, "11": None},
+            tcpr_fr=0.0,
+        )
+    )
+    assert "The ordering of Fig. 2 holds, that of Fig. 3 does not" in other
+    assert "larger than the paper's" not in other and "RN-TCP 1.5 x (paper 2)" in other
+    assert "does not lift RN-TCP-ES and DSACK-TAES" in other
+    assert "fast retransmissions" not in other
+    neither = linklevel.gaps_text(_linklevel_gaps(first2=False, first3=False))
+    assert "do not hold" in neither
+    stays = linklevel.gaps_text(_linklevel_gaps(es_over_tcpr={"10": None, "11": None}))
+    assert "TCP-R stays above them" in stays
