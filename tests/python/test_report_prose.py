@@ -204,3 +204,33 @@ def test_tcpr_linklevel_gaps_follow_the_figures():
     assert "do not hold" in neither
     stays = linklevel.gaps_text(_linklevel_gaps(es_over_tcpr={"10": None, "11": None}))
     assert "TCP-R stays above them" in stays
+
+
+def test_adalr_high_ber_timeouts_follow_the_counts():
+    counts = {
+        (1e-5, "adalr-sack"): (77.0, 190.0),
+        (1e-5, "adalr-newreno"): (136.0, 160.0),
+        (1e-5, "sack"): (140.0, 198.0),
+        (1e-5, "newreno"): (284.0, 76.0),
+    }
+    text = lossy_evidence.high_ber_text(counts)
+    assert "avoid many RTOs, most for NewReno" in text
+    assert "ADaLR NewReno 136 RTOs / 160 fast recoveries" in text
+    sack_most = lossy_evidence.high_ber_text({**counts, (1e-5, "newreno"): (150.0, 76.0)})
+    assert "avoid many RTOs;" in sack_most and "most for NewReno" not in sack_most
+    more = lossy_evidence.high_ber_text({**counts, (1e-5, "adalr-sack"): (150.0, 190.0)})
+    assert "do not avoid RTOs" in more and "avoid many" not in more
+
+
+def test_adalr_sack_vs_newreno_follows_the_times():
+    grow = [
+        ("FTP", 1e-6, 400.0, 420.0),
+        ("FTP", 1e-5, 536.9, 770.1),
+        ("HTTP", 1e-6, 12.0, 12.5),
+        ("HTTP", 1e-5, 15.4, 20.6),
+    ]
+    assert "separate as the BER grows" in lossy_evidence.sack_newreno_text(grow)
+    one_ber = lossy_evidence.sack_newreno_text([("FTP", 1e-5, 536.9, 770.1)])
+    assert "faster at each high BER shown" in one_ber and "as the BER grows" not in one_ber
+    slower = lossy_evidence.sack_newreno_text([("FTP", 1e-5, 800.0, 770.1)])
+    assert "not faster at every high BER" in slower
