@@ -418,11 +418,13 @@ def figures_section(
     out: Path,
     workers: int | None,
     quick: bool,
+    after: Callable[[dict[str, Lookup], dict[str, tuple[float, ...]]], str] | None = None,
 ) -> Section:
     """A part of figures: runs each on the shared engine
     (:func:`~satcp.reproduce.experiment.run_experiment`, which writes its
     CSV and PNG), and returns the part's section with each figure's
-    throughput table and the claims ``claims(lookups, grids)`` (by figure
+    throughput table, then ``after(lookups, grids)`` (prose read from the
+    runs) if given, and the claims ``claims(lookups, grids)`` (by figure
     number)."""
     done = [run_experiment(f.experiment(quick), out, workers) for f in figures]
     res = {f.fig: results(d.rows) for f, d in zip(figures, done, strict=True)}
@@ -432,6 +434,8 @@ def figures_section(
         md += f.markdown(res[f.fig], quick, seeds)
     lookups = {f.fig: Lookup(res[f.fig], {s.id: s.name for s in f.series}) for f in figures}
     grids = {f.fig: f.grid(quick) for f in figures}
+    if after is not None:
+        md += [after(lookups, grids), ""]
     return Section(
         title,
         "\n".join(md),
