@@ -204,7 +204,8 @@ pub fn endpoint_segments(data: &[u8]) -> Reached {
         rcv_buffer: if o & 1 != 0 { 262_144 } else { 65_535 },
         timestamps: o & 2 != 0,
         delayed_ack: o & 4 != 0,
-        dsack: o & 8 != 0,
+        // RN-TCP-ES samples from DSACKs and is rejected without them.
+        dsack: o & 8 != 0 || variant == "rntcp-es",
         ecn: o & 16 != 0,
         nagle: o & 32 != 0,
         max_retransmissions: 3,
