@@ -132,11 +132,12 @@ bench-ns3:
 		| $(PYTHON) -c 'import sys, json; print([m["executable"] for m in map(json.loads, sys.stdin) if m.get("executable")][-1])')
 
 # At least a million property-test cases: 33 variant configurations today
-# (read from the registry) x PROPTEST_CASES each.
+# (read from the registry) x PROPTEST_CASES each. SEED=n draws another set
+# of cases than CI's fixed one.
 PROPTEST_CASES ?= 31000
 soak:
 	@mkdir -p target
-	PROPTEST_CASES=$(PROPTEST_CASES) cargo test -p satcp-core --release --test model \
+	PROPTEST_CASES=$(PROPTEST_CASES) $(if $(SEED),SATCP_PROPTEST_SEED=$(SEED)) cargo test -p satcp-core --release --test model \
 		every_variant -- --nocapture > target/soak.log 2>&1; rc=$$?; \
 		grep -E '^shard|test result|panicked' target/soak.log; \
 		awk '/^shard/ { n += $$3 * $$6 } END { printf "soak: %d cases passed\n", n }' target/soak.log; \

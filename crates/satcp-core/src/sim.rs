@@ -151,6 +151,10 @@ pub struct Simulation {
     /// (`check_invariants`); off in normal runs, where it costs one branch.
     checking: bool,
     violations: Vec<String>,
+    /// Set (only while checking) when the run cannot go on: an endpoint
+    /// asked to be woken again at the instant it was just woken, which
+    /// would repeat without end.
+    halted: bool,
 }
 
 /// At most this many invariant violations are kept (the first ones matter).
@@ -192,6 +196,7 @@ impl Simulation {
             propagating: (0..n_links).map(|_| VecDeque::new()).collect(),
             may_retire: Vec::new(),
             checking: false,
+            halted: false,
             violations: Vec::new(),
         }
     }
@@ -260,7 +265,7 @@ impl Simulation {
             self.events.schedule(SimTime::ZERO, Event::Sample);
         }
         while let Some(t) = self.events.peek_time() {
-            if t > self.stop_at {
+            if t > self.stop_at || self.halted {
                 break;
             }
             let (t, ev) = self.events.pop().unwrap();
@@ -555,8 +560,30 @@ impl Simulation {
         if ep.state == ConnState::Finished {
             self.may_retire.push(e / 2);
         }
+        if self.checking {
+            self.check_timer_progress(e);
+        }
         self.after_tcp(e, &mut out);
         self.spare_outs.push(out);
+    }
+
+    /// A timer event must move the endpoint on: once it has handled every
+    /// deadline that was due, its next deadline lies in the future. If not,
+    /// the event would be scheduled again at the same instant for ever (a
+    /// livelock in zero simulated time, which no time bound catches), so
+    /// the violation is recorded and the run halted.
+    fn check_timer_progress(&mut self, e: EndpointId) {
+        let next = self.endpoints[e as usize].ep.live().next_deadline();
+        if let Some(d) = next.filter(|&d| d <= self.now) {
+            if self.violations.len() < MAX_VIOLATIONS {
+                self.violations.push(format!(
+                    "t = {} s, endpoint {e}: after its timer fired, its next deadline ({} s) is not later; run halted",
+                    self.now.as_secs_f64(),
+                    d.as_secs_f64()
+                ));
+            }
+            self.halted = true;
+        }
     }
 
     /// Sends what the endpoint emitted, passes its notices to the app and

@@ -293,6 +293,13 @@ impl TcpEndpoint {
 
     /// The earliest time `on_timer` has work to do.
     pub fn next_deadline(&self) -> Option<SimTime> {
+        // An ended connection ignores its timers (`timer_fired`), so it
+        // must not ask for one: a deadline left behind (a variant's timer
+        // already due when the retry limit aborted the connection) would
+        // otherwise be rescheduled at the same instant for ever.
+        if matches!(self.state, ConnState::Aborted | ConnState::Closed) {
+            return None;
+        }
         let mut d = self.rto_deadline;
         for t in [
             self.ack_policy.deadline(),
