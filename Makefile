@@ -131,7 +131,7 @@ bench-ns3:
 		--satcp-bench $$(cargo bench -p satcp-core --bench summary --no-run --message-format=json 2>/dev/null \
 		| $(PYTHON) -c 'import sys, json; print([m["executable"] for m in map(json.loads, sys.stdin) if m.get("executable")][-1])')
 
-# At least a million property-test cases: 33 variant configurations today
+# At least a million property-test cases: 34 variant configurations today
 # (read from the registry) x PROPTEST_CASES each. SEED=n draws another set
 # of cases than CI's fixed one.
 PROPTEST_CASES ?= 31000
