@@ -1,7 +1,7 @@
 //! Helpers for unit tests that drive a single endpoint by hand, playing
 //! its peer with hand-written segments.
 
-use super::{TcpEndpoint, TcpOutput};
+use super::{EndpointParts, TcpConfig, TcpEndpoint, TcpOutput};
 use crate::engine::SimTime;
 use crate::net::packet::{flags, TcpHeader};
 
@@ -48,4 +48,21 @@ pub fn accept(
     ep.on_segment(&syn, SimTime::ZERO, out);
     ep.on_segment(&peer_ack(1, window), rtt, out);
     out.segments.clear();
+}
+
+/// A server (passive open, handshake RTT 0.5 s) that has sent `n` segments
+/// of `cfg.mss` bytes, the whole of what it has to send, with cwnd = `n`
+/// segments: the start of the hand-driven recovery tests. Its output is
+/// cleared.
+pub fn server_with_segments_out(cfg: &TcpConfig, parts: EndpointParts, n: u64) -> TcpEndpoint {
+    let mss = cfg.mss as u64;
+    let mut srv = TcpEndpoint::from_parts(cfg, parts);
+    srv.listen();
+    let mut out = TcpOutput::default();
+    let now = SimTime::from_secs_f64(0.5);
+    accept(&mut srv, cfg.mss, 65_535, true, now, &mut out);
+    srv.tx.cwnd = n * mss;
+    srv.write(n * mss, now, &mut out);
+    assert_eq!(out.segments.len() as u64, n, "all {n} segments sent");
+    srv
 }

@@ -10,7 +10,7 @@ use crate::protocols::reno::Reno;
 use crate::protocols::sack::SackRecovery;
 use crate::tcp::recovery::LossRecovery;
 use crate::tcp::send_state::SendState;
-use crate::tcp::test_support::{accept, peer_ack};
+use crate::tcp::test_support::{peer_ack, server_with_segments_out};
 use crate::tcp::{EndpointParts, TcpConfig, TcpEndpoint, TcpOutput};
 
 const MSS: u64 = 1000;
@@ -52,15 +52,7 @@ fn ten_out(recovery: Box<dyn LossRecovery>) -> TcpEndpoint {
         ..TcpConfig::default()
     };
     let parts = EndpointParts::new(Box::new(Reno::new()), recovery, true);
-    let mut srv = TcpEndpoint::from_parts(&cfg, parts);
-    srv.listen();
-    let mut out = TcpOutput::default();
-    let now = SimTime::from_secs_f64(0.5);
-    accept(&mut srv, MSS as u32, 65_535, true, now, &mut out);
-    srv.tx.cwnd = 10 * MSS;
-    srv.write(10 * MSS, now, &mut out);
-    assert_eq!(out.segments.len(), 10);
-    srv
+    server_with_segments_out(&cfg, parts, 10)
 }
 
 /// Feeds the ACK of `ack` with one SACK block; returns the data segments

@@ -7,13 +7,14 @@
 
 use crate::engine::SimTime;
 use crate::net::packet::SeqRange;
+use crate::protocols::dsack_r::DsackRecovery;
 use crate::protocols::reno::Reno;
 use crate::protocols::sack::SackRecovery;
 use crate::tcp::ack_info::AckInfo;
 use crate::tcp::congestion::CongestionControl;
 use crate::tcp::recovery::LossRecovery;
 use crate::tcp::send_state::SendState;
-use crate::tcp::test_support::{accept, peer_ack};
+use crate::tcp::test_support::{peer_ack, server_with_segments_out};
 use crate::tcp::{EndpointParts, TcpConfig, TcpEndpoint, TcpOutput};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -60,36 +61,6 @@ impl CongestionControl for Recorder {
     }
 }
 
-/// SACK recovery that asks for undoing spurious reductions.
-struct UndoingSack(SackRecovery);
-
-impl LossRecovery for UndoingSack {
-    fn name(&self) -> &'static str {
-        "undoing-sack"
-    }
-    fn enter(&mut self, s: &mut SendState) {
-        self.0.enter(s)
-    }
-    fn on_dupack(&mut self, s: &mut SendState) {
-        self.0.on_dupack(s)
-    }
-    fn on_partial_ack(&mut self, s: &mut SendState, acked: u64) {
-        self.0.on_partial_ack(s, acked)
-    }
-    fn exit(&mut self, s: &mut SendState) {
-        self.0.exit(s)
-    }
-    fn loss_detected(&self, s: &SendState) -> bool {
-        self.0.loss_detected(s)
-    }
-    fn undo_on_spurious(&self) -> bool {
-        true
-    }
-    fn nextseg_rules_3_and_4(&self) -> bool {
-        self.0.nextseg_rules_3_and_4()
-    }
-}
-
 fn seg(k: u64) -> SeqRange {
     SeqRange::new(1 + (k - 1) * MSS, 1 + k * MSS)
 }
@@ -105,7 +76,8 @@ fn episode(undo: bool) -> (Seen, (u64, u64), u64, TcpEndpoint) {
         ..TcpConfig::default()
     };
     let recovery: Box<dyn LossRecovery> = if undo {
-        Box::new(UndoingSack(SackRecovery))
+        // DSACK-R's recovery: SACK's, asking for the undo.
+        Box::new(DsackRecovery::default())
     } else {
         Box::new(SackRecovery)
     };
@@ -113,16 +85,10 @@ fn episode(undo: bool) -> (Seen, (u64, u64), u64, TcpEndpoint) {
         reno: Reno::new(),
         seen: seen.clone(),
     };
-    let mut srv = TcpEndpoint::from_parts(&cfg, EndpointParts::new(Box::new(cc), recovery, true));
-    srv.listen();
+    let parts = EndpointParts::new(Box::new(cc), recovery, true);
+    let mut srv = server_with_segments_out(&cfg, parts, 10);
     let mut out = TcpOutput::default();
-    let mut now = SimTime::from_secs_f64(0.5);
-    accept(&mut srv, MSS as u32, 65_535, true, now, &mut out);
-    srv.tx.cwnd = 10 * MSS;
-    srv.write(10 * MSS, now, &mut out);
-    assert_eq!(out.segments.len(), 10);
-    out.segments.clear();
-    now = SimTime::from_secs_f64(1.0);
+    let mut now = SimTime::from_secs_f64(1.0);
     // Segments 2, 3, 4 arrive before segment 1: three duplicate ACKs.
     for k in 2..=4 {
         let mut h = peer_ack(1, 65_535);

@@ -6,7 +6,7 @@
 
 use super::*;
 use crate::net::packet::SeqRange;
-use crate::tcp::test_support::{accept, peer_ack};
+use crate::tcp::test_support::{peer_ack, server_with_segments_out};
 use crate::tcp::{TcpConfig, TcpEndpoint, TcpOutput};
 
 const MSS: u64 = 1000;
@@ -28,14 +28,8 @@ fn cfg() -> TcpConfig {
 /// all ten segments (at 1.01 s); the handshake's RTT is 0.5 s. Returns it
 /// with its (cwnd, ssthresh) just before the cut.
 pub(crate) fn after_recovery(parts: EndpointParts) -> (TcpEndpoint, (u64, u64)) {
-    let mut srv = TcpEndpoint::from_parts(&cfg(), parts);
-    srv.listen();
+    let mut srv = server_with_segments_out(&cfg(), parts, 10);
     let mut out = TcpOutput::default();
-    let now = SimTime::from_secs_f64(0.5);
-    accept(&mut srv, MSS as u32, 65_535, true, now, &mut out);
-    srv.tx.cwnd = 10 * MSS;
-    srv.write(10 * MSS, now, &mut out);
-    assert_eq!(out.segments.len(), 10);
     let before = (srv.tx.cwnd, srv.tx.ssthresh);
     let now = SimTime::from_secs_f64(1.0);
     for k in 2..=4 {
@@ -131,14 +125,8 @@ fn the_late_window_is_a_setting() {
 /// Timeouts are not undone, even if every segment they resent is DSACKed.
 #[test]
 fn a_timeout_is_not_undone() {
-    let mut srv = TcpEndpoint::from_parts(&cfg(), dsack_r());
-    srv.listen();
+    let mut srv = server_with_segments_out(&cfg(), dsack_r(), 2);
     let mut out = TcpOutput::default();
-    let now = SimTime::from_secs_f64(0.5);
-    accept(&mut srv, MSS as u32, 65_535, true, now, &mut out);
-    srv.tx.cwnd = 2 * MSS;
-    srv.write(2 * MSS, now, &mut out);
-    out.segments.clear();
     let deadline = srv.next_deadline().unwrap();
     srv.on_timer(deadline, &mut out);
     assert_eq!(srv.stats.timeouts, 1);
