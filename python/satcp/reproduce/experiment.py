@@ -175,6 +175,19 @@ class Reproduction:
     def out(self) -> str:
         return self.default_out or os.path.join("reports", self.name)
 
+    def reproduce(
+        self,
+        out_dir: str | os.PathLike[str] | None = None,
+        workers: int | None = None,
+        quick: bool = False,
+        parts: Sequence[Part | tuple[str, str]] | None = None,
+    ) -> Report:
+        """Runs every part (or ``parts``) and writes their files,
+        ``claims.csv`` and ``report.md`` into ``out_dir`` (default: the
+        reproduction's own), all or nothing: a reproduction package's
+        ``reproduce`` (:func:`run`)."""
+        return run(self, out_dir, workers, quick, parts)
+
 
 def load_part(package: str, name: str) -> ModuleType:
     """The module ``package.name``; :class:`MissingPart` if it does not exist

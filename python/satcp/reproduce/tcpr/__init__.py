@@ -48,16 +48,6 @@ PARTS: tuple[tuple[str, str], ...] = (
 )
 
 
-def reproduce(
-    out_dir: str | os.PathLike[str] = DEFAULT_OUT,
-    workers: int | None = None,
-    quick: bool = False,
-    parts: Sequence[tuple[str, str]] = PARTS,
-) -> Report:
-    """Runs every part and writes their files, ``claims.csv`` and
-    ``report.md`` into ``out_dir``, all or nothing."""
-    return experiment.run(REPRODUCTION, out_dir, workers, quick, parts)
-
 
 def render(parts: Sequence[PartResult], quick: bool, seconds: float) -> str:
     claims = [c for p in parts for c in p.section.claims]
@@ -136,3 +126,7 @@ REPRODUCTION = Reproduction(
     render,
     DEFAULT_OUT,
 )
+
+#: Runs every part and writes their files, ``claims.csv`` and ``report.md``
+#: into ``out_dir`` (default ``DEFAULT_OUT``), all or nothing.
+reproduce = REPRODUCTION.reproduce
