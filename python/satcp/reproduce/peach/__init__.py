@@ -53,7 +53,6 @@ PARTS: tuple[tuple[str, str], ...] = (
 )
 
 
-
 def render(parts: Sequence[PartResult], quick: bool, seconds: float) -> str:
     claims: list[Claim] = [c for p in parts for c in p.section.claims]
     numeric = [c for c in claims if c.paper is not None]

@@ -48,7 +48,6 @@ PARTS: tuple[tuple[str, str], ...] = (
 )
 
 
-
 def render(parts: Sequence[PartResult], quick: bool, seconds: float) -> str:
     claims = [c for p in parts for c in p.section.claims]
     held = [c for c in claims if c.reproduced]
