@@ -250,7 +250,18 @@ pub fn endpoint_segments(data: &[u8]) -> Reached {
                     match ep.next_deadline() {
                         Some(d) if d <= until => {
                             now = d.max(now);
+                            let sent = out.segments.len();
                             ep.on_timer(now, &mut out);
+                            // A timer must move the endpoint on (send, or
+                            // ask to be woken later), or the simulation would
+                            // wake it at this instant for ever
+                            // (Simulation::check_timer_progress).
+                            let idle = out.segments.len() == sent;
+                            if let Some(next) = ep.next_deadline().filter(|&n| idle && n <= now) {
+                                panic!(
+                                    "{variant} {recovery:?}, step {step}: the timer at {now:?} left the next deadline at {next:?}"
+                                );
+                            }
                         }
                         _ => break,
                     }
