@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 
@@ -44,6 +45,8 @@ CPP_APPS = r"""
 #include "ns3/traffic-control-module.h"
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <string>
 #include <set>
 
 namespace satcpval
@@ -73,6 +76,27 @@ struct Result
 
 Result g_res;
 
+// Optional event log (--events FILE), one line per event, times in s:
+//   T t seq len          the server's TCP sent a data segment
+//   C t seq len          the client's device discarded a corrupted data frame
+//   O t rto_s            the server's RTO changed to rto_s (its "RTO" trace)
+//   R t una high cwnd ssthresh state
+//                        a retransmission timeout of data: SND.UNA,
+//                        HighTxMark, cwnd before the timeout resets it, the
+//                        new ssthresh, and the congestion state it left
+std::FILE* g_events = nullptr;
+
+void OpenEvents(const std::string& path) { g_events = std::fopen(path.c_str(), "w"); }
+
+void CloseEvents()
+{
+    if (g_events)
+    {
+        std::fclose(g_events);
+        g_events = nullptr;
+    }
+}
+
 void ResetResult() { g_res = Result(); }
 
 static void CwndTrace(uint32_t oldv, uint32_t newv)
@@ -88,7 +112,34 @@ static void SrvTx(Ptr<const Packet>) { g_res.srvTxPkts++; }
 static void CliTx(Ptr<const Packet>) { g_res.cliTxPkts++; }
 static void Drop(Ptr<const Packet>) { g_res.drops++; }
 static void QueueDrop(Ptr<const Packet>) { g_res.drops++; g_res.queueDrops++; }
-static void Corrupt(Ptr<const Packet>) { g_res.drops++; g_res.corrupted++; }
+static void Corrupt(Ptr<const Packet> p)
+{
+    g_res.drops++;
+    g_res.corrupted++;
+    if (!g_events)
+    {
+        return;
+    }
+    Ptr<Packet> c = p->Copy();
+    PppHeader ppp;
+    c->RemoveHeader(ppp);
+    Ipv4Header ip;
+    c->RemoveHeader(ip);
+    if (ip.GetProtocol() != 6)
+    {
+        return;
+    }
+    TcpHeader tcp;
+    c->RemoveHeader(tcp);
+    if (c->GetSize() > 0)
+    {
+        std::fprintf(g_events,
+                     "C %.9f %u %u\n",
+                     Simulator::Now().GetSeconds(),
+                     tcp.GetSequenceNumber().GetValue(),
+                     c->GetSize());
+    }
+}
 
 // Set from Python: true = ssthresh from RFC 5681 Eq. (4) FlightSize
 // (SND.NXT - SND.UNA, here highTxMark - lastAckedSeq) instead of ns-3's
@@ -144,6 +195,17 @@ class CountingNewReno : public TcpNewReno
         else if (newState == TcpSocketState::CA_LOSS)
         {
             g_res.timeouts++;
+            if (g_events)
+            {
+                std::fprintf(g_events,
+                             "R %.9f %u %u %u %u %s\n",
+                             Simulator::Now().GetSeconds(),
+                             tcb->m_lastAckedSeq.GetValue(),
+                             tcb->m_highTxMark.Get().GetValue(),
+                             tcb->m_cWnd.Get(),
+                             tcb->m_ssThresh.Get(),
+                             TcpSocketState::TcpCongStateName[tcb->m_congState]);
+            }
         }
         TcpNewReno::CongestionStateSet(tcb, newState);
     }
@@ -227,6 +289,26 @@ static void Retx(Ptr<const Packet>, const TcpHeader&, const Address&, const Addr
     g_res.srvRetx++;
 }
 
+static void SrvTcpTx(Ptr<const Packet> p, const TcpHeader& h, Ptr<const TcpSocketBase>)
+{
+    if (g_events && p->GetSize() > 0)
+    {
+        std::fprintf(g_events,
+                     "T %.9f %u %u\n",
+                     Simulator::Now().GetSeconds(),
+                     h.GetSequenceNumber().GetValue(),
+                     p->GetSize());
+    }
+}
+
+static void SrvRto(Time, Time rto)
+{
+    if (g_events)
+    {
+        std::fprintf(g_events, "O %.9f %.9f\n", Simulator::Now().GetSeconds(), rto.GetSeconds());
+    }
+}
+
 void ConnectDeviceTraces(Ptr<NetDevice> srvDev, Ptr<NetDevice> cliDev)
 {
     srvDev->TraceConnectWithoutContext("MacTx", MakeCallback(&SrvTx));
@@ -277,6 +359,11 @@ class FileServer : public SimpleRefCount<FileServer>
         m_conn = s;
         s->TraceConnectWithoutContext("CongestionWindow", MakeCallback(&CwndTrace));
         s->TraceConnectWithoutContext("Retransmission", MakeCallback(&Retx));
+        if (g_events)
+        {
+            s->TraceConnectWithoutContext("Tx", MakeCallback(&SrvTcpTx));
+            s->TraceConnectWithoutContext("RTO", MakeCallback(&SrvRto));
+        }
         s->SetRecvCallback(MakeCallback(&FileServer::Recv, this));
         s->SetSendCallback(MakeCallback(&FileServer::Fill, this));
         if (m_reqBytes == 0)
@@ -545,6 +632,12 @@ def parse_args(argv=None):
         '"key" is copied to the output); ns-3 is loaded once and each run prints one '
         "JSON line",
     )
+    p.add_argument(
+        "--events",
+        metavar="FILE",
+        help="write an event log: the server's data segments, corrupted data frames, RTO "
+        "changes and retransmission timeouts with the sender's state (see the C++ comment)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON line")
     return p.parse_args(argv)
 
@@ -669,6 +762,8 @@ def run_one(args, ns, sv, cppyy, t_import, t_ready):
     ns.Ipv4GlobalRoutingHelper.PopulateRoutingTables()
 
     sv.ResetResult()
+    if getattr(args, "events", None):
+        sv.OpenEvents(os.path.abspath(args.events))
     sv.ConnectDeviceTraces(d_eth.Get(0), d_sat.Get(1))
     for c in (d_eth, d_sat):
         for i in range(2):
@@ -720,6 +815,7 @@ def run_one(args, ns, sv, cppyy, t_import, t_ready):
     }
     ns.Simulator.Destroy()
     sv.ResetApps()
+    sv.CloseEvents()
     if args.json:
         print(json.dumps(out))
     else:

@@ -439,11 +439,16 @@ impl TcpEndpoint {
         } else {
             Acked::default()
         };
-        let rtt = if new_ack {
-            self.opts.rtt_from_echo(h, now).or(acked.rtt)
+        // The timestamp echo, else Karn's sample: from the newest segment
+        // acknowledged for congestion control, from the oldest (the ACK
+        // delay included) for the RTO estimator (`Acked::rto_rtt`).
+        let echo = if new_ack {
+            self.opts.rtt_from_echo(h, now)
         } else {
             None
         };
+        let rtt = echo.or(acked.rtt);
+        let rto_rtt = echo.or(acked.rto_rtt);
         let info = AckInfo {
             header: h,
             window,
@@ -460,7 +465,7 @@ impl TcpEndpoint {
             self.on_dsack(d, now);
         }
         if new_ack {
-            self.on_new_ack(h, &acked, rtt, window, now, out);
+            self.on_new_ack(h, &acked, (rtt, rto_rtt), window, now, out);
         } else if duplicate {
             self.on_dupack(now);
         } else if ack == self.tx.snd_una {
@@ -503,7 +508,7 @@ impl TcpEndpoint {
         &mut self,
         h: &TcpHeader,
         acked: &Acked,
-        rtt: Option<Duration>,
+        (rtt, rto_rtt): (Option<Duration>, Option<Duration>),
         window: u64,
         now: SimTime,
         out: &mut TcpOutput,
@@ -512,9 +517,11 @@ impl TcpEndpoint {
         self.tx.rwnd = window;
         self.tx.dupacks = 0;
         self.consecutive_rtos = 0;
-        if let Some(rtt) = rtt {
-            self.tx.rtt.sample(rtt);
+        if let Some(r) = rto_rtt {
+            self.tx.rtt.sample(r);
             self.stats.rtt_samples += 1;
+        }
+        if let Some(rtt) = rtt {
             self.cc.on_rtt_sample(&mut self.tx, rtt);
         }
         if self.state == ConnState::SynReceived {

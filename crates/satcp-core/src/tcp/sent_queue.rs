@@ -76,8 +76,18 @@ pub struct Acked {
     pub payload: u64,
     pub segments: u32,
     /// RTT sample per Karn: only when no newly acknowledged segment was
-    /// ever retransmitted; measured from the newest one acknowledged.
+    /// ever retransmitted; measured from the newest one acknowledged, so
+    /// that it leaves out the receiver's ACK delay (what congestion control
+    /// is given, as Linux's `ca_rtt`).
     pub rtt: Option<Duration>,
+    /// The same Karn sample measured from the oldest segment acknowledged:
+    /// the effective RTT, including the time a delayed ACK waited for the
+    /// later segments, which the RTO must cover (RFC 1323 Sec. 3.4 case (A):
+    /// "The data-sender TCP must measure the effective RTT, including the
+    /// additional time due to delayed ACKs, or else it will retransmit
+    /// unnecessarily"). It is the segment whose timestamp a receiver
+    /// following RFC 7323 Sec. 4.3 would echo; docs/model.md.
+    pub rto_rtt: Option<Duration>,
     pub any_retransmitted: bool,
 }
 
@@ -271,6 +281,7 @@ impl SentQueue {
     /// trimmed (possible when the receiver's window cut a segment).
     pub fn ack_to(&mut self, ack: u64, now: SimTime) -> Acked {
         let mut out = Acked::default();
+        let mut oldest_sent = None;
         let mut newest_sent = None;
         while let Some(f) = self.segs.front() {
             if f.range.end <= ack {
@@ -291,6 +302,7 @@ impl SentQueue {
                 out.payload += s.payload() as u64;
                 out.segments += 1;
                 out.any_retransmitted |= s.tx_count > 1;
+                oldest_sent = oldest_sent.or(Some(s.last_sent));
                 newest_sent = Some(s.last_sent);
             } else if f.range.start < ack {
                 let cut = ack - f.range.start;
@@ -318,6 +330,7 @@ impl SentQueue {
         self.trim_runs_below(ack);
         if !out.any_retransmitted {
             out.rtt = newest_sent.map(|t| now - t);
+            out.rto_rtt = oldest_sent.map(|t| now - t);
         }
         out
     }
@@ -621,15 +634,17 @@ mod tests {
         assert_eq!(a.bytes, 400);
         assert!(a.any_retransmitted);
         assert!(a.rtt.is_none());
+        assert!(a.rto_rtt.is_none());
         assert_eq!(s.pipe(), 100);
         assert_eq!(s.sacked_bytes(), 0);
     }
 
     #[test]
-    fn karn_sample_from_newest_acked() {
+    fn karn_samples_from_newest_and_oldest_acked() {
         let mut s = q(3);
         let a = s.ack_to(201, SimTime(100));
         assert_eq!(a.rtt, Some(Duration(99)));
+        assert_eq!(a.rto_rtt, Some(Duration(100)));
         assert_eq!(a.segments, 2);
     }
 

@@ -5,4 +5,5 @@
 mod ecn_tests;
 mod hook_tests;
 mod nextseg_tests;
+mod rtt_sample_tests;
 mod undo_tests;
