@@ -810,11 +810,14 @@ impl TcpEndpoint {
             h.flags |= flags::ACK;
             h.ack = n;
             let mut blocks = self.rx.sack_blocks();
-            if self.opts.ts_on {
-                // 40 option bytes: timestamps leave room for three blocks.
-                blocks.truncate(MAX_SACK_BLOCKS - 1);
+            if !blocks.is_empty() {
+                if self.opts.ts_on {
+                    // 40 option bytes: timestamps leave room for three blocks.
+                    blocks.truncate(MAX_SACK_BLOCKS - 1);
+                }
+                // A new header holds no range yet: nothing to set otherwise.
+                h.set_sack(blocks.as_slice());
             }
-            h.set_sack(blocks.as_slice());
         }
         if syn {
             // A SYN-ACK is the SYN sent once the peer's SYN is in.
