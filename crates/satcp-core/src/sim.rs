@@ -262,7 +262,7 @@ impl Simulation {
             self.with_app(a as AppId, |app, ctx| app.start(ctx));
         }
         if self.sample_interval.is_some() {
-            self.events.schedule(SimTime::ZERO, Event::Sample);
+            self.events.schedule_timer(SimTime::ZERO, Event::Sample);
         }
         while let Some(t) = self.events.peek_time() {
             if t > self.stop_at || self.halted {
@@ -658,7 +658,7 @@ impl Simulation {
             if slot.timer_at.is_none_or(|t| d < t) {
                 slot.timer_at = Some(d);
                 slot.timers_queued += 1;
-                self.events.schedule(d, Event::TcpTimer(e));
+                self.events.schedule_timer(d, Event::TcpTimer(e));
             }
         }
     }
@@ -719,7 +719,7 @@ impl Simulation {
                 self.after_tcp(e, &mut out);
                 self.spare_outs.push(out);
             }
-            AppAction::Timer(at, tok) => self.events.schedule(at, Event::AppTimer(a, tok)),
+            AppAction::Timer(at, tok) => self.events.schedule_timer(at, Event::AppTimer(a, tok)),
         }
     }
 
@@ -847,7 +847,7 @@ impl Simulation {
             ls.queue_packets.push(l.queue.len_packets() as u64);
         }
         if let Some(d) = self.sample_interval {
-            self.events.schedule(self.now + d, Event::Sample);
+            self.events.schedule_timer(self.now + d, Event::Sample);
         }
     }
 }

@@ -2,6 +2,7 @@
 //! Nothing here knows about networks or TCP.
 
 pub mod event_queue;
+pub mod heap;
 pub mod rng;
 pub mod time;
 

@@ -51,8 +51,16 @@ impl Duration {
     /// Time to clock `bytes` onto a wire of `rate_bps`, rounded up so that a
     /// link never runs faster than its nominal rate.
     pub fn serialization(bytes: u32, rate_bps: u64) -> Duration {
-        let bits = bytes as u128 * 8 * NANOS_PER_SEC as u128;
-        Duration(bits.div_ceil(rate_bps as u128) as u64)
+        // bit-nanoseconds fit in 64 bits up to 2.3 GB per packet: then the
+        // same integer division in 64 bits (a 128-bit one is a library
+        // call, several times dearer), else in 128.
+        match (bytes as u64 * 8).checked_mul(NANOS_PER_SEC) {
+            Some(bits) => Duration(bits.div_ceil(rate_bps)),
+            None => {
+                let bits = bytes as u128 * 8 * NANOS_PER_SEC as u128;
+                Duration(bits.div_ceil(rate_bps as u128) as u64)
+            }
+        }
     }
 }
 
@@ -102,6 +110,16 @@ mod tests {
         );
         // 1 byte at 3 b/s: 2.666.. s, rounded up
         assert_eq!(Duration::serialization(1, 3), Duration(2_666_666_667));
+        // Beyond 64 bits of bit-nanoseconds (the 128-bit path), and at
+        // its edge, the same as the exact 128-bit quotient.
+        for (bytes, rate) in [
+            (u32::MAX, 1_000_000_007),
+            (2_305_843_009, 3),
+            (2_305_843_008, 7),
+        ] {
+            let exact = (bytes as u128 * 8_000_000_000).div_ceil(rate as u128) as u64;
+            assert_eq!(Duration::serialization(bytes, rate), Duration(exact));
+        }
     }
 
     #[test]

@@ -94,8 +94,22 @@ impl ErrorModel {
     }
 
     /// Draws the fate of one packet. Each mechanism draws only when enabled,
-    /// so turning one on does not shift another's random sequence.
+    /// so turning one on does not shift another's random sequence; a link
+    /// without errors (most links) draws nothing, and is answered here,
+    /// inline, without the call.
+    #[inline]
     pub fn fate(&self, bytes: u32, is_data: bool, rng: &mut RngStream) -> Fate {
+        if self.is_ideal() {
+            return Fate::Delivered {
+                extra_delay: Duration::ZERO,
+                duplicate: false,
+            };
+        }
+        self.draw_fate(bytes, is_data, rng)
+    }
+
+    #[inline(never)]
+    fn draw_fate(&self, bytes: u32, is_data: bool, rng: &mut RngStream) -> Fate {
         if self.data_only && !is_data {
             return Fate::Delivered {
                 extra_delay: Duration::ZERO,

@@ -121,6 +121,11 @@ pub struct Link {
     pub extra_loss: Option<Box<ExtraLoss>>,
     /// Packet being serialized, if any.
     pub in_service: Option<PacketId>,
+    /// The size, rate and transmission time of the last packet sent: most
+    /// packets on a link direction have the size of the one before (full
+    /// segments one way, ACKs the other), so the division is mostly
+    /// skipped (`transmission_time`).
+    pub last_tx: (u32, u64, Duration),
     pub stats: LinkStats,
 }
 
@@ -211,6 +216,19 @@ impl Link {
         }
     }
 
+    /// `Duration::serialization` of `size` bytes at the current rate,
+    /// remembered for the next packet of the same size and rate.
+    #[inline]
+    fn transmission_time(&mut self, size: u32) -> Duration {
+        let (last_size, last_rate, last) = self.last_tx;
+        if size == last_size && self.rate_bps == last_rate {
+            return last;
+        }
+        let tx = Duration::serialization(size, self.rate_bps);
+        self.last_tx = (size, self.rate_bps, tx);
+        tx
+    }
+
     /// If the transmitter is idle and a packet waits, starts sending it and
     /// returns when its last bit leaves.
     #[inline]
@@ -228,7 +246,7 @@ impl Link {
         if let Some(r) = self.rate_schedule.as_mut() {
             self.rate_bps = r.at(now).round() as u64;
         }
-        let tx = Duration::serialization(size, self.rate_bps);
+        let tx = self.transmission_time(size);
         self.in_service = Some(p);
         self.stats.tx_packets += 1;
         self.stats.tx_bytes += size as u64;

@@ -129,6 +129,8 @@ pub fn build(s: &Scenario) -> Simulation {
                 }),
                 extra_loss: extra_loss(s.seed, &base, dir, &d),
                 in_service: None,
+                // No packet is 0 bytes long: the first one computes.
+                last_tx: (0, 0, Duration::ZERO),
                 stats: LinkStats::default(),
             });
         }

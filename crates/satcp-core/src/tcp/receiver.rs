@@ -216,10 +216,13 @@ impl ReceiveHalf {
     /// the block containing it second when it lies above rcv_nxt), then the
     /// most recently changed out-of-order blocks (RFC 2018 Sec. 4).
     pub fn sack_blocks(&mut self) -> SackBlocks {
-        let mut out = SackBlocks::default();
-        if !self.sack {
-            return out;
+        // Most ACKs (and every data segment of a sender that also
+        // receives) have nothing to report: return at once, without
+        // building the blocks in memory and copying them out.
+        if !self.sack || (self.pending_dsack.is_none() && self.recent.is_empty()) {
+            return SackBlocks::default();
         }
+        let mut out = SackBlocks::default();
         if let Some(d) = self.pending_dsack.take() {
             out.push(d);
             if let Some(c) = self
