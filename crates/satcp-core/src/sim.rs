@@ -441,6 +441,13 @@ impl Simulation {
         self.pool.alloc(pkt)
     }
 
+    /// A pool slot for a new packet addressed to `endpoint`, counted in its
+    /// connection's packets in the network; the caller fills every field.
+    fn new_packet_slot(&mut self, endpoint: EndpointId) -> (PacketId, &mut Packet) {
+        self.conns[(endpoint / 2) as usize].in_network += 1;
+        self.pool.alloc_slot()
+    }
+
     /// The packet was delivered or discarded.
     fn release_packet(&mut self, p: PacketId) {
         let c = self.pool.get(p).endpoint / 2;
@@ -607,20 +614,31 @@ impl Simulation {
             let s = &self.endpoints[e as usize];
             (s.node, s.peer_node, s.peer)
         };
-        for (hdr, priority) in out.segments.drain(..) {
-            let pkt = Packet {
-                src: node,
-                dst: peer_node,
-                endpoint: peer,
-                size: hdr.wire_bytes(),
+        for (hdr, prio) in &out.segments {
+            // Built in place in the pool (see `PacketPool::alloc_slot`); the
+            // pattern names every field, so none can be left stale.
+            let (p, slot) = self.new_packet_slot(peer);
+            let Packet {
+                src,
+                dst,
+                endpoint,
+                size,
                 priority,
-                ecn: if hdr.ect { Ecn::Ect } else { Ecn::NotEct },
-                tcp: hdr,
-                created: now,
-            };
-            let p = self.alloc_packet(pkt);
+                ecn,
+                tcp,
+                created,
+            } = slot;
+            *src = node;
+            *dst = peer_node;
+            *endpoint = peer;
+            *size = hdr.wire_bytes();
+            *priority = *prio;
+            *ecn = if hdr.ect { Ecn::Ect } else { Ecn::NotEct };
+            *tcp = *hdr;
+            *created = now;
             self.at_node(node, p, None);
         }
+        out.segments.clear();
         self.ensure_timer(e);
         if !out.notices.is_empty() {
             let (conn, side) = {
