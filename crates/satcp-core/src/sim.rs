@@ -10,9 +10,7 @@ use crate::net::error_model::Fate;
 use crate::net::link::Link;
 use crate::net::link_arq::ArqVerdict;
 use crate::net::observer::{PacketEvent, PacketEventKind, PacketObserver};
-use crate::net::packet::{
-    Ecn, EndpointId, LinkId, NodeId, Packet, PacketId, PacketPool, TcpHeader,
-};
+use crate::net::packet::{Ecn, EndpointId, LinkId, NodeId, Packet, PacketId, PacketPool};
 use crate::net::router::{DropCause, QueueDecision, RouterFunction};
 use crate::net::topology::{Node, RoutingTable};
 use crate::tcp::{ConnState, Notice, PathCache, TcpConfig, TcpEndpoint, TcpOutput, VariantFactory};
@@ -486,10 +484,7 @@ impl Simulation {
     fn at_node(&mut self, node: NodeId, p: PacketId, from: Option<LinkId>) {
         let dst = self.pool.get(p).dst;
         if dst == node {
-            let pkt = self.pool.get(p);
-            let (ep, hdr, ecn) = (pkt.endpoint, pkt.tcp, pkt.ecn);
-            self.release_packet(p);
-            self.deliver(ep, &hdr, ecn);
+            self.deliver(p);
             return;
         }
         let Some(l) = self.routes.next_hop(node, dst) else {
@@ -545,12 +540,20 @@ impl Simulation {
 
     // ----- TCP -----
 
-    fn deliver(&mut self, e: EndpointId, hdr: &TcpHeader, ecn: Ecn) {
+    /// Hands packet `p` to the endpoint it is addressed to and releases it.
+    /// The endpoint reads the header where it lies in the pool (a copy of
+    /// it cost more than the rest of the hand-over); the release, which
+    /// only the simulation sees, comes before anything the endpoint sent
+    /// is put into the pool, as when the header was copied out first.
+    fn deliver(&mut self, p: PacketId) {
         let mut out = self.spare_outs.pop().unwrap_or_default();
+        let pkt = self.pool.get(p);
+        let e = pkt.endpoint;
         self.endpoints[e as usize]
             .ep
             .live()
-            .on_segment_ecn(hdr, ecn, self.now, &mut out);
+            .on_segment_ecn(&pkt.tcp, pkt.ecn, self.now, &mut out);
+        self.release_packet(p);
         self.after_tcp(e, &mut out);
         self.spare_outs.push(out);
     }
