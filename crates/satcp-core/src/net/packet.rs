@@ -290,7 +290,7 @@ impl TcpHeader {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Packet {
     pub src: NodeId,
     pub dst: NodeId,
@@ -348,6 +348,21 @@ impl PacketPool {
             self.slots.push(p);
             (self.slots.len() - 1) as PacketId
         }
+    }
+    /// A slot for a new packet, for the caller to fill where it lies; it
+    /// must set every field, since the slot may hold a released packet.
+    /// (A packet built in a local and moved in with `alloc` is stored
+    /// field by field and then reloaded as wide words while those stores
+    /// are still in flight: a store-forwarding stall on every packet.)
+    pub fn alloc_slot(&mut self) -> (PacketId, &mut Packet) {
+        let id = match self.free.pop() {
+            Some(id) => id,
+            None => {
+                self.slots.push(Packet::default());
+                (self.slots.len() - 1) as PacketId
+            }
+        };
+        (id, &mut self.slots[id as usize])
     }
     pub fn release(&mut self, id: PacketId) {
         self.free.push(id);
