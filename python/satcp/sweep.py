@@ -259,7 +259,14 @@ def _execute(
                 futs = client.map(run_one, [t for *_, t in todo], key=names, retries=2)
                 keys = {f.key: k for f, (_, _, k, _) in zip(futs, todo, strict=True)}
                 for f in as_completed(futs):
-                    if f.status == "finished":
-                        finish(keys[f.key], f.result(), None)
+                    # result() rather than the status at this moment: a
+                    # finished result held by a worker that has just died is
+                    # "lost" until the scheduler has computed it again, and
+                    # result() waits for that (an error after the retries
+                    # is raised).
+                    try:
+                        row = f.result()
+                    except Exception as e:  # the run's own error, reported per run
+                        finish(keys[f.key], None, str(e))
                     else:
-                        finish(keys[f.key], None, str(f.exception()))
+                        finish(keys[f.key], row, None)
