@@ -112,14 +112,10 @@ static void SrvTx(Ptr<const Packet>) { g_res.srvTxPkts++; }
 static void CliTx(Ptr<const Packet>) { g_res.cliTxPkts++; }
 static void Drop(Ptr<const Packet>) { g_res.drops++; }
 static void QueueDrop(Ptr<const Packet>) { g_res.drops++; g_res.queueDrops++; }
-static void Corrupt(Ptr<const Packet> p)
+// A PPP frame's TCP data segment: its sequence number and payload size
+// (false for anything else: not TCP, or no payload).
+static bool DataSegmentOf(Ptr<const Packet> p, uint32_t& seq, uint32_t& payload)
 {
-    g_res.drops++;
-    g_res.corrupted++;
-    if (!g_events)
-    {
-        return;
-    }
     Ptr<Packet> c = p->Copy();
     PppHeader ppp;
     c->RemoveHeader(ppp);
@@ -127,17 +123,24 @@ static void Corrupt(Ptr<const Packet> p)
     c->RemoveHeader(ip);
     if (ip.GetProtocol() != 6)
     {
-        return;
+        return false;
     }
     TcpHeader tcp;
     c->RemoveHeader(tcp);
-    if (c->GetSize() > 0)
+    seq = tcp.GetSequenceNumber().GetValue();
+    payload = c->GetSize();
+    return payload > 0;
+}
+
+static void Corrupt(Ptr<const Packet> p)
+{
+    g_res.drops++;
+    g_res.corrupted++;
+    uint32_t seq;
+    uint32_t payload;
+    if (g_events && DataSegmentOf(p, seq, payload))
     {
-        std::fprintf(g_events,
-                     "C %.9f %u %u\n",
-                     Simulator::Now().GetSeconds(),
-                     tcp.GetSequenceNumber().GetValue(),
-                     c->GetSize());
+        std::fprintf(g_events, "C %.9f %u %u\n", Simulator::Now().GetSeconds(), seq, payload);
     }
 }
 
@@ -234,22 +237,12 @@ class DropSeqsErrorModel : public ErrorModel
   private:
     bool DoCorrupt(Ptr<Packet> p) override
     {
-        Ptr<Packet> c = p->Copy();
-        PppHeader ppp;
-        c->RemoveHeader(ppp);
-        Ipv4Header ip;
-        c->RemoveHeader(ip);
-        if (ip.GetProtocol() != 6)
+        uint32_t s;
+        uint32_t payload;
+        if (!DataSegmentOf(p, s, payload))
         {
             return false;
         }
-        TcpHeader tcp;
-        c->RemoveHeader(tcp);
-        if (c->GetSize() == 0)
-        {
-            return false;
-        }
-        uint32_t s = tcp.GetSequenceNumber().GetValue();
         if (m_seqs.count(s) && !m_done.count(s))
         {
             m_done.insert(s);
