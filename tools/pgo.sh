@@ -30,7 +30,7 @@ profdata_tool() {
     host=$(rustc -vV | sed -n 's/^host: //p')
     tool="$(rustc --print sysroot)/lib/rustlib/$host/bin/llvm-profdata"
     if [ ! -x "$tool" ] && command -v rustup >/dev/null 2>&1; then
-        rustup component add llvm-tools >/dev/null 2>&1 || true
+        timeout 300 rustup component add llvm-tools >/dev/null 2>&1 || true
     fi
     [ -x "$tool" ] && echo "$tool"
 }
