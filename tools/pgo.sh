@@ -13,7 +13,9 @@
 # runs in the very build the profile is for (the extension, the benchmark
 # binaries): a profile names functions by symbols that carry a hash of the
 # crate graph, which differs between the two. The profile is made afresh
-# on every build, so it always matches the code.
+# on every build, so it always matches the code. Each build has its own
+# target directory under target/pgo/ (the flags differ, and cargo would
+# otherwise rebuild every dependency whenever it switches between them).
 #
 # PGO needs the compiler's own llvm-profdata (rustup's llvm-tools
 # component, installed here when missing). Where it cannot be had, or with
@@ -50,10 +52,10 @@ extension)
         develop
         exit 0
     fi
-    RUSTFLAGS="-Cprofile-generate=$raw" CARGO_TARGET_DIR=target/pgo-gen develop
+    RUSTFLAGS="-Cprofile-generate=$raw" CARGO_TARGET_DIR=target/pgo/extension-gen develop
     "$venv/bin/python" -c 'from satcp import _core; print("pgo: training,", _core._pgo_training(), "events")' >&2
     "$tool" merge -o target/pgo/extension.profdata "$raw"
-    RUSTFLAGS="-Cprofile-use=$PWD/target/pgo/extension.profdata" CARGO_TARGET_DIR=target/pgo-use develop
+    RUSTFLAGS="-Cprofile-use=$PWD/target/pgo/extension.profdata" CARGO_TARGET_DIR=target/pgo/extension develop
     note "the extension is built with target/pgo/extension.profdata"
     ;;
 bench)
@@ -61,14 +63,16 @@ bench)
         note "off (SATCP_PGO=0 or no llvm-profdata): the benchmarks are built without it"
         exit 0
     fi
-    export CARGO_TARGET_DIR=target/pgo-gen
-    RUSTFLAGS="-Cprofile-generate=$raw" cargo bench --quiet -p satcp-core --bench summary --no-run 2>/dev/null
+    export CARGO_TARGET_DIR=target/pgo/bench-gen
+    RUSTFLAGS="-Cprofile-generate=$raw" cargo bench --quiet -p satcp-core --bench summary --no-run
     bin=$(RUSTFLAGS="-Cprofile-generate=$raw" cargo bench -p satcp-core --bench summary --no-run --message-format=json 2>/dev/null |
         python3 -c 'import sys, json; print([m["executable"] for m in map(json.loads, sys.stdin) if m.get("executable")][-1])')
     "$bin" --train >&2
     "$tool" merge -o target/pgo/bench.profdata "$raw"
     note "the benchmarks are built with target/pgo/bench.profdata"
-    echo "RUSTFLAGS=-Cprofile-use=$PWD/target/pgo/bench.profdata CARGO_TARGET_DIR=target/pgo-use"
+    # Absolute: criterion writes its reports under the target directory,
+    # relative to the crate it runs in.
+    echo "RUSTFLAGS=-Cprofile-use=$PWD/target/pgo/bench.profdata CARGO_TARGET_DIR=$PWD/target/pgo/bench"
     ;;
 *)
     echo "usage: tools/pgo.sh extension VENV | bench" >&2
