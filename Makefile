@@ -1,7 +1,9 @@
 # satcp: build, test and reproduce.
 #
 #   make setup   .venv with the dev tools; the package (Rust extension
-#                included) installed in editable mode via `maturin develop`
+#                included) installed in editable mode via `maturin develop`,
+#                built with profile-guided optimisation where the toolchain
+#                allows (tools/pgo.sh; SATCP_PGO=0 turns it off)
 #   make run     setup + `satcp reproduce baseline` (thesis Tables 7.5, 7.8)
 #                + `satcp reproduce adalr` (every TCP-ADaLR thesis experiment)
 #                + `satcp reproduce peach` (every TCP-Peach paper experiment)
@@ -11,7 +13,8 @@
 #                + `satcp compare` (every variant on GEO and LEO path presets)
 #                + `satcp report` (reports/index.html: all of it on one page)
 #   make test    setup + Rust format/lint/tests + Python lint/tests
-#   make bench   the core's criterion benchmarks
+#   make bench   the core's benchmarks (summary table, then criterion),
+#                built with profile-guided optimisation like the extension
 #   make validate  satcp against ns-3 3.44 under loss (own ns-3 venv; not in CI)
 #   make soak    the transport-invariant property test with PROPTEST_CASES
 #                cases per variant configuration (default 31,000: over a
@@ -51,7 +54,7 @@ $(DEPS_STAMP): requirements-dev.txt | $(BIN)/python
 	@touch $@
 
 $(BUILD_STAMP): $(DEPS_STAMP) $(RUST_SOURCES) pyproject.toml
-	VIRTUAL_ENV=$(VENV_ABS) $(BIN)/maturin develop --release --quiet
+	tools/pgo.sh extension $(VENV)
 	@touch $@
 
 run: setup
@@ -112,10 +115,12 @@ test-python: setup
 	$(BIN)/pytest -q tests/python
 
 # First a table per benchmark scenario (wall time, events, events/s,
-# ns/event, peak memory: benches/summary.rs), then criterion.
+# ns/event, peak memory: benches/summary.rs), then criterion; both built
+# with profile-guided optimisation, as the extension is (tools/pgo.sh).
 bench:
-	cargo bench -p satcp-core --bench summary
-	cargo bench -p satcp-core --bench scenarios
+	pgo_env="$$(tools/pgo.sh bench)" && \
+	env $$pgo_env cargo bench -p satcp-core --bench summary && \
+	env $$pgo_env cargo bench -p satcp-core --bench scenarios
 
 # Not in CI: satcp against ns-3 3.44 (PyPI `ns3`, in its own venv, never in
 # .venv) on the thesis FTP and the 20-flow GEO scenario, run alternately;
@@ -126,9 +131,10 @@ NS3_PAIRS ?= 3
 bench-ns3:
 	@test -x $(NS3_VENV)/bin/python || $(PYTHON) -m venv $(NS3_VENV)
 	@$(NS3_VENV)/bin/python -c 'import ns' 2>/dev/null || $(NS3_VENV)/bin/pip install --quiet ns3==3.44.post0
-	cargo bench -p satcp-core --bench summary --no-run
+	pgo_env="$$(tools/pgo.sh bench)" && \
+	env $$pgo_env cargo bench -p satcp-core --bench summary --no-run && \
 	$(PYTHON) tools/ns3/bench_vs_ns3.py --ns3-python $(NS3_VENV)/bin/python --pairs $(NS3_PAIRS) \
-		--satcp-bench $$(cargo bench -p satcp-core --bench summary --no-run --message-format=json 2>/dev/null \
+		--satcp-bench $$(env $$pgo_env cargo bench -p satcp-core --bench summary --no-run --message-format=json 2>/dev/null \
 		| $(PYTHON) -c 'import sys, json; print([m["executable"] for m in map(json.loads, sys.stdin) if m.get("executable")][-1])')
 
 # At least a million property-test cases: 34 variant configurations today

@@ -12,6 +12,8 @@
 //!                            of the runs, RSS kB before them (the parsed
 //!                            scenario)
 //!   summary --json NAME      print NAME's results JSON (to compare outputs)
+//!   summary --train          run the profile-guided optimisation's training
+//!                            workload (`tools/pgo.sh bench`), not a benchmark
 
 use std::process::Command;
 use std::time::Instant;
@@ -66,6 +68,11 @@ fn main() {
         Some("--one") => {
             let repeat = args.get(2).and_then(|n| n.parse().ok()).unwrap_or(1);
             return run_one(&args[1], repeat);
+        }
+        Some("--train") => {
+            let events = satcp_core::pgo_training::run_all();
+            println!("pgo training: {events} events");
+            return;
         }
         Some("--json") => {
             let r = satcp_core::run(&scenario(&args[1]));

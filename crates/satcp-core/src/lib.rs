@@ -15,6 +15,7 @@ pub mod engine;
 pub mod error;
 pub mod metrics;
 pub mod net;
+pub mod pgo_training;
 pub mod protocols;
 pub mod scenario;
 pub mod sim;

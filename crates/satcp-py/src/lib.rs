@@ -131,6 +131,13 @@ fn router_kinds() -> Vec<(&'static str, &'static str)> {
         .collect()
 }
 
+/// Runs the training workload of the profile-guided optimisation
+/// (`tools/pgo.sh`) in this build; returns the events simulated.
+#[pyfunction]
+fn _pgo_training(py: Python<'_>) -> u64 {
+    py.allow_threads(satcp_core::pgo_training::run_all)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_json, m)?)?;
@@ -141,6 +148,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(variants, m)?)?;
     m.add_function(wrap_pyfunction!(variant_families, m)?)?;
     m.add_function(wrap_pyfunction!(router_kinds, m)?)?;
+    m.add_function(wrap_pyfunction!(_pgo_training, m)?)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

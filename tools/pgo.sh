@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Profile-guided optimisation (PGO) of the Rust core (docs/performance.md,
+# "Profile-guided optimisation").
+#
+#   tools/pgo.sh extension VENV   build the Python extension into VENV
+#                                 (`maturin develop --release`), with PGO
+#   tools/pgo.sh bench            make the benchmarks' profile; print the
+#                                 environment `cargo bench` builds with
+#
+# PGO takes three steps: build instrumented, run the training workload
+# (satcp_core::pgo_training: what users run, none of the benchmark
+# scenarios) in that build, build again with what it counted. The training
+# runs in the very build the profile is for (the extension, the benchmark
+# binaries): a profile names functions by symbols that carry a hash of the
+# crate graph, which differs between the two. The profile is made afresh
+# on every build, so it always matches the code. Each build has its own
+# target directory under target/pgo/ (the flags differ, and cargo would
+# otherwise rebuild every dependency whenever it switches between them).
+#
+# PGO needs the compiler's own llvm-profdata (rustup's llvm-tools
+# component, installed here when missing). Where it cannot be had, or with
+# SATCP_PGO=0, everything builds without PGO: results are the same either
+# way (PGO moves and inlines code; no floating-point licence is involved),
+# only the speed differs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode=$1
+
+profdata_tool() {
+    [ "${SATCP_PGO:-1}" != 0 ] || return 1
+    local host tool
+    host=$(rustc -vV | sed -n 's/^host: //p')
+    tool="$(rustc --print sysroot)/lib/rustlib/$host/bin/llvm-profdata"
+    if [ ! -x "$tool" ] && command -v rustup >/dev/null 2>&1; then
+        timeout 300 rustup component add llvm-tools >/dev/null 2>&1 || true
+    fi
+    [ -x "$tool" ] && echo "$tool"
+}
+
+note() { echo "pgo: $*" >&2; }
+
+raw=$(mktemp -d)
+trap 'rm -rf "$raw"' EXIT
+mkdir -p target/pgo
+
+case "$mode" in
+extension)
+    venv=$(cd "$2" && pwd)
+    develop() { VIRTUAL_ENV=$venv "$venv/bin/maturin" develop --release --quiet; }
+    if ! tool=$(profdata_tool); then
+        note "off (SATCP_PGO=0 or no llvm-profdata): the extension is built without it"
+        develop
+        exit 0
+    fi
+    RUSTFLAGS="-Cprofile-generate=$raw" CARGO_TARGET_DIR=target/pgo/extension-gen develop
+    "$venv/bin/python" -c 'from satcp import _core; print("pgo: training,", _core._pgo_training(), "events")' >&2
+    "$tool" merge -o target/pgo/extension.profdata "$raw"
+    RUSTFLAGS="-Cprofile-use=$PWD/target/pgo/extension.profdata" CARGO_TARGET_DIR=target/pgo/extension develop
+    note "the extension is built with target/pgo/extension.profdata"
+    ;;
+bench)
+    if ! tool=$(profdata_tool); then
+        note "off (SATCP_PGO=0 or no llvm-profdata): the benchmarks are built without it"
+        exit 0
+    fi
+    export CARGO_TARGET_DIR=target/pgo/bench-gen
+    RUSTFLAGS="-Cprofile-generate=$raw" cargo bench --quiet -p satcp-core --bench summary --no-run
+    bin=$(RUSTFLAGS="-Cprofile-generate=$raw" cargo bench -p satcp-core --bench summary --no-run --message-format=json 2>/dev/null |
+        python3 -c 'import sys, json; print([m["executable"] for m in map(json.loads, sys.stdin) if m.get("executable")][-1])')
+    "$bin" --train >&2
+    "$tool" merge -o target/pgo/bench.profdata "$raw"
+    note "the benchmarks are built with target/pgo/bench.profdata"
+    # Absolute: criterion writes its reports under the target directory,
+    # relative to the crate it runs in.
+    echo "RUSTFLAGS=-Cprofile-use=$PWD/target/pgo/bench.profdata CARGO_TARGET_DIR=$PWD/target/pgo/bench"
+    ;;
+*)
+    echo "usage: tools/pgo.sh extension VENV | bench" >&2
+    exit 2
+    ;;
+esac
