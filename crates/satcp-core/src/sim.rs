@@ -266,11 +266,10 @@ impl Simulation {
         if self.sample_interval.is_some() {
             self.events.schedule_timer(SimTime::ZERO, Event::Sample);
         }
-        while let Some(t) = self.events.peek_time() {
-            if t > self.stop_at || self.halted {
+        while !self.halted {
+            let Some((t, ev)) = self.events.pop_until(self.stop_at) else {
                 break;
-            }
-            let (t, ev) = self.events.pop().unwrap();
+            };
             self.now = t;
             match ev {
                 Event::TxDone(l) => self.on_tx_done(l),
@@ -504,8 +503,13 @@ impl Simulation {
             }
             pkt.resize();
         }
+        self.links[l as usize].offer(p, &mut self.pool, now, &mut self.dropped);
+        if self.dropped.is_empty() && !routed && self.observers.is_empty() {
+            // Nothing dropped and no one to tell: the common case.
+            self.start_link(l);
+            return;
+        }
         let mut dropped = std::mem::take(&mut self.dropped);
-        self.links[l as usize].offer(p, &mut self.pool, now, &mut dropped);
         let enqueued = !dropped.iter().any(|&(d, _)| d == p);
         if enqueued {
             self.observe(l, PacketEventKind::Enqueue, p);
