@@ -7,15 +7,18 @@
 //! Keys are unique, so the order of pops is fully determined by them,
 //! whatever the storage: any correct heap gives the same run.
 //!
-//! The events are kept in two heaps (`KeyedHeap`), one key space: the
-//! timers (`schedule_timer`: wake-ups that are many, one per endpoint or
-//! application, and mostly far ahead) and all others (`schedule`: the
-//! events that move packets, a few per link, due soon). A pop takes the
-//! smaller of the two tops, so the order is exactly that of one heap; but
-//! the packet events, most of the events, sift through a heap of a few
-//! entries instead of one as deep as the thousands of timers of a
-//! many-flow run (with 1,000 flows, the pop was a fifth of the run time,
-//! most of it cache misses on the way down).
+//! The events are kept in two structures, one key space: the timers
+//! (`schedule_timer`: wake-ups that are many, one per endpoint or
+//! application, and mostly far ahead) in a calendar queue
+//! (`TimerCalendar`), and all others (`schedule`: the events that move
+//! packets, a few per link, due soon) in a binary heap (`KeyedHeap`). A
+//! pop takes the smaller of the two first keys, so the order is exactly
+//! that of one heap; but the packet events, most of the events, sift
+//! through a heap of a few entries instead of one as deep as the
+//! thousands of timers of a many-flow run (with 1,000 flows, the pop was
+//! a fifth of the run time, most of it cache misses on the way down), and
+//! a timer is found in its bucket instead of at the end of a dozen such
+//! misses.
 
 use super::heap::KeyedHeap;
 use super::time::SimTime;
