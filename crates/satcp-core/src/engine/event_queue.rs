@@ -7,18 +7,22 @@
 //! Keys are unique, so the order of pops is fully determined by them,
 //! whatever the storage: any correct heap gives the same run.
 //!
-//! The events are kept in two heaps (`KeyedHeap`), one key space: the
-//! timers (`schedule_timer`: wake-ups that are many, one per endpoint or
-//! application, and mostly far ahead) and all others (`schedule`: the
-//! events that move packets, a few per link, due soon). A pop takes the
-//! smaller of the two tops, so the order is exactly that of one heap; but
-//! the packet events, most of the events, sift through a heap of a few
-//! entries instead of one as deep as the thousands of timers of a
-//! many-flow run (with 1,000 flows, the pop was a fifth of the run time,
-//! most of it cache misses on the way down).
+//! The events are kept in two structures, one key space: the timers
+//! (`schedule_timer`: wake-ups that are many, one per endpoint or
+//! application, and mostly far ahead) in a calendar queue
+//! (`TimerCalendar`), and all others (`schedule`: the events that move
+//! packets, a few per link, due soon) in a binary heap (`KeyedHeap`). A
+//! pop takes the smaller of the two first keys, so the order is exactly
+//! that of one heap; but the packet events, most of the events, sift
+//! through a heap of a few entries instead of one as deep as the
+//! thousands of timers of a many-flow run (with 1,000 flows, the pop was
+//! a fifth of the run time, most of it cache misses on the way down), and
+//! a timer is found in its bucket instead of at the end of a dozen such
+//! misses.
 
 use super::heap::KeyedHeap;
 use super::time::SimTime;
+use super::timer_calendar::TimerCalendar;
 
 fn key(time: SimTime, seq: u64) -> u128 {
     ((time.0 as u128) << 64) | seq as u128
@@ -30,7 +34,7 @@ fn time_of(key: u128) -> SimTime {
 
 pub struct EventQueue<E> {
     events: KeyedHeap<E>,
-    timers: KeyedHeap<E>,
+    timers: TimerCalendar<E>,
     next_seq: u64,
     popped: u64,
 }
@@ -45,7 +49,7 @@ impl<E: Copy> EventQueue<E> {
     pub fn new() -> Self {
         EventQueue {
             events: KeyedHeap::with_capacity(1024),
-            timers: KeyedHeap::with_capacity(1024),
+            timers: TimerCalendar::new(),
             next_seq: 0,
             popped: 0,
         }
@@ -87,16 +91,20 @@ impl<E: Copy> EventQueue<E> {
     /// event, where a peek and then a pop looked twice.
     #[inline]
     pub fn pop_until(&mut self, limit: SimTime) -> Option<(SimTime, E)> {
-        let (heap, key) = match (self.events.peek_key(), self.timers.peek_key()) {
-            (Some(e), Some(t)) if t < e => (&mut self.timers, t),
-            (Some(e), _) => (&mut self.events, e),
-            (None, Some(t)) => (&mut self.timers, t),
+        let (from_timers, key) = match (self.events.peek_key(), self.timers.peek_key()) {
+            (Some(e), Some(t)) if t < e => (true, t),
+            (Some(e), _) => (false, e),
+            (None, Some(t)) => (true, t),
             (None, None) => return None,
         };
         if time_of(key) > limit {
             return None;
         }
-        let (key, event) = heap.pop()?;
+        let (key, event) = if from_timers {
+            self.timers.pop()?
+        } else {
+            self.events.pop()?
+        };
         self.popped += 1;
         Some((time_of(key), event))
     }

@@ -5,6 +5,7 @@ pub mod event_queue;
 pub mod heap;
 pub mod rng;
 pub mod time;
+pub mod timer_calendar;
 
 pub use event_queue::EventQueue;
 pub use rng::RngStream;
