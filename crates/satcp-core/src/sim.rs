@@ -277,8 +277,10 @@ impl Simulation {
                 Event::Propagated(l) => {
                     let fifo = &mut self.propagating[l as usize];
                     let (_, _, p) = fifo.pop_front().expect("a packet in propagation");
-                    if let Some(&(t, rank, _)) = fifo.front() {
+                    if let Some(&(t, rank, next)) = fifo.front() {
                         self.events.schedule_ranked(t, rank, Event::Propagated(l));
+                        // It arrives a transmission time from now.
+                        self.pool.prefetch(next);
                     }
                     self.on_arrive(l, p);
                 }

@@ -3,6 +3,7 @@
 
 pub mod event_queue;
 pub mod heap;
+pub mod prefetch;
 pub mod rng;
 pub mod time;
 pub mod timer_calendar;

@@ -370,6 +370,13 @@ impl PacketPool {
     pub fn get(&self, id: PacketId) -> &Packet {
         &self.slots[id as usize]
     }
+    /// Starts loading packet `id` into the caches (`engine::prefetch`).
+    #[inline]
+    pub fn prefetch(&self, id: PacketId) {
+        if let Some(p) = self.slots.get(id as usize) {
+            crate::engine::prefetch::prefetch(p);
+        }
+    }
     pub fn get_mut(&mut self, id: PacketId) -> &mut Packet {
         &mut self.slots[id as usize]
     }

@@ -42,6 +42,10 @@ impl Queue for DropTail {
     fn dequeue(&mut self, pool: &mut PacketPool, _now: SimTime) -> Option<PacketId> {
         let p = self.q.pop_front()?;
         self.bytes -= pool.get(p).size as u64;
+        // The next one leaves a transmission time from now.
+        if let Some(&next) = self.q.front() {
+            pool.prefetch(next);
+        }
         Some(p)
     }
 
