@@ -247,7 +247,7 @@ impl Simulation {
     }
 
     /// Nothing is left to happen: no event is queued.
-    pub fn idle(&self) -> bool {
+    pub fn idle(&mut self) -> bool {
         self.events.peek_time().is_none()
     }
 
