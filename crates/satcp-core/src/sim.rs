@@ -505,6 +505,13 @@ impl Simulation {
             }
             pkt.resize();
         }
+        if !routed && self.observers.is_empty() {
+            // No one to tell: an idle link sends the packet at once.
+            if let Some(done) = self.links[l as usize].offer_to_idle(p, &self.pool, now) {
+                self.events.schedule(done, Event::TxDone(l));
+                return;
+            }
+        }
         self.links[l as usize].offer(p, &mut self.pool, now, &mut self.dropped);
         if self.dropped.is_empty() && !routed && self.observers.is_empty() {
             // Nothing dropped and no one to tell: the common case.

@@ -205,6 +205,32 @@ impl Link {
         }
     }
 
+    /// Offers a packet to a link whose transmitter is idle and whose queue
+    /// would hand it straight back (`Queue::passes_straight`): it goes on
+    /// the wire at once; returns when its last bit leaves. None (nothing
+    /// done) otherwise: the packet then takes `offer` and `start_next`.
+    /// The outcome and the statistics are those of that way (the packet
+    /// counts as entering the queue, which held it for an instant); it
+    /// only skips putting it into the queue and taking it out again.
+    #[inline]
+    pub fn offer_to_idle(
+        &mut self,
+        pkt: PacketId,
+        pool: &PacketPool,
+        now: SimTime,
+    ) -> Option<SimTime> {
+        if self.in_service.is_some() || self.arq.is_some() || self.congestion_loss.is_some() {
+            return None;
+        }
+        let size = pool.get(pkt).size;
+        if !self.queue.passes_straight(size) {
+            return None;
+        }
+        self.stats.enqueued_packets += 1;
+        self.stats.max_queue_packets = self.stats.max_queue_packets.max(1);
+        Some(self.begin_transmission(pkt, size, now))
+    }
+
     /// The propagation delay of a packet whose transmission ends now.
     pub fn delay_at(&mut self, now: SimTime) -> Duration {
         match self.delay_schedule.as_mut() {
@@ -243,6 +269,13 @@ impl Link {
             self.next_with_arq(pool, now)?
         };
         let size = pool.get(p).size;
+        Some(self.begin_transmission(p, size, now))
+    }
+
+    /// Puts packet `p` of `size` bytes in service; returns when its last
+    /// bit leaves.
+    #[inline]
+    fn begin_transmission(&mut self, p: PacketId, size: u32, now: SimTime) -> SimTime {
         if let Some(r) = self.rate_schedule.as_mut() {
             self.rate_bps = r.at(now).round() as u64;
         }
@@ -251,6 +284,6 @@ impl Link {
         self.stats.tx_packets += 1;
         self.stats.tx_bytes += size as u64;
         self.stats.busy_ns += tx.0;
-        Some(now + tx)
+        now + tx
     }
 }
