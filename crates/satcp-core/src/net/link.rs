@@ -91,6 +91,16 @@ impl ExtraLoss {
     }
 }
 
+/// The packet a link is sending, with what the end of its transmission
+/// needs to know of it (read when it started, so that the end does not
+/// go back to the packet).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InService {
+    pub packet: PacketId,
+    pub size: u32,
+    pub is_data: bool,
+}
+
 pub struct Link {
     pub id: LinkId,
     pub name: String,
@@ -120,7 +130,7 @@ pub struct Link {
     /// Burst errors and loss following a schedule, None when both are off.
     pub extra_loss: Option<Box<ExtraLoss>>,
     /// Packet being serialized, if any.
-    pub in_service: Option<PacketId>,
+    pub in_service: Option<InService>,
     /// The size, rate and transmission time of the last packet sent: most
     /// packets on a link direction have the size of the one before (full
     /// segments one way, ACKs the other), so the division is mostly
@@ -222,13 +232,13 @@ impl Link {
         if self.in_service.is_some() || self.arq.is_some() || self.congestion_loss.is_some() {
             return None;
         }
-        let size = pool.get(pkt).size;
-        if !self.queue.passes_straight(size) {
+        let packet = pool.get(pkt);
+        if !self.queue.passes_straight(packet.size) {
             return None;
         }
         self.stats.enqueued_packets += 1;
         self.stats.max_queue_packets = self.stats.max_queue_packets.max(1);
-        Some(self.begin_transmission(pkt, size, now))
+        Some(self.begin_transmission(pkt, packet.size, packet.is_data(), now))
     }
 
     /// The propagation delay of a packet whose transmission ends now.
@@ -268,19 +278,29 @@ impl Link {
             // Frames sent again by the ARQ go first.
             self.next_with_arq(pool, now)?
         };
-        let size = pool.get(p).size;
-        Some(self.begin_transmission(p, size, now))
+        let packet = pool.get(p);
+        Some(self.begin_transmission(p, packet.size, packet.is_data(), now))
     }
 
     /// Puts packet `p` of `size` bytes in service; returns when its last
     /// bit leaves.
     #[inline]
-    fn begin_transmission(&mut self, p: PacketId, size: u32, now: SimTime) -> SimTime {
+    fn begin_transmission(
+        &mut self,
+        p: PacketId,
+        size: u32,
+        is_data: bool,
+        now: SimTime,
+    ) -> SimTime {
         if let Some(r) = self.rate_schedule.as_mut() {
             self.rate_bps = r.at(now).round() as u64;
         }
         let tx = self.transmission_time(size);
-        self.in_service = Some(p);
+        self.in_service = Some(InService {
+            packet: p,
+            size,
+            is_data,
+        });
         self.stats.tx_packets += 1;
         self.stats.tx_bytes += size as u64;
         self.stats.busy_ns += tx.0;
@@ -356,7 +376,7 @@ mod tests {
         assert_eq!(done, offer_then_start(&mut slow, q, &mut pool, now));
         assert_eq!(done, Some(now + Duration::serialization(1500, 1_000_000)));
         assert_eq!(fast.stats, slow.stats);
-        assert_eq!(fast.in_service, Some(p));
+        assert_eq!(fast.in_service.map(|s| s.packet), Some(p));
         assert_eq!(fast.queue.len_packets(), 0);
         // Busy now: the next packet must queue.
         let r = packet(&mut pool, 1500);
