@@ -7,7 +7,7 @@ use crate::engine::{Duration, EventQueue, SimTime};
 use crate::metrics::timeseries::{FlowSeries, LinkSeries};
 use crate::metrics::EndpointRecord;
 use crate::net::error_model::Fate;
-use crate::net::link::Link;
+use crate::net::link::{InService, Link};
 use crate::net::link_arq::ArqVerdict;
 use crate::net::observer::{PacketEvent, PacketEventKind, PacketObserver};
 use crate::net::packet::{Ecn, EndpointId, LinkId, NodeId, Packet, PacketId, PacketPool};
@@ -247,7 +247,7 @@ impl Simulation {
     }
 
     /// Nothing is left to happen: no event is queued.
-    pub fn idle(&self) -> bool {
+    pub fn idle(&mut self) -> bool {
         self.events.peek_time().is_none()
     }
 
@@ -324,11 +324,11 @@ impl Simulation {
     fn on_tx_done(&mut self, l: LinkId) {
         let now = self.now;
         let link = &mut self.links[l as usize];
-        let p = link.in_service.take().expect("TxDone without a packet");
-        let (size, is_data) = {
-            let pkt = self.pool.get(p);
-            (pkt.size, pkt.is_data())
-        };
+        let InService {
+            packet: p,
+            size,
+            is_data,
+        } = link.in_service.take().expect("TxDone without a packet");
         let mut fate = link.errors.fate(size, is_data, &mut link.rng);
         if link.extra_loss.is_some() {
             fate = link.extra_fate(fate, size, is_data, now);
@@ -467,8 +467,8 @@ impl Simulation {
         let now = self.now;
         if let Some(done) = self.links[l as usize].start_next(&mut self.pool, now) {
             self.events.schedule(done, Event::TxDone(l));
-            if let Some(p) = self.links[l as usize].in_service {
-                self.observe(l, PacketEventKind::Transmit, p);
+            if let Some(s) = self.links[l as usize].in_service {
+                self.observe(l, PacketEventKind::Transmit, s.packet);
             }
         }
     }
@@ -504,6 +504,13 @@ impl Simulation {
                 f.on_forward(pkt, from, l, now);
             }
             pkt.resize();
+        }
+        if !routed && self.observers.is_empty() {
+            // No one to tell: an idle link sends the packet at once.
+            if let Some(done) = self.links[l as usize].offer_to_idle(p, &self.pool, now) {
+                self.events.schedule(done, Event::TxDone(l));
+                return;
+            }
         }
         self.links[l as usize].offer(p, &mut self.pool, now, &mut self.dropped);
         if self.dropped.is_empty() && !routed && self.observers.is_empty() {

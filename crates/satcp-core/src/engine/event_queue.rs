@@ -103,13 +103,15 @@ impl<E: Copy> EventQueue<E> {
         let (key, event) = if from_timers {
             self.timers.pop()?
         } else {
-            self.events.pop()?
+            // Its place stays vacant for the event it will most likely
+            // schedule (`KeyedHeap::take_min`).
+            self.events.take_min()?
         };
         self.popped += 1;
         Some((time_of(key), event))
     }
 
-    pub fn peek_time(&self) -> Option<SimTime> {
+    pub fn peek_time(&mut self) -> Option<SimTime> {
         let first = match (self.events.peek_key(), self.timers.peek_key()) {
             (Some(e), Some(t)) => Some(e.min(t)),
             (e, t) => e.or(t),

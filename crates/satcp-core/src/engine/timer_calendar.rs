@@ -196,7 +196,7 @@ impl<E: Copy> TimerCalendar<E> {
 
     /// The smallest key: in the first non-empty bucket from the ring's
     /// start, or, with the ring empty, in `far`.
-    fn smallest(&self) -> Option<u128> {
+    fn smallest(&mut self) -> Option<u128> {
         if self.in_ring == 0 {
             return self.far.peek_key();
         }

@@ -91,6 +91,16 @@ impl ExtraLoss {
     }
 }
 
+/// The packet a link is sending, with what the end of its transmission
+/// needs to know of it (read when it started, so that the end does not
+/// go back to the packet).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InService {
+    pub packet: PacketId,
+    pub size: u32,
+    pub is_data: bool,
+}
+
 pub struct Link {
     pub id: LinkId,
     pub name: String,
@@ -120,7 +130,7 @@ pub struct Link {
     /// Burst errors and loss following a schedule, None when both are off.
     pub extra_loss: Option<Box<ExtraLoss>>,
     /// Packet being serialized, if any.
-    pub in_service: Option<PacketId>,
+    pub in_service: Option<InService>,
     /// The size, rate and transmission time of the last packet sent: most
     /// packets on a link direction have the size of the one before (full
     /// segments one way, ACKs the other), so the division is mostly
@@ -205,6 +215,32 @@ impl Link {
         }
     }
 
+    /// Offers a packet to a link whose transmitter is idle and whose queue
+    /// would hand it straight back (`Queue::passes_straight`): it goes on
+    /// the wire at once; returns when its last bit leaves. None (nothing
+    /// done) otherwise: the packet then takes `offer` and `start_next`.
+    /// The outcome and the statistics are those of that way (the packet
+    /// counts as entering the queue, which held it for an instant); it
+    /// only skips putting it into the queue and taking it out again.
+    #[inline]
+    pub fn offer_to_idle(
+        &mut self,
+        pkt: PacketId,
+        pool: &PacketPool,
+        now: SimTime,
+    ) -> Option<SimTime> {
+        if self.in_service.is_some() || self.arq.is_some() || self.congestion_loss.is_some() {
+            return None;
+        }
+        let packet = pool.get(pkt);
+        if !self.queue.passes_straight(packet.size) {
+            return None;
+        }
+        self.stats.enqueued_packets += 1;
+        self.stats.max_queue_packets = self.stats.max_queue_packets.max(1);
+        Some(self.begin_transmission(pkt, packet.size, packet.is_data(), now))
+    }
+
     /// The propagation delay of a packet whose transmission ends now.
     pub fn delay_at(&mut self, now: SimTime) -> Duration {
         match self.delay_schedule.as_mut() {
@@ -242,15 +278,150 @@ impl Link {
             // Frames sent again by the ARQ go first.
             self.next_with_arq(pool, now)?
         };
-        let size = pool.get(p).size;
+        let packet = pool.get(p);
+        Some(self.begin_transmission(p, packet.size, packet.is_data(), now))
+    }
+
+    /// Puts packet `p` of `size` bytes in service; returns when its last
+    /// bit leaves.
+    #[inline]
+    fn begin_transmission(
+        &mut self,
+        p: PacketId,
+        size: u32,
+        is_data: bool,
+        now: SimTime,
+    ) -> SimTime {
         if let Some(r) = self.rate_schedule.as_mut() {
             self.rate_bps = r.at(now).round() as u64;
         }
         let tx = self.transmission_time(size);
-        self.in_service = Some(p);
+        self.in_service = Some(InService {
+            packet: p,
+            size,
+            is_data,
+        });
         self.stats.tx_packets += 1;
         self.stats.tx_bytes += size as u64;
         self.stats.busy_ns += tx.0;
-        Some(now + tx)
+        now + tx
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::packet::Packet;
+    use crate::net::queue::{DropTail, QueueLimit, Red, RedParams};
+
+    fn link(queue: Box<dyn Queue>) -> Link {
+        Link {
+            id: 0,
+            name: "test".into(),
+            from: 0,
+            to: 1,
+            rate_bps: 1_000_000,
+            delay: Duration::from_secs_f64(0.25),
+            queue,
+            errors: ErrorModel::default(),
+            drop_seqs: Vec::new(),
+            corrupted_reach_next_node: false,
+            delay_schedule: None,
+            rate_schedule: None,
+            rng: RngStream::new(1, "link/test/ab"),
+            arq: None,
+            congestion_loss: None,
+            extra_loss: None,
+            in_service: None,
+            last_tx: (0, 0, Duration::ZERO),
+            stats: LinkStats::default(),
+        }
+    }
+
+    fn drop_tail(limit: QueueLimit) -> Box<dyn Queue> {
+        Box::new(DropTail::new(limit))
+    }
+
+    fn packet(pool: &mut PacketPool, size: u32) -> PacketId {
+        pool.alloc(Packet {
+            size,
+            ..Default::default()
+        })
+    }
+
+    /// The way a packet takes without the shortcut: into the queue, then
+    /// out of it onto the wire.
+    fn offer_then_start(
+        l: &mut Link,
+        p: PacketId,
+        pool: &mut PacketPool,
+        now: SimTime,
+    ) -> Option<SimTime> {
+        let mut dropped = Vec::new();
+        l.offer(p, pool, now, &mut dropped);
+        assert!(dropped.is_empty());
+        l.start_next(pool, now)
+    }
+
+    #[test]
+    fn an_idle_link_sends_at_once_with_the_statistics_of_the_queue_way() {
+        let mut pool = PacketPool::default();
+        let (mut fast, mut slow) = (
+            link(drop_tail(QueueLimit::Packets(5))),
+            link(drop_tail(QueueLimit::Packets(5))),
+        );
+        let now = SimTime(1_000);
+        let (p, q) = (packet(&mut pool, 1500), packet(&mut pool, 1500));
+        let done = fast.offer_to_idle(p, &pool, now);
+        assert_eq!(done, offer_then_start(&mut slow, q, &mut pool, now));
+        assert_eq!(done, Some(now + Duration::serialization(1500, 1_000_000)));
+        assert_eq!(fast.stats, slow.stats);
+        assert_eq!(fast.in_service.map(|s| s.packet), Some(p));
+        assert_eq!(fast.queue.len_packets(), 0);
+        // Busy now: the next packet must queue.
+        let r = packet(&mut pool, 1500);
+        assert_eq!(fast.offer_to_idle(r, &pool, now), None);
+        assert_eq!(fast.stats, slow.stats, "a refused shortcut changes nothing");
+    }
+
+    #[test]
+    fn no_shortcut_past_a_waiting_packet_or_a_queue_that_would_refuse() {
+        let mut pool = PacketPool::default();
+        let p = packet(&mut pool, 1500);
+        // A queue with no room drops even at an idle link.
+        assert!(!DropTail::new(QueueLimit::Packets(0)).passes_straight(1500));
+        assert!(!DropTail::new(QueueLimit::Bytes(1000)).passes_straight(1500));
+        assert!(DropTail::new(QueueLimit::Bytes(1500)).passes_straight(1500));
+        // A packet waits (the transmitter idle, as between a drop of the
+        // packet in service and the next start): it goes first.
+        let mut q = DropTail::new(QueueLimit::Unlimited);
+        q.enqueue(p, &mut pool, SimTime::ZERO, &mut Vec::new());
+        assert!(!q.passes_straight(1500));
+        // RED updates its average on every arrival: never a shortcut.
+        let red = Red::new(
+            RedParams {
+                min_th: 5.0,
+                max_th: 15.0,
+                max_p: 0.1,
+                w_q: 0.002,
+                gentle: false,
+                ecn: false,
+            },
+            QueueLimit::Packets(50),
+            1_000_000,
+            RngStream::new(7, "queue/test/ab"),
+        );
+        assert!(!red.passes_straight(1500));
+        let mut l = link(Box::new(red));
+        assert_eq!(l.offer_to_idle(p, &pool, SimTime::ZERO), None);
+        assert_eq!(l.stats, LinkStats::default());
+        // Random drops at the queue entrance draw for every packet.
+        let mut l = link(drop_tail(QueueLimit::Unlimited));
+        l.congestion_loss = Some(Box::new(CongestionLoss {
+            prob: 0.5,
+            rng: RngStream::new(1, "congestion/test/ab"),
+        }));
+        assert_eq!(l.offer_to_idle(p, &pool, SimTime::ZERO), None);
+        assert_eq!(l.stats, LinkStats::default());
     }
 }

@@ -12,7 +12,10 @@ pub struct Node {
 
 /// `next_hop[from][to]` is the link to take from `from` towards `to`.
 pub struct RoutingTable {
-    next_hop: Vec<Vec<Option<LinkId>>>,
+    /// Row `from`, column `to`, in one block (one lookup per packet and
+    /// hop: no row pointer to load first).
+    next_hop: Vec<Option<LinkId>>,
+    n_nodes: usize,
 }
 
 impl RoutingTable {
@@ -22,7 +25,7 @@ impl RoutingTable {
         for (id, &(a, b)) in links.iter().enumerate() {
             out[a as usize].push((b, id as LinkId));
         }
-        let mut next_hop = vec![vec![None; n_nodes]; n_nodes];
+        let mut next_hop = vec![None; n_nodes * n_nodes];
         for src in 0..n_nodes {
             // BFS from src, remembering the first link of each path.
             let mut first: Vec<Option<LinkId>> = vec![None; n_nodes];
@@ -45,13 +48,14 @@ impl RoutingTable {
                     }
                 }
             }
-            next_hop[src] = first;
+            next_hop[src * n_nodes..(src + 1) * n_nodes].copy_from_slice(&first);
         }
-        RoutingTable { next_hop }
+        RoutingTable { next_hop, n_nodes }
     }
 
     pub fn next_hop(&self, from: NodeId, to: NodeId) -> Option<LinkId> {
-        self.next_hop[from as usize][to as usize]
+        debug_assert!((to as usize) < self.n_nodes);
+        self.next_hop[from as usize * self.n_nodes + to as usize]
     }
 }
 

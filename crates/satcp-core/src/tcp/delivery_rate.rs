@@ -25,8 +25,6 @@ pub struct RateSample {
     /// Bytes delivered over `interval`.
     pub delivered: u64,
     pub interval: Duration,
-    /// Bytes per second.
-    pub delivery_rate: f64,
     /// The newest segment delivered was sent while the sender had no data
     /// to fill the window: the rate may understate the path.
     pub is_app_limited: bool,
@@ -35,6 +33,14 @@ pub struct RateSample {
     /// its start is delivered).
     pub prior_delivered: u64,
     pub total_delivered: u64,
+}
+
+impl RateSample {
+    /// Bytes per second. Computed when asked (BBR asks; the other
+    /// variants do not, and the division would cost every ACK).
+    pub fn delivery_rate(&self) -> f64 {
+        self.delivered as f64 / self.interval.as_secs_f64()
+    }
 }
 
 /// The connection's side of the estimator.
@@ -106,7 +112,6 @@ impl DeliveryRate {
         Some(RateSample {
             delivered,
             interval,
-            delivery_rate: delivered as f64 / interval.as_secs_f64(),
             is_app_limited: self.sample_app_limited,
             prior_delivered: self.prior_delivered,
             total_delivered: self.delivered,
@@ -139,7 +144,7 @@ mod tests {
             }
         }
         let s = last.unwrap();
-        assert!((s.delivery_rate - 1e6).abs() / 1e6 < 0.02, "{s:?}");
+        assert!((s.delivery_rate() - 1e6).abs() / 1e6 < 0.02, "{s:?}");
         assert!(!s.is_app_limited);
     }
 

@@ -49,6 +49,10 @@ impl Queue for DropTail {
         Some(p)
     }
 
+    fn passes_straight(&self, size: u32) -> bool {
+        self.q.is_empty() && self.limit.admits(0, 0, size)
+    }
+
     fn len_packets(&self) -> usize {
         self.q.len()
     }

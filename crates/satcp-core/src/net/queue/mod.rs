@@ -53,4 +53,15 @@ pub trait Queue {
     fn ce_marks(&self) -> u64 {
         0
     }
+    /// Whether a packet of `size` bytes offered now would be taken and be
+    /// the next `dequeue`d, with nothing else changing: then a link whose
+    /// transmitter is idle sends it at once without queueing it
+    /// (`Link::offer_to_idle`). True only for a queue that is empty, takes
+    /// the packet and keeps no state that the arrival would change (a
+    /// drop-tail queue); the default says no, and the packet takes the
+    /// usual way (RED, for one, updates its average queue on every
+    /// arrival and may drop at an empty queue).
+    fn passes_straight(&self, _size: u32) -> bool {
+        false
+    }
 }

@@ -66,7 +66,7 @@ impl PathModel {
             }
         }
         if let Some(r) = ack.rate {
-            let bw = r.delivery_rate;
+            let bw = r.delivery_rate();
             if !r.is_app_limited || bw >= self.btl_bw() {
                 match self.bw_samples.last_mut() {
                     Some((round, max)) if *round == self.round => *max = max.max(bw),
