@@ -329,7 +329,13 @@ impl Simulation {
             size,
             is_data,
         } = link.in_service.take().expect("TxDone without a packet");
-        let mut fate = link.errors.fate(size, is_data, &mut link.rng);
+        let mut fate = match link.errors.as_deref() {
+            Some(errors) => errors.fate(size, is_data, &mut link.rng),
+            None => Fate::Delivered {
+                extra_delay: Duration::ZERO,
+                duplicate: false,
+            },
+        };
         if link.extra_loss.is_some() {
             fate = link.extra_fate(fate, size, is_data, now);
         }
