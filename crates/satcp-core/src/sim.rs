@@ -157,6 +157,10 @@ pub struct Simulation {
     /// asked to be woken again at the instant it was just woken, which
     /// would repeat without end.
     halted: bool,
+    /// Something needs looking at between events: a connection in
+    /// `may_retire`, the applications all done, or `halted`. The event
+    /// loop tests this one flag after each event instead of the three.
+    attention: bool,
 }
 
 /// At most this many invariant violations are kept (the first ones matter).
@@ -199,6 +203,7 @@ impl Simulation {
             may_retire: Vec::new(),
             checking: false,
             halted: false,
+            attention: false,
             violations: Vec::new(),
         }
     }
@@ -266,7 +271,16 @@ impl Simulation {
         if self.sample_interval.is_some() {
             self.events.schedule_timer(SimTime::ZERO, Event::Sample);
         }
-        while !self.halted {
+        // As if everything had changed: the first event is followed by a
+        // full look (a run called again after one that ended).
+        self.attention = true;
+        // `halted` is set only with `attention`, so the loop tests the one
+        // flag per event. (Testing `halted` too, its neighbour, measured
+        // about 10 % slower on a single flow in the PGO build, with fewer
+        // instructions: most likely the two bytes read as one word right
+        // after one of them was written, a store that cannot be forwarded.)
+        let mut running = !self.halted;
+        while running {
             let Some((t, ev)) = self.events.pop_until(self.stop_at) else {
                 break;
             };
@@ -297,17 +311,24 @@ impl Simulation {
                 Event::AppTimer(a, tok) => self.with_app(a, |app, ctx| app.on_timer(tok, ctx)),
                 Event::Sample => self.on_sample(),
             }
-            if !self.may_retire.is_empty() {
-                self.retire_ended();
-            }
-            if self.apps_done && self.stop_when_apps_done {
-                break;
+            if self.attention {
+                running = !self.attend();
             }
         }
         // A run that was not ended by its applications lasted until stop_at.
         if !(self.apps_done && self.stop_when_apps_done) && self.stop_at != SimTime::NEVER {
             self.now = self.stop_at;
         }
+    }
+
+    /// Between events: retires what may have ended; whether the run stops
+    /// (halted, or every application done when that ends it).
+    fn attend(&mut self) -> bool {
+        self.attention = false;
+        if !self.may_retire.is_empty() {
+            self.retire_ended();
+        }
+        self.halted || (self.apps_done && self.stop_when_apps_done)
     }
 
     /// Whether every application has finished its work.
@@ -329,7 +350,13 @@ impl Simulation {
             size,
             is_data,
         } = link.in_service.take().expect("TxDone without a packet");
-        let mut fate = link.errors.fate(size, is_data, &mut link.rng);
+        let mut fate = match link.errors.as_deref() {
+            Some(errors) => errors.fate(size, is_data, &mut link.rng),
+            None => Fate::Delivered {
+                extra_delay: Duration::ZERO,
+                duplicate: false,
+            },
+        };
         if link.extra_loss.is_some() {
             fate = link.extra_fate(fate, size, is_data, now);
         }
@@ -459,6 +486,7 @@ impl Simulation {
         info.in_network -= 1;
         if info.in_network == 0 {
             self.may_retire.push(c);
+            self.attention = true;
         }
         self.pool.release(p);
     }
@@ -587,6 +615,7 @@ impl Simulation {
         ep.on_timer(self.now, &mut out);
         if ep.state == ConnState::Finished {
             self.may_retire.push(e / 2);
+            self.attention = true;
         }
         if self.checking {
             self.check_timer_progress(e, !out.segments.is_empty());
@@ -613,6 +642,7 @@ impl Simulation {
                 ));
             }
             self.halted = true;
+            self.attention = true;
         }
     }
 
@@ -681,6 +711,7 @@ impl Simulation {
                     self.path_cache.store(node, peer_node, entry);
                 }
                 self.may_retire.push(conn);
+                self.attention = true;
             }
             for &n in &notices {
                 self.with_app(app, |a, ctx| a.on_notice(conn, side, n, ctx));
@@ -723,6 +754,9 @@ impl Simulation {
             _ => {}
         }
         self.apps_done = self.apps_not_done == 0;
+        if self.apps_done {
+            self.attention = true;
+        }
     }
 
     fn do_action(&mut self, a: AppId, act: AppAction) {
