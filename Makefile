@@ -108,8 +108,8 @@ test-rust:
 	cargo test -p satcp-core --test model every_variant
 
 lint-python: setup
-	$(BIN)/ruff check python tests
-	$(BIN)/ruff format --check python tests
+	$(BIN)/ruff check python tests tools
+	$(BIN)/ruff format --check python tests tools
 
 test-python: setup
 	$(BIN)/pytest -q tests/python
