@@ -321,6 +321,12 @@ impl Simulation {
         }
     }
 
+    /// Connection `c` may be over for good: looked at between events.
+    fn may_have_ended(&mut self, c: ConnId) {
+        self.may_retire.push(c);
+        self.attention = true;
+    }
+
     /// Between events: retires what may have ended; whether the run stops
     /// (halted, or every application done when that ends it).
     fn attend(&mut self) -> bool {
@@ -352,10 +358,7 @@ impl Simulation {
         } = link.in_service.take().expect("TxDone without a packet");
         let mut fate = match link.errors.as_deref() {
             Some(errors) => errors.fate(size, is_data, &mut link.rng),
-            None => Fate::Delivered {
-                extra_delay: Duration::ZERO,
-                duplicate: false,
-            },
+            None => Fate::DELIVERED,
         };
         if link.extra_loss.is_some() {
             fate = link.extra_fate(fate, size, is_data, now);
@@ -441,10 +444,7 @@ impl Simulation {
                 self.events.schedule(nak_at, Event::ArqNak(l));
                 None
             }
-            ArqVerdict::Recover => Some(Fate::Delivered {
-                extra_delay: Duration::ZERO,
-                duplicate: false,
-            }),
+            ArqVerdict::Recover => Some(Fate::DELIVERED),
             ArqVerdict::GiveUp => Some(Fate::Corrupted),
         }
     }
@@ -485,8 +485,7 @@ impl Simulation {
         debug_assert!(info.in_network > 0, "conn {c}: a packet released twice");
         info.in_network -= 1;
         if info.in_network == 0 {
-            self.may_retire.push(c);
-            self.attention = true;
+            self.may_have_ended(c);
         }
         self.pool.release(p);
     }
@@ -614,8 +613,7 @@ impl Simulation {
         let ep = slot.ep.live();
         ep.on_timer(self.now, &mut out);
         if ep.state == ConnState::Finished {
-            self.may_retire.push(e / 2);
-            self.attention = true;
+            self.may_have_ended(e / 2);
         }
         if self.checking {
             self.check_timer_progress(e, !out.segments.is_empty());
@@ -710,8 +708,7 @@ impl Simulation {
                 if let Some(entry) = self.endpoints[e as usize].ep.live().cache_entry(now) {
                     self.path_cache.store(node, peer_node, entry);
                 }
-                self.may_retire.push(conn);
-                self.attention = true;
+                self.may_have_ended(conn);
             }
             for &n in &notices {
                 self.with_app(app, |a, ctx| a.on_notice(conn, side, n, ctx));

@@ -80,6 +80,14 @@ pub enum Fate {
     },
 }
 
+impl Fate {
+    /// Delivered on time, once: what a perfect link does.
+    pub const DELIVERED: Fate = Fate::Delivered {
+        extra_delay: Duration::ZERO,
+        duplicate: false,
+    };
+}
+
 impl ErrorModel {
     pub fn is_ideal(&self) -> bool {
         self.ber == 0.0
@@ -100,10 +108,7 @@ impl ErrorModel {
     #[inline]
     pub fn fate(&self, bytes: u32, is_data: bool, rng: &mut RngStream) -> Fate {
         if self.is_ideal() {
-            return Fate::Delivered {
-                extra_delay: Duration::ZERO,
-                duplicate: false,
-            };
+            return Fate::DELIVERED;
         }
         self.draw_fate(bytes, is_data, rng)
     }
@@ -111,10 +116,7 @@ impl ErrorModel {
     #[inline(never)]
     fn draw_fate(&self, bytes: u32, is_data: bool, rng: &mut RngStream) -> Fate {
         if self.data_only && !is_data {
-            return Fate::Delivered {
-                extra_delay: Duration::ZERO,
-                duplicate: false,
-            };
+            return Fate::DELIVERED;
         }
         if rng.bernoulli(self.per(bytes)) {
             return Fate::Corrupted;
