@@ -16,6 +16,8 @@
 #   make bench   the core's benchmarks (summary table, then criterion),
 #                built with profile-guided optimisation like the extension
 #   make validate  satcp against ns-3 3.44 under loss (own ns-3 venv; not in CI)
+#   make flamegraph  flame graphs of benchmark scenarios a and c into docs/perf/
+#                (perf and inferno; not in CI: tools/flamegraph.sh)
 #   make soak    the transport-invariant property test with PROPTEST_CASES
 #                cases per variant configuration (default 31,000: over a
 #                million in all); prints the count
@@ -121,6 +123,12 @@ bench:
 	pgo_env="$$(tools/pgo.sh bench)" && \
 	env $$pgo_env cargo bench -p satcp-core --bench summary && \
 	env $$pgo_env cargo bench -p satcp-core --bench scenarios
+
+# Not in CI (needs perf): where the event loop's time goes, as flame
+# graphs and tables in docs/perf/ (tools/flamegraph.sh).
+.PHONY: flamegraph
+flamegraph:
+	tools/flamegraph.sh
 
 # Not in CI: satcp against ns-3 3.44 (PyPI `ns3`, in its own venv, never in
 # .venv) on the thesis FTP and the 20-flow GEO scenario, run alternately;

@@ -6,6 +6,11 @@
 #                                 (`maturin develop --release`), with PGO
 #   tools/pgo.sh bench            make the benchmarks' profile; print the
 #                                 environment `cargo bench` builds with
+#                                 (in target/pgo/bench, or target/pgo/NAME
+#                                 with SATCP_PGO_BENCH_DIR=NAME: a build
+#                                 with other profile settings, such as
+#                                 tools/flamegraph.sh's line tables, then
+#                                 does not rebuild make bench's)
 #
 # PGO takes three steps: build instrumented, run the training workload
 # (satcp_core::pgo_training: what users run, none of the benchmark
@@ -63,16 +68,17 @@ bench)
         note "off (SATCP_PGO=0 or no llvm-profdata): the benchmarks are built without it"
         exit 0
     fi
-    export CARGO_TARGET_DIR=target/pgo/bench-gen
+    dir=target/pgo/${SATCP_PGO_BENCH_DIR:-bench}
+    export CARGO_TARGET_DIR=$dir-gen
     RUSTFLAGS="-Cprofile-generate=$raw" cargo bench --quiet -p satcp-core --bench summary --no-run
     bin=$(RUSTFLAGS="-Cprofile-generate=$raw" cargo bench -p satcp-core --bench summary --no-run --message-format=json 2>/dev/null |
         python3 -c 'import sys, json; print([m["executable"] for m in map(json.loads, sys.stdin) if m.get("executable")][-1])')
     "$bin" --train >&2
-    "$tool" merge -o target/pgo/bench.profdata "$raw"
-    note "the benchmarks are built with target/pgo/bench.profdata"
+    "$tool" merge -o "$dir.profdata" "$raw"
+    note "the benchmarks are built with $dir.profdata"
     # Absolute: criterion writes its reports under the target directory,
     # relative to the crate it runs in.
-    echo "RUSTFLAGS=-Cprofile-use=$PWD/target/pgo/bench.profdata CARGO_TARGET_DIR=$PWD/target/pgo/bench"
+    echo "RUSTFLAGS=-Cprofile-use=$PWD/$dir.profdata CARGO_TARGET_DIR=$PWD/$dir"
     ;;
 *)
     echo "usage: tools/pgo.sh extension VENV | bench" >&2
