@@ -357,8 +357,8 @@ impl Simulation {
             is_data,
         } = link.in_service.take().expect("TxDone without a packet");
         let mut fate = match link.errors.as_deref() {
-            Some(errors) => errors.fate(size, is_data, &mut link.rng),
-            None => Fate::DELIVERED,
+            Some(errors) if is_data || !link.errors_data_only => errors.fate(size, &mut link.rng),
+            _ => Fate::DELIVERED,
         };
         if link.extra_loss.is_some() {
             fate = link.extra_fate(fate, size, is_data, now);

@@ -65,8 +65,6 @@ pub struct ErrorModel {
     /// Probability that a packet gets extra delay, and how much.
     pub reorder_prob: f64,
     pub reorder_delay: Option<DelayDist>,
-    /// Apply errors to data-carrying packets only (pure ACKs pass).
-    pub data_only: bool,
 }
 
 /// The fate of one packet on the wire.
@@ -106,18 +104,15 @@ impl ErrorModel {
     /// without errors (most links) draws nothing, and is answered here,
     /// inline, without the call.
     #[inline]
-    pub fn fate(&self, bytes: u32, is_data: bool, rng: &mut RngStream) -> Fate {
+    pub fn fate(&self, bytes: u32, rng: &mut RngStream) -> Fate {
         if self.is_ideal() {
             return Fate::DELIVERED;
         }
-        self.draw_fate(bytes, is_data, rng)
+        self.draw_fate(bytes, rng)
     }
 
     #[inline(never)]
-    fn draw_fate(&self, bytes: u32, is_data: bool, rng: &mut RngStream) -> Fate {
-        if self.data_only && !is_data {
-            return Fate::DELIVERED;
-        }
+    fn draw_fate(&self, bytes: u32, rng: &mut RngStream) -> Fate {
         if rng.bernoulli(self.per(bytes)) {
             return Fate::Corrupted;
         }
@@ -171,7 +166,7 @@ mod tests {
         let mut rng = RngStream::new(5, "x");
         let n = 50_000;
         let lost = (0..n)
-            .filter(|_| m.fate(1500, true, &mut rng) == Fate::Lost)
+            .filter(|_| m.fate(1500, &mut rng) == Fate::Lost)
             .count();
         let f = lost as f64 / n as f64;
         assert!((f - 0.1).abs() < 0.006, "{f}");

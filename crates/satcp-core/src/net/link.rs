@@ -113,6 +113,10 @@ pub struct Link {
     /// which then costs one pointer test per packet instead of reading
     /// the model's four probabilities.
     pub errors: Option<Box<ErrorModel>>,
+    /// The link's errors (the error model, the burst chain, the loss
+    /// schedule) hit data-carrying packets only; pure ACKs pass
+    /// (`errors_data_only`).
+    pub errors_data_only: bool,
     /// Sequence numbers of data packets still to be lost on purpose (each
     /// entry is used up by the first packet that matches it).
     pub drop_seqs: Vec<u64>,
@@ -175,10 +179,7 @@ impl Link {
     #[inline(never)]
     pub fn extra_fate(&mut self, fate: Fate, bytes: u32, is_data: bool, now: SimTime) -> Fate {
         match self.extra_loss.as_deref_mut() {
-            // `errors_data_only` exempts pure ACKs from these too.
-            Some(x) if is_data || !self.errors.as_ref().is_some_and(|e| e.data_only) => {
-                x.fate(fate, bytes, now)
-            }
+            Some(x) if is_data || !self.errors_data_only => x.fate(fate, bytes, now),
             _ => fate,
         }
     }
@@ -329,6 +330,7 @@ mod tests {
             delay: Duration::from_secs_f64(0.25),
             queue,
             errors: None,
+            errors_data_only: false,
             drop_seqs: Vec::new(),
             corrupted_reach_next_node: false,
             delay_schedule: None,

@@ -68,7 +68,6 @@ fn errors(d: &DirectionConfig) -> ErrorModel {
         duplicate_prob: d.duplicate.unwrap_or(0.0),
         reorder_prob: d.reorder.unwrap_or(0.0),
         reorder_delay,
-        data_only: d.errors_data_only.unwrap_or(false),
     }
 }
 
@@ -107,9 +106,9 @@ pub fn build(s: &Scenario) -> Simulation {
                 rate_bps,
                 delay: Duration::from_secs_f64(d.delay_s.unwrap_or(0.0)),
                 queue: queue(&d, rate_bps, queue_rng),
-                // A model that draws nothing is left out, unless it exempts
-                // pure ACKs from the burst and scheduled losses (data_only).
-                errors: Some(Box::new(errors(&d))).filter(|m| !m.is_ideal() || m.data_only),
+                // A model that draws nothing is left out.
+                errors: Some(Box::new(errors(&d))).filter(|m| !m.is_ideal()),
+                errors_data_only: d.errors_data_only.unwrap_or(false),
                 drop_seqs: d.drop_seqs.clone().unwrap_or_default(),
                 corrupted_reach_next_node: d.corrupted_reach_next_node.unwrap_or(false),
                 delay_schedule: d.delay_schedule.as_deref().map(Schedule::new),
