@@ -7,9 +7,10 @@
       machine's speed hits all alike); per binary the minimum and median
       over the rounds and the change against the first binary.
 
-  tools/bench_ab.py --identical BIN_A BIN_B
+  tools/bench_ab.py --identical [--scenarios a,c,...] BIN_A BIN_B
       whether two builds give byte-identical results (`summary --json`) on
-      every benchmark scenario; exit status 1 if any differs.
+      every benchmark scenario (or those named: a build older than a
+      scenario does not know it); exit status 1 if any differs.
 
 A BIN is a copy of the benchmark binary of one build: `make bench` (or
 `tools/pgo.sh bench` and `cargo bench --bench summary --no-run`) prints
@@ -31,6 +32,7 @@ SCENARIOS = {
     "d": "d_1000_flows_60s",
     "e": "e_10000_short_flows",
     "e_1000": "e_1000_short_flows",
+    "e_one": "e_one_app_10000_files",
 }
 
 
@@ -62,9 +64,10 @@ def compare(bins, scenarios, rounds, repeat):
         print(f"{s:7}" + "   ".join(cells))
 
 
-def identical(bin_a, bin_b):
+def identical(bin_a, bin_b, scenarios):
     same = True
-    for s, scenario in SCENARIOS.items():
+    for s in scenarios:
+        scenario = SCENARIOS[s]
         digests = [
             hashlib.sha256(
                 subprocess.run([b, "--json", scenario], capture_output=True, check=True).stdout
@@ -83,20 +86,25 @@ def main():
     )
     p.add_argument("--rounds", type=int, default=9)
     p.add_argument("--repeat", type=int, default=3, help="runs per measurement (the best counts)")
-    p.add_argument("--scenarios", default="a,b,c,d,e", help="comma-separated: a,b,c,d,e,e_1000")
+    p.add_argument(
+        "--scenarios",
+        help="comma-separated, of " + ",".join(SCENARIOS) + " (default: a-e; all with --identical)",
+    )
     p.add_argument(
         "--identical", action="store_true", help="compare results, not speed (two binaries)"
     )
     p.add_argument("binaries", nargs="+", metavar="NAME=BIN")
     a = p.parse_args()
-    scenarios = a.scenarios.split(",")
+    default = ",".join(SCENARIOS) if a.identical else "a,b,c,d,e"
+    scenarios = (a.scenarios or default).split(",")
     unknown = [s for s in scenarios if s not in SCENARIOS]
     if unknown:
         p.error(f"--scenarios: unknown {', '.join(unknown)} (known: {', '.join(SCENARIOS)})")
     if a.identical:
         if len(a.binaries) != 2:
             p.error("--identical takes two binaries")
-        sys.exit(0 if identical(*(b.split("=", 1)[-1] for b in a.binaries)) else 1)
+        bin_a, bin_b = (b.split("=", 1)[-1] for b in a.binaries)
+        sys.exit(0 if identical(bin_a, bin_b, scenarios) else 1)
     bins = []
     for b in a.binaries:
         name, sep, path = b.partition("=")

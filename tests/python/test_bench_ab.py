@@ -52,7 +52,14 @@ def test_identical_results_exit_0_and_different_ones_1(tmp_path):
     assert "DIFFERENT" not in same.stdout
     differ = run("--identical", a, c)
     assert differ.returncode == 1
-    assert differ.stdout.count("DIFFERENT") == 6  # every benchmark scenario
+    assert differ.stdout.count("DIFFERENT") == 7  # every benchmark scenario
+    # Only those named (a build older than a scenario does not know it).
+    some = run("--identical", "--scenarios", "a,e_1000", a, c)
+    assert some.returncode == 1
+    assert [line.split()[:2] for line in some.stdout.splitlines()] == [
+        ["a", "DIFFERENT"],
+        ["e_1000", "DIFFERENT"],
+    ]
 
 
 def test_an_unknown_scenario_is_refused(tmp_path):

@@ -35,6 +35,7 @@ pub fn all() -> Vec<Named> {
 pub fn with_scale_points() -> Vec<Named> {
     let mut v = all();
     v.push(("e_1000_short_flows", || short_flows(1_000)));
+    v.push(("e_one_app_10000_files", one_app_many_files));
     v
 }
 
@@ -96,6 +97,18 @@ pub fn large_window() -> Value {
         ],
         "apps": [{"kind": "bulk", "client": "client", "server": "server"}]
     })
+}
+
+/// (e)'s downloads made by one FTP application with 10,000 files instead
+/// of 10,000 applications of one file: the same packets and events; what
+/// differs is that one application keeps 10,000 transfers (the cost of a
+/// notice must not grow with them, `apps/transfers.rs`).
+pub fn one_app_many_files() -> Value {
+    let mut s = short_flows(10_000);
+    s["name"] = json!("bench-e-one-app-10000-files");
+    s["apps"] = json!([{"kind": "ftp", "client": "client", "server": "server",
+                        "file_bytes": 20_000, "files": 10_000, "inter_request_s": 0.05}]);
+    s
 }
 
 pub fn thousand_flows() -> Value {

@@ -4,6 +4,7 @@
 //! the arrival of the server's FIN after the last file byte, so it includes
 //! connection set-up and the server's half of the teardown.
 
+use super::transfers::Transfers;
 use super::{AppCtx, Application, ConnId, Side, Transfer};
 use crate::engine::Duration;
 use crate::tcp::Notice;
@@ -26,7 +27,7 @@ struct Download {
 
 pub struct Ftp {
     p: FtpParams,
-    transfers: Vec<Transfer>,
+    transfers: Transfers,
     state: Vec<Download>,
 }
 
@@ -34,13 +35,9 @@ impl Ftp {
     pub fn new(p: FtpParams) -> Ftp {
         Ftp {
             p,
-            transfers: Vec::new(),
+            transfers: Transfers::default(),
             state: Vec::new(),
         }
-    }
-
-    fn index_of(&self, conn: ConnId) -> Option<usize> {
-        self.transfers.iter().position(|t| t.conn == conn)
     }
 }
 
@@ -73,7 +70,9 @@ impl Application for Ftp {
     }
 
     fn on_notice(&mut self, conn: ConnId, side: Side, notice: Notice, ctx: &mut AppCtx) {
-        let Some(i) = self.index_of(conn) else { return };
+        let Some(i) = self.transfers.index_of(conn) else {
+            return;
+        };
         let d = &mut self.state[i];
         match (side, notice) {
             (Side::Client, Notice::Connected) => {
@@ -90,7 +89,7 @@ impl Application for Ftp {
             (Side::Client, Notice::Delivered(n)) => d.file_received += n,
             (Side::Client, Notice::PeerClosed) => {
                 if d.file_received >= self.p.file_bytes {
-                    self.transfers[i].end = Some(ctx.now);
+                    self.transfers.set_end(i, ctx.now);
                 }
                 ctx.close(conn, Side::Client);
             }
@@ -100,7 +99,7 @@ impl Application for Ftp {
 
     fn is_done(&self) -> bool {
         self.transfers.len() == self.p.files as usize
-            && self.transfers.iter().all(|t| t.end.is_some())
+            && self.transfers.ended() == self.transfers.len()
     }
 
     fn transfers(&self) -> &[Transfer] {

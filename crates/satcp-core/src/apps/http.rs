@@ -5,6 +5,7 @@
 //! time (thesis Sec. 7.4.2) runs from the client's SYN to the last byte of
 //! the last embedded object. The client then closes the connection.
 
+use super::transfers::Transfers;
 use super::{AppCtx, Application, ConnId, Side, Transfer};
 use crate::engine::Duration;
 use crate::tcp::Notice;
@@ -33,7 +34,7 @@ struct Page {
 
 pub struct Http {
     p: HttpParams,
-    transfers: Vec<Transfer>,
+    transfers: Transfers,
     pages: Vec<Page>,
 }
 
@@ -41,7 +42,7 @@ impl Http {
     pub fn new(p: HttpParams) -> Http {
         Http {
             p,
-            transfers: Vec::new(),
+            transfers: Transfers::default(),
             pages: Vec::new(),
         }
     }
@@ -100,7 +101,7 @@ impl Application for Http {
     }
 
     fn on_notice(&mut self, conn: ConnId, side: Side, notice: Notice, ctx: &mut AppCtx) {
-        let Some(i) = self.transfers.iter().position(|t| t.conn == conn) else {
+        let Some(i) = self.transfers.index_of(conn) else {
             return;
         };
         let req = self.p.request_bytes;
@@ -140,7 +141,7 @@ impl Application for Http {
                     }
                 }
                 if got >= self.page_bytes() && self.transfers[i].end.is_none() {
-                    self.transfers[i].end = Some(ctx.now);
+                    self.transfers.set_end(i, ctx.now);
                     ctx.close(conn, Side::Client);
                 }
             }
@@ -152,7 +153,7 @@ impl Application for Http {
     fn is_done(&self) -> bool {
         match self.p.pages {
             Some(n) => {
-                self.transfers.len() == n as usize && self.transfers.iter().all(|t| t.end.is_some())
+                self.transfers.len() == n as usize && self.transfers.ended() == self.transfers.len()
             }
             None => false,
         }

@@ -6,6 +6,7 @@
 pub mod bulk;
 pub mod ftp;
 pub mod http;
+pub mod transfers;
 pub mod web;
 
 use crate::engine::SimTime;

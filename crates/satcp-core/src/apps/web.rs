@@ -11,6 +11,7 @@
 //! (and so every data byte) acknowledged and the client's FIN received,
 //! i.e. when the sender has every ACK of the file.
 
+use super::transfers::Transfers;
 use super::{AppCtx, Application, ConnId, Side, Transfer};
 use crate::engine::{Duration, RngStream};
 use crate::tcp::Notice;
@@ -37,17 +38,21 @@ pub struct WebParams {
 
 pub struct Web {
     p: WebParams,
-    transfers: Vec<Transfer>,
+    transfers: Transfers,
     /// Per transfer: its connection was aborted (it never completes).
     aborted: Vec<bool>,
+    /// Transfers aborted and without an end: with the ended ones, those
+    /// settled (`is_done`).
+    aborted_unended: usize,
 }
 
 impl Web {
     pub fn new(p: WebParams) -> Web {
         Web {
             p,
-            transfers: Vec::new(),
+            transfers: Transfers::default(),
             aborted: Vec::new(),
+            aborted_unended: 0,
         }
     }
 
@@ -97,7 +102,7 @@ impl Application for Web {
     }
 
     fn on_notice(&mut self, conn: ConnId, side: Side, notice: Notice, ctx: &mut AppCtx) {
-        let Some(i) = self.transfers.iter().position(|t| t.conn == conn) else {
+        let Some(i) = self.transfers.index_of(conn) else {
             return;
         };
         match (side, notice) {
@@ -107,13 +112,17 @@ impl Application for Web {
             }
             (Side::Client, Notice::PeerClosed) => ctx.close(conn, Side::Client),
             (Side::Server, Notice::Finished) => {
-                self.transfers[i].end = Some(ctx.now);
+                if self.aborted[i] && self.transfers[i].end.is_none() {
+                    self.aborted_unended -= 1;
+                }
+                self.transfers.set_end(i, ctx.now);
                 self.next_after_think(ctx);
             }
             // A connection given up by either side ends its transfer
             // unfinished; the workload goes on.
             (_, Notice::Aborted) if !self.aborted[i] && self.transfers[i].end.is_none() => {
                 self.aborted[i] = true;
+                self.aborted_unended += 1;
                 self.next_after_think(ctx);
             }
             _ => {}
@@ -123,11 +132,7 @@ impl Application for Web {
     fn is_done(&self) -> bool {
         self.p.transfers.is_some_and(|n| {
             self.transfers.len() == n as usize
-                && self
-                    .transfers
-                    .iter()
-                    .zip(&self.aborted)
-                    .all(|(t, &a)| t.end.is_some() || a)
+                && self.transfers.ended() + self.aborted_unended == self.transfers.len()
         })
     }
 

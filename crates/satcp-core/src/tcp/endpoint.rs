@@ -63,6 +63,14 @@ struct Flags {
     new_data: bool,
 }
 
+/// The earlier of two optional deadlines.
+fn earliest(a: Option<SimTime>, b: Option<SimTime>) -> Option<SimTime> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
 /// Segments to put on the wire and notices for the application, collected
 /// during one call into the endpoint.
 #[derive(Default)]
@@ -300,18 +308,10 @@ impl TcpEndpoint {
         if matches!(self.state, ConnState::Aborted | ConnState::Closed) {
             return None;
         }
-        let mut d = self.rto_deadline;
-        for t in [
-            self.ack_policy.deadline(),
-            self.cc.next_timer(),
-            self.pacing_deadline(),
-        ]
-        .into_iter()
-        .flatten()
-        {
-            d = Some(d.map_or(t, |x| x.min(t)));
-        }
-        d
+        earliest(
+            earliest(self.rto_deadline, self.ack_policy.deadline()),
+            earliest(self.cc.next_timer(), self.pacing_deadline()),
+        )
     }
 
     pub fn on_timer(&mut self, now: SimTime, out: &mut TcpOutput) {
