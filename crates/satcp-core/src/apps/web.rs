@@ -144,6 +144,7 @@ impl Application for Web {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::SimTime;
 
     fn web(think_time: ThinkTime) -> Web {
         Web::new(WebParams {
@@ -173,5 +174,42 @@ mod tests {
         let before = w.p.rng.clone().next_u64();
         assert_eq!(w.think(), Duration::ZERO);
         assert_eq!(w.p.rng.next_u64(), before, "no draw");
+    }
+
+    /// `is_done` counts a transfer settled once it ended or was aborted
+    /// (the counts kept as notices come, against the definition itself).
+    #[test]
+    fn done_when_every_transfer_ended_or_was_aborted() {
+        let mut w = web(ThinkTime::Fixed(Duration::ZERO));
+        w.p.transfers = Some(3);
+        let (mut actions, mut next_conn) = (Vec::new(), 0);
+        let by_definition = |w: &Web| {
+            w.transfers.len() == 3
+                && w.transfers
+                    .iter()
+                    .zip(&w.aborted)
+                    .all(|(t, &a)| t.end.is_some() || a)
+        };
+        let notices = [
+            (Side::Server, Notice::Finished),
+            (Side::Client, Notice::Aborted),
+            // A second abort of the same transfer changes nothing.
+            (Side::Server, Notice::Aborted),
+            (Side::Server, Notice::Finished),
+        ];
+        let mut now = SimTime::ZERO;
+        for (token, &(side, notice)) in [0, 1, 1, 2].iter().zip(&notices) {
+            let mut ctx = AppCtx::new(now, &mut actions, &mut next_conn);
+            if w.transfers.len() <= *token as usize {
+                w.on_timer(*token, &mut ctx);
+            }
+            let conn = w.transfers[*token as usize].conn;
+            assert!(!w.is_done());
+            w.on_notice(conn, side, notice, &mut ctx);
+            assert_eq!(w.is_done(), by_definition(&w), "after {notice:?}");
+            now = now + Duration::from_secs(1);
+        }
+        assert!(w.is_done());
+        assert_eq!((w.transfers.ended(), w.aborted_unended), (2, 1));
     }
 }
