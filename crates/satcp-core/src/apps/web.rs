@@ -207,7 +207,7 @@ mod tests {
             assert!(!w.is_done());
             w.on_notice(conn, side, notice, &mut ctx);
             assert_eq!(w.is_done(), by_definition(&w), "after {notice:?}");
-            now = now + Duration::from_secs(1);
+            now += Duration::from_secs(1);
         }
         assert!(w.is_done());
         assert_eq!((w.transfers.ended(), w.aborted_unended), (2, 1));
