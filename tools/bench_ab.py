@@ -21,6 +21,7 @@ differ by up to 5 % on a shared host.
 
 import argparse
 import hashlib
+import itertools
 import statistics
 import subprocess
 import sys
@@ -113,4 +114,15 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except subprocess.CalledProcessError as e:
+        # A binary refused (a scenario newer than the build, a crash): its
+        # own last line of stderr, not a traceback.
+        said = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else e.stderr
+        lines = (said or "").strip().splitlines()
+        # A Rust panic's message is the line after "panicked at".
+        after = [b for a, b in itertools.pairwise(lines) if "panicked at" in a]
+        why = (after or lines[-1:] or [f"exit status {e.returncode}"])[0]
+        print(f"bench_ab: {' '.join(map(str, e.cmd))}: {why}", file=sys.stderr)
+        sys.exit(2)

@@ -40,8 +40,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p docs/perf
 for s in "${scenarios[@]}"; do
-    # About a second of samples: enough repetitions of the scenario.
-    read -r _ events wall _ < <("$bin" --one "$s" 1)
+    # About a second of samples: enough repetitions of the scenario. (An
+    # unknown name: the binary says which are known, exit status 2.)
+    line=$("$bin" --one "$s" 1) || exit 2
+    read -r _ events wall _ <<<"$line"
     runs=$(python3 -c "print(max(1, round(1.0 / max($wall, 1e-4))))")
     echo "flamegraph: $s, $events events, $runs runs" >&2
     perf record -q -e cpu-clock -F 10000 --call-graph dwarf,8192 -o "$tmp/perf.data" \

@@ -67,3 +67,16 @@ def test_an_unknown_scenario_is_refused(tmp_path):
     r = run("--scenarios", "a,zz", a)
     assert r.returncode == 2
     assert "unknown zz" in r.stderr
+
+
+def test_a_binary_that_refuses_is_one_line_not_a_traceback(tmp_path):
+    old = tmp_path / "old"
+    old.write_text('#!/bin/sh\necho "summary: no bench scenario \\"$2\\"" >&2\nexit 2\n')
+    old.chmod(0o755)
+    r = run("--identical", "--scenarios", "e_one", str(old), str(old))
+    assert r.returncode == 2
+    assert "Traceback" not in r.stderr
+    name = "e_one_app_10000_files"
+    assert r.stderr.strip().splitlines() == [
+        f'bench_ab: {old} --json {name}: summary: no bench scenario "{name}"'
+    ]

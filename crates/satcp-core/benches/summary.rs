@@ -36,11 +36,16 @@ fn reset_peak_rss() {
     let _ = std::fs::write("/proc/self/clear_refs", "5");
 }
 
+/// The bench scenario `name`; an unknown name ends the process with a
+/// one-line error naming the known ones (exit status 2), as the CLI does
+/// with bad input.
 fn scenario(name: &str) -> satcp_core::Scenario {
-    let (_, make) = common::with_scale_points()
-        .into_iter()
-        .find(|(n, _)| *n == name)
-        .unwrap_or_else(|| panic!("no bench scenario {name}"));
+    let all = common::with_scale_points();
+    let Some((_, make)) = all.iter().find(|(n, _)| *n == name) else {
+        let known: Vec<&str> = all.iter().map(|(n, _)| *n).collect();
+        eprintln!("summary: no bench scenario {name:?} (known: {})", known.join(", "));
+        std::process::exit(2);
+    };
     satcp_core::parse(&make().to_string()).expect("valid bench scenario")
 }
 
@@ -67,7 +72,7 @@ fn main() {
     match args.first().map(String::as_str) {
         Some("--one") => {
             let repeat = args.get(2).and_then(|n| n.parse().ok()).unwrap_or(1);
-            return run_one(&args[1], repeat);
+            return run_one(args.get(1).map_or("", String::as_str), repeat);
         }
         Some("--train") => {
             let events = satcp_core::pgo_training::run_all();
@@ -75,7 +80,7 @@ fn main() {
             return;
         }
         Some("--json") => {
-            let r = satcp_core::run(&scenario(&args[1]));
+            let r = satcp_core::run(&scenario(args.get(1).map_or("", String::as_str)));
             println!("{}", serde_json::to_string(&r).expect("serializable"));
             return;
         }
