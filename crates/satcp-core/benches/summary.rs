@@ -43,7 +43,10 @@ fn scenario(name: &str) -> satcp_core::Scenario {
     let all = common::with_scale_points();
     let Some((_, make)) = all.iter().find(|(n, _)| *n == name) else {
         let known: Vec<&str> = all.iter().map(|(n, _)| *n).collect();
-        eprintln!("summary: no bench scenario {name:?} (known: {})", known.join(", "));
+        eprintln!(
+            "summary: no bench scenario {name:?} (known: {})",
+            known.join(", ")
+        );
         std::process::exit(2);
     };
     satcp_core::parse(&make().to_string()).expect("valid bench scenario")
