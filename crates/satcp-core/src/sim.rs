@@ -746,14 +746,16 @@ impl Simulation {
         let done = self.apps[a as usize].app.is_done();
         let was = std::mem::replace(&mut self.app_done[a as usize], done);
         match (was, done) {
-            (false, true) => self.apps_not_done -= 1,
+            (false, true) => {
+                self.apps_not_done -= 1;
+                // The last one is done: the loop looks whether that ends
+                // the run (once, not after every later call).
+                self.attention |= self.apps_not_done == 0;
+            }
             (true, false) => self.apps_not_done += 1,
             _ => {}
         }
         self.apps_done = self.apps_not_done == 0;
-        if self.apps_done {
-            self.attention = true;
-        }
     }
 
     fn do_action(&mut self, a: AppId, act: AppAction) {

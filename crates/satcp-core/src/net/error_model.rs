@@ -100,19 +100,10 @@ impl ErrorModel {
     }
 
     /// Draws the fate of one packet. Each mechanism draws only when enabled,
-    /// so turning one on does not shift another's random sequence; a link
-    /// without errors (most links) draws nothing, and is answered here,
-    /// inline, without the call.
-    #[inline]
+    /// so turning one on does not shift another's random sequence (an
+    /// ideal model draws nothing and delivers). A perfect link holds no
+    /// model at all (`Link::errors`) and is not asked.
     pub fn fate(&self, bytes: u32, rng: &mut RngStream) -> Fate {
-        if self.is_ideal() {
-            return Fate::DELIVERED;
-        }
-        self.draw_fate(bytes, rng)
-    }
-
-    #[inline(never)]
-    fn draw_fate(&self, bytes: u32, rng: &mut RngStream) -> Fate {
         if rng.bernoulli(self.per(bytes)) {
             return Fate::Corrupted;
         }
