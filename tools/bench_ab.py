@@ -34,6 +34,7 @@ SCENARIOS = {
     "e": "e_10000_short_flows",
     "e_1000": "e_1000_short_flows",
     "e_one": "e_one_app_10000_files",
+    "f": "f_200_paths_10s",
 }
 
 

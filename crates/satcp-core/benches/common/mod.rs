@@ -36,7 +36,37 @@ pub fn with_scale_points() -> Vec<Named> {
     let mut v = all();
     v.push(("e_1000_short_flows", || short_flows(1_000)));
     v.push(("e_one_app_10000_files", one_app_many_files));
+    v.push(("f_200_paths_10s", two_hundred_paths));
     v
+}
+
+/// 200 flows, each on a GEO path of its own (its own access and satellite
+/// links): hundreds of links busy at once, so the packet events number in
+/// the hundreds (`engine/event_list.rs` keeps them in a heap then), where
+/// every other scenario has a handful.
+pub fn two_hundred_paths() -> Value {
+    let n = 200;
+    let mut nodes = vec![];
+    let mut links = vec![];
+    let mut apps = vec![];
+    for i in 0..n {
+        let (s, g, c) = (format!("s{i}"), format!("g{i}"), format!("c{i}"));
+        links.push(json!({"a": s, "b": g, "rate_bps": 10e6, "delay_s": 0.010}));
+        links.push(json!({"a": g, "b": c, "delay_s": 0.250,
+                          "ab": {"rate_bps": 2.048e6}, "ba": {"rate_bps": 256e3}}));
+        apps.push(json!({"kind": "bulk", "client": c, "server": s,
+                         "start_s": 0.001 * i as f64}));
+        nodes.extend([json!(s), json!(g), json!(c)]);
+    }
+    json!({
+        "name": "bench-f-200-paths",
+        "duration_s": 10.0,
+        "stop_when_done": false,
+        "nodes": nodes,
+        "tcp": {"variant": "sack", "delayed_ack": true},
+        "links": links,
+        "apps": apps
+    })
 }
 
 pub fn thesis_ftp() -> Value {

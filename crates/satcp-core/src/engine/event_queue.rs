@@ -3,24 +3,25 @@
 //! scheduled, which keeps runs deterministic.
 //!
 //! Each event's order is one 128-bit key (time in the high half, rank in
-//! the low half): the heaps compare one integer instead of two fields.
-//! Keys are unique, so the order of pops is fully determined by them,
-//! whatever the storage: any correct heap gives the same run.
+//! the low half): the structures compare one integer instead of two
+//! fields. Keys are unique, so the order of pops is fully determined by
+//! them, whatever the storage: any correct priority queue gives the same
+//! run.
 //!
 //! The events are kept in two structures, one key space: the timers
 //! (`schedule_timer`: wake-ups that are many, one per endpoint or
 //! application, and mostly far ahead) in a calendar queue
 //! (`TimerCalendar`), and all others (`schedule`: the events that move
-//! packets, a few per link, due soon) in a binary heap (`KeyedHeap`). A
-//! pop takes the smaller of the two first keys, so the order is exactly
-//! that of one heap; but the packet events, most of the events, sift
-//! through a heap of a few entries instead of one as deep as the
-//! thousands of timers of a many-flow run (with 1,000 flows, the pop was
-//! a fifth of the run time, most of it cache misses on the way down), and
-//! a timer is found in its bucket instead of at the end of a dozen such
-//! misses.
+//! packets, a few per link, due soon) in a short sorted list
+//! (`EventList`, a heap if it ever grows long). A pop takes the smaller of
+//! the two first keys, so the order is exactly that of one heap; but the
+//! packet events, most of the events, are found among a few entries
+//! instead of in a heap as deep as the thousands of timers of a many-flow
+//! run (with 1,000 flows, the pop was a fifth of the run time, most of it
+//! cache misses on the way down), and a timer is found in its bucket
+//! instead of at the end of a dozen such misses.
 
-use super::heap::KeyedHeap;
+use super::event_list::EventList;
 use super::time::SimTime;
 use super::timer_calendar::TimerCalendar;
 
@@ -33,7 +34,7 @@ fn time_of(key: u128) -> SimTime {
 }
 
 pub struct EventQueue<E> {
-    events: KeyedHeap<E>,
+    events: EventList<E>,
     timers: TimerCalendar<E>,
     next_seq: u64,
     popped: u64,
@@ -48,7 +49,7 @@ impl<E: Copy> Default for EventQueue<E> {
 impl<E: Copy> EventQueue<E> {
     pub fn new() -> Self {
         EventQueue {
-            events: KeyedHeap::with_capacity(1024),
+            events: EventList::new(),
             timers: TimerCalendar::new(),
             next_seq: 0,
             popped: 0,
@@ -87,7 +88,7 @@ impl<E: Copy> EventQueue<E> {
     }
 
     /// Removes the next event if it is due at or before `limit` (else
-    /// leaves it queued): the event loop's one look at the two heaps per
+    /// leaves it queued): the event loop's one look at the two structures per
     /// event, where a peek and then a pop looked twice.
     #[inline]
     pub fn pop_until(&mut self, limit: SimTime) -> Option<(SimTime, E)> {
@@ -103,8 +104,6 @@ impl<E: Copy> EventQueue<E> {
         let (key, event) = if from_timers {
             self.timers.pop()?
         } else {
-            // Its place stays vacant for the event it will most likely
-            // schedule (`KeyedHeap::take_min`).
             self.events.take_min()?
         };
         self.popped += 1;
@@ -181,7 +180,7 @@ mod tests {
                         now = t;
                     }
                 } else if dt % 3 == 0 {
-                    // A timer: its own heap, the same order.
+                    // A timer: its own structure, the same order.
                     let rank = q.next_seq;
                     q.schedule_timer(SimTime(now + dt), rank);
                     model.push((now + dt, rank));

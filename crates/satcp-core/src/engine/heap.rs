@@ -39,7 +39,10 @@ impl<E: Copy> KeyedHeap<E> {
     /// larger key, then the entry is written into it, once. Key and event
     /// come as separate values (in registers), not as an `Entry` built in
     /// memory by the caller and copied here (the same store-to-load stall).
-    #[inline]
+    /// Always inlined, with `fill_root`: a call would take the entry by
+    /// reference, built in memory (`event_list.rs`, which pushes here
+    /// when it is long).
+    #[inline(always)]
     pub fn push(&mut self, key: u128, event: E) {
         let entry = Entry { key, event };
         if self.vacant {
@@ -91,7 +94,7 @@ impl<E: Copy> KeyedHeap<E> {
     }
 
     /// Sifts `entry` down from the (vacant) root to its place.
-    #[inline]
+    #[inline(always)]
     fn fill_root(&mut self, entry: Entry<E>) {
         let h = self.heap.as_mut_slice();
         let n = h.len();

@@ -1,6 +1,7 @@
 //! The discrete-event engine: time, the event list and random streams.
 //! Nothing here knows about networks or TCP.
 
+pub mod event_list;
 pub mod event_queue;
 pub mod heap;
 pub mod prefetch;
