@@ -98,8 +98,7 @@ impl Application for Ftp {
     }
 
     fn is_done(&self) -> bool {
-        self.transfers.len() == self.p.files as usize
-            && self.transfers.ended() == self.transfers.len()
+        self.transfers.len() == self.p.files as usize && self.transfers.all_settled()
     }
 
     fn transfers(&self) -> &[Transfer] {

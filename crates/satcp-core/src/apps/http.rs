@@ -152,9 +152,7 @@ impl Application for Http {
 
     fn is_done(&self) -> bool {
         match self.p.pages {
-            Some(n) => {
-                self.transfers.len() == n as usize && self.transfers.ended() == self.transfers.len()
-            }
+            Some(n) => self.transfers.len() == n as usize && self.transfers.all_settled(),
             None => false,
         }
     }

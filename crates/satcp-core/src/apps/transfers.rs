@@ -7,14 +7,17 @@ use crate::engine::SimTime;
 /// An application's transfers, in the order it started them. Each has a
 /// connection of its own, opened when it starts, and connection ids only
 /// grow (`AppCtx::open`): the list is sorted by connection, and a notice
-/// finds its transfer by binary search. The ended ones are counted as they
-/// end. (Searched and counted from the front at every notice, an FTP
-/// application of 10,000 downloads ran about ten times slower per event
-/// than 10,000 applications of one download each.)
+/// finds its transfer by binary search. The settled ones (ended, or given
+/// up when their connection aborted) are counted as they settle. (Searched
+/// and counted from the front at every notice, an FTP application of
+/// 10,000 downloads ran about ten times slower per event than 10,000
+/// applications of one download each.)
 #[derive(Debug, Default)]
 pub struct Transfers {
     list: Vec<Transfer>,
-    ended: usize,
+    /// Per transfer: given up before it ended (its connection aborted).
+    aborted: Vec<bool>,
+    settled: usize,
 }
 
 impl Transfers {
@@ -23,8 +26,9 @@ impl Transfers {
             self.list.last().is_none_or(|last| last.conn < t.conn),
             "transfers come in the order of their connections"
         );
-        self.ended += t.end.is_some() as usize;
+        self.settled += t.end.is_some() as usize;
         self.list.push(t);
+        self.aborted.push(false);
     }
 
     /// The index of the transfer on connection `conn`.
@@ -33,21 +37,42 @@ impl Transfers {
         (self.list.get(i)?.conn == conn).then_some(i)
     }
 
-    /// Transfer `i` ended at `at` (a later end replaces an earlier one).
+    /// Transfer `i` ended at `at` (a later end replaces an earlier one;
+    /// an aborted transfer may still end, and is not counted twice).
     pub fn set_end(&mut self, i: usize, at: SimTime) {
         let t = &mut self.list[i];
-        self.ended += t.end.is_none() as usize;
+        self.settled += (t.end.is_none() && !self.aborted[i]) as usize;
         t.end = Some(at);
     }
 
-    /// How many transfers have an end.
-    pub fn ended(&self) -> usize {
-        self.ended
+    /// Transfer `i` is given up: true if that settles it (it had neither
+    /// ended nor been aborted before).
+    pub fn abort(&mut self, i: usize) -> bool {
+        let settles = self.list[i].end.is_none() && !self.aborted[i];
+        if settles {
+            self.aborted[i] = true;
+            self.settled += 1;
+        }
+        settles
+    }
+
+    pub fn is_aborted(&self, i: usize) -> bool {
+        self.aborted[i]
+    }
+
+    /// How many transfers have ended or were aborted.
+    pub fn settled(&self) -> usize {
+        self.settled
+    }
+
+    /// Every transfer has ended or was aborted.
+    pub fn all_settled(&self) -> bool {
+        self.settled == self.list.len()
     }
 }
 
-/// Read access as a slice; ends are set only through `set_end`, which
-/// keeps the count.
+/// Read access as a slice; ends are set only through `set_end` and aborts
+/// through `abort`, which keep the count.
 impl std::ops::Deref for Transfers {
     type Target = [Transfer];
     fn deref(&self) -> &[Transfer] {
@@ -73,11 +98,11 @@ mod tests {
     proptest! {
         /// Against a linear search and a count from the front: the same
         /// index for every connection id (present or not), the same count
-        /// after any sequence of ends.
+        /// after any sequence of ends and aborts.
         #[test]
         fn finds_and_counts_like_a_linear_scan(
             gaps in proptest::collection::vec(1u32..5, 0..60),
-            ends in proptest::collection::vec((0usize..60, 0u64..100), 0..80),
+            marks in proptest::collection::vec((0usize..60, 0u64..100, proptest::bool::ANY), 0..80),
         ) {
             let mut t = Transfers::default();
             let mut conn = 0;
@@ -85,15 +110,22 @@ mod tests {
                 conn += g;
                 t.push(transfer(conn));
             }
-            for (i, at) in ends {
+            for (i, at, abort) in marks {
                 if i < t.len() {
-                    t.set_end(i, SimTime(at));
+                    if abort {
+                        let unsettled = t[i].end.is_none() && !t.is_aborted(i);
+                        prop_assert_eq!(t.abort(i), unsettled);
+                    } else {
+                        t.set_end(i, SimTime(at));
+                    }
                 }
             }
             for c in 0..=conn + 1 {
                 prop_assert_eq!(t.index_of(c), t.iter().position(|x| x.conn == c));
             }
-            prop_assert_eq!(t.ended(), t.iter().filter(|x| x.end.is_some()).count());
+            let settled = (0..t.len()).filter(|&i| t[i].end.is_some() || t.is_aborted(i)).count();
+            prop_assert_eq!(t.settled(), settled);
+            prop_assert_eq!(t.all_settled(), settled == t.len());
         }
     }
 
@@ -103,7 +135,7 @@ mod tests {
         t.push(transfer(3));
         t.set_end(0, SimTime(5));
         t.set_end(0, SimTime(7));
-        assert_eq!((t.ended(), t[0].end), (1, Some(SimTime(7))));
+        assert_eq!((t.settled(), t[0].end), (1, Some(SimTime(7))));
         assert_eq!(t.index_of(4), None);
     }
 }

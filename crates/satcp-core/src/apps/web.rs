@@ -39,11 +39,6 @@ pub struct WebParams {
 pub struct Web {
     p: WebParams,
     transfers: Transfers,
-    /// Per transfer: its connection was aborted (it never completes).
-    aborted: Vec<bool>,
-    /// Transfers aborted and without an end: with the ended ones, those
-    /// settled (`is_done`).
-    aborted_unended: usize,
 }
 
 impl Web {
@@ -51,8 +46,6 @@ impl Web {
         Web {
             p,
             transfers: Transfers::default(),
-            aborted: Vec::new(),
-            aborted_unended: 0,
         }
     }
 
@@ -63,6 +56,14 @@ impl Web {
             ThinkTime::Exponential(mean) => {
                 Duration::from_secs_f64(self.p.rng.exponential(mean.as_secs_f64()))
             }
+        }
+    }
+
+    /// Transfer `i`'s connection aborted: the transfer is given up (once;
+    /// an ended one stays ended) and the next one follows.
+    fn give_up(&mut self, i: usize, ctx: &mut AppCtx) {
+        if self.transfers.abort(i) {
+            self.next_after_think(ctx);
         }
     }
 
@@ -98,7 +99,6 @@ impl Application for Web {
             end: None,
             bytes: self.p.transfer_bytes,
         });
-        self.aborted.push(false);
     }
 
     fn on_notice(&mut self, conn: ConnId, side: Side, notice: Notice, ctx: &mut AppCtx) {
@@ -112,28 +112,20 @@ impl Application for Web {
             }
             (Side::Client, Notice::PeerClosed) => ctx.close(conn, Side::Client),
             (Side::Server, Notice::Finished) => {
-                if self.aborted[i] && self.transfers[i].end.is_none() {
-                    self.aborted_unended -= 1;
-                }
                 self.transfers.set_end(i, ctx.now);
                 self.next_after_think(ctx);
             }
             // A connection given up by either side ends its transfer
             // unfinished; the workload goes on.
-            (_, Notice::Aborted) if !self.aborted[i] && self.transfers[i].end.is_none() => {
-                self.aborted[i] = true;
-                self.aborted_unended += 1;
-                self.next_after_think(ctx);
-            }
+            (_, Notice::Aborted) => self.give_up(i, ctx),
             _ => {}
         }
     }
 
     fn is_done(&self) -> bool {
-        self.p.transfers.is_some_and(|n| {
-            self.transfers.len() == n as usize
-                && self.transfers.ended() + self.aborted_unended == self.transfers.len()
-        })
+        self.p
+            .transfers
+            .is_some_and(|n| self.transfers.len() == n as usize && self.transfers.all_settled())
     }
 
     fn transfers(&self) -> &[Transfer] {
@@ -185,10 +177,7 @@ mod tests {
         let (mut actions, mut next_conn) = (Vec::new(), 0);
         let by_definition = |w: &Web| {
             w.transfers.len() == 3
-                && w.transfers
-                    .iter()
-                    .zip(&w.aborted)
-                    .all(|(t, &a)| t.end.is_some() || a)
+                && (0..3).all(|i| w.transfers[i].end.is_some() || w.transfers.is_aborted(i))
         };
         let notices = [
             (Side::Server, Notice::Finished),
@@ -210,6 +199,7 @@ mod tests {
             now += Duration::from_secs(1);
         }
         assert!(w.is_done());
-        assert_eq!((w.transfers.ended(), w.aborted_unended), (2, 1));
+        let ended = w.transfers.iter().filter(|t| t.end.is_some()).count();
+        assert_eq!((ended, w.transfers.settled()), (2, 3));
     }
 }
