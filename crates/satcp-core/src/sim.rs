@@ -252,8 +252,8 @@ impl Simulation {
     }
 
     /// Nothing is left to happen: no event is queued.
-    pub fn idle(&mut self) -> bool {
-        self.events.peek_time().is_none()
+    pub fn idle(&self) -> bool {
+        self.events.is_empty()
     }
 
     pub fn set_sampling(&mut self, interval: Option<Duration>) {

@@ -110,14 +110,6 @@ impl<E: Copy> EventQueue<E> {
         Some((time_of(key), event))
     }
 
-    pub fn peek_time(&mut self) -> Option<SimTime> {
-        let first = match (self.events.peek_key(), self.timers.peek_key()) {
-            (Some(e), Some(t)) => Some(e.min(t)),
-            (e, t) => e.or(t),
-        };
-        first.map(time_of)
-    }
-
     pub fn len(&self) -> usize {
         self.events.len() + self.timers.len()
     }

@@ -44,12 +44,9 @@ impl DelayedAck {
 
 impl AckPolicy for DelayedAck {
     fn on_arrival(&mut self, a: &Arrival, full_size: bool, now: SimTime) -> bool {
-        if a.out_of_order
-            || a.duplicate
-            || a.filled_hole
-            || a.fin_now
-            || self.max_delay == Duration::ZERO
-        {
+        let at_once =
+            Arrival::OUT_OF_ORDER | Arrival::DUPLICATE | Arrival::FILLED_HOLE | Arrival::FIN_NOW;
+        if a.any(at_once) || self.max_delay == Duration::ZERO {
             return true;
         }
         if full_size {
@@ -79,11 +76,7 @@ mod tests {
     use super::*;
 
     fn in_order() -> Arrival {
-        Arrival {
-            payload: 1460,
-            delivered: 1460,
-            ..Default::default()
-        }
+        Arrival::new(1460, 1460)
     }
 
     #[test]
@@ -100,11 +93,7 @@ mod tests {
     #[test]
     fn small_segment_waits_for_timer() {
         let mut d = DelayedAck::new(Duration::from_millis(200), 2);
-        let small = Arrival {
-            payload: 300,
-            delivered: 300,
-            ..Default::default()
-        };
+        let small = Arrival::new(300, 300);
         assert!(!d.on_arrival(&small, false, SimTime::ZERO));
         assert!(!d.on_arrival(&small, false, SimTime::ZERO));
         assert_eq!(
@@ -116,15 +105,9 @@ mod tests {
     #[test]
     fn out_of_order_and_hole_fill_are_immediate() {
         let mut d = DelayedAck::new(Duration::from_millis(200), 2);
-        let ooo = Arrival {
-            out_of_order: true,
-            ..in_order()
-        };
+        let ooo = in_order().with(Arrival::OUT_OF_ORDER);
         assert!(d.on_arrival(&ooo, true, SimTime::ZERO));
-        let fill = Arrival {
-            filled_hole: true,
-            ..in_order()
-        };
+        let fill = in_order().with(Arrival::FILLED_HOLE);
         assert!(d.on_arrival(&fill, true, SimTime::ZERO));
     }
 

@@ -930,16 +930,16 @@ impl TcpEndpoint {
         let a = self.rx.on_segment(h);
         self.stats.payload_bytes_received += a.payload as u64;
         self.stats.bytes_delivered += a.delivered;
-        if a.duplicate {
+        if a.duplicate() {
             self.stats.duplicate_segments_received += 1;
         }
-        if a.out_of_order {
+        if a.out_of_order() {
             self.stats.out_of_order_segments += 1;
         }
         if a.delivered > 0 {
             out.notices.push(Notice::Delivered(a.delivered));
         }
-        if a.fin_now {
+        if a.fin_now() {
             out.notices.push(Notice::PeerClosed);
         }
         if let Some(rp) = self.receiver.as_mut() {

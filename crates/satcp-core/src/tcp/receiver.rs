@@ -9,21 +9,62 @@
 use crate::net::packet::{flags, SackBlocks, SeqRange, TcpHeader, MAX_SACK_BLOCKS};
 
 /// What one arriving segment did to the receive state.
+///
+/// The four yes/no answers share one byte (`Arrival::DUPLICATE` and the
+/// others), written and read as a byte. As four `bool` fields they were
+/// stored one byte at a time and the ACK policy, asking for any of them,
+/// read them back as one word: a load the CPU cannot serve from its store
+/// buffer, which stalled every arriving data segment.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Arrival {
     /// Payload bytes that arrived (before trimming), all copies counted.
     pub payload: u32,
     /// Bytes newly delivered in order to the application.
     pub delivered: u64,
+    what: u8,
+}
+
+impl Arrival {
     /// The segment carried nothing new (entirely old or outside the window).
-    pub duplicate: bool,
+    pub const DUPLICATE: u8 = 1;
     /// New data landed above rcv_nxt (a hole remains below it).
-    pub out_of_order: bool,
+    pub const OUT_OF_ORDER: u8 = 2;
     /// Data was queued out of order before this arrival and rcv_nxt moved:
     /// the segment filled (part of) a hole.
-    pub filled_hole: bool,
+    pub const FILLED_HOLE: u8 = 4;
     /// The peer's FIN became in-order with this arrival.
-    pub fin_now: bool,
+    pub const FIN_NOW: u8 = 8;
+
+    /// `payload` bytes arrived and `delivered` went to the application,
+    /// nothing else happened.
+    pub fn new(payload: u32, delivered: u64) -> Arrival {
+        Arrival {
+            payload,
+            delivered,
+            what: 0,
+        }
+    }
+    /// The same arrival with `what` (one or more of the constants) added.
+    pub fn with(mut self, what: u8) -> Arrival {
+        self.what |= what;
+        self
+    }
+    /// True if any of `what` happened.
+    pub fn any(&self, what: u8) -> bool {
+        self.what & what != 0
+    }
+    pub fn duplicate(&self) -> bool {
+        self.any(Self::DUPLICATE)
+    }
+    pub fn out_of_order(&self) -> bool {
+        self.any(Self::OUT_OF_ORDER)
+    }
+    pub fn filled_hole(&self) -> bool {
+        self.any(Self::FILLED_HOLE)
+    }
+    pub fn fin_now(&self) -> bool {
+        self.any(Self::FIN_NOW)
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -97,12 +138,9 @@ impl ReceiveHalf {
 
     /// Processes the data and FIN of a segment (SYN already handled).
     pub fn on_segment(&mut self, h: &TcpHeader) -> Arrival {
-        let mut a = Arrival {
-            payload: h.len,
-            ..Default::default()
-        };
+        let mut a = Arrival::new(h.len, 0);
         let Some(rcv_nxt) = self.rcv_nxt else {
-            a.duplicate = true;
+            a = a.with(Arrival::DUPLICATE);
             return a;
         };
         // Data occupies [start, end); a SYN in front occupies one octet.
@@ -118,7 +156,7 @@ impl ReceiveHalf {
         let s = start.max(rcv_nxt);
         let e = end.min(wnd_end).min(self.fin_seq.unwrap_or(u64::MAX));
         if h.len > 0 && s >= e {
-            a.duplicate = true;
+            a = a.with(Arrival::DUPLICATE);
             if end <= rcv_nxt && self.dsack {
                 self.pending_dsack = Some(SeqRange::new(start, end));
             }
@@ -129,7 +167,7 @@ impl ReceiveHalf {
             let had_holes = !self.ooo.is_empty();
             let covered_before = self.covered(s, e);
             if covered_before == e - s {
-                a.duplicate = true;
+                a = a.with(Arrival::DUPLICATE);
                 if self.dsack {
                     self.pending_dsack = Some(SeqRange::new(s, e));
                 }
@@ -137,21 +175,23 @@ impl ReceiveHalf {
             if s == rcv_nxt {
                 let new_nxt = self.advance(e);
                 a.delivered = new_nxt - rcv_nxt;
-                a.filled_hole = had_holes;
+                if had_holes {
+                    a = a.with(Arrival::FILLED_HOLE);
+                }
             } else if covered_before < e - s {
                 self.insert_ooo(SeqRange::new(s, e));
-                a.out_of_order = true;
+                a = a.with(Arrival::OUT_OF_ORDER);
             } else {
-                a.out_of_order = true;
+                a = a.with(Arrival::OUT_OF_ORDER);
             }
         }
         // A FIN is in order once everything before it arrived.
         if !self.fin_received && self.fin_seq == self.rcv_nxt {
             self.fin_received = true;
             self.rcv_nxt = self.rcv_nxt.map(|n| n + 1);
-            a.fin_now = true;
+            a = a.with(Arrival::FIN_NOW);
         } else if h.has(flags::FIN) && self.fin_received && h.len == 0 {
-            a.duplicate = true;
+            a = a.with(Arrival::DUPLICATE);
         }
         a
     }
@@ -266,24 +306,24 @@ mod tests {
         let a = r.on_segment(&seg(1, 100));
         assert_eq!(a.delivered, 100);
         assert_eq!(r.rcv_nxt, Some(101));
-        assert!(!a.out_of_order && !a.duplicate);
+        assert!(!a.out_of_order() && !a.duplicate());
     }
 
     #[test]
     fn hole_then_fill() {
         let mut r = rx();
         let a = r.on_segment(&seg(101, 100));
-        assert!(a.out_of_order);
+        assert!(a.out_of_order());
         assert_eq!(r.sack_blocks().as_slice(), &[SeqRange::new(101, 201)]);
         let a = r.on_segment(&seg(301, 100));
-        assert!(a.out_of_order);
+        assert!(a.out_of_order());
         // newest block first
         assert_eq!(
             r.sack_blocks().as_slice(),
             &[SeqRange::new(301, 401), SeqRange::new(101, 201)]
         );
         let a = r.on_segment(&seg(1, 100));
-        assert!(a.filled_hole);
+        assert!(a.filled_hole());
         assert_eq!(a.delivered, 200);
         assert_eq!(r.rcv_nxt, Some(201));
         assert_eq!(r.sack_blocks().as_slice(), &[SeqRange::new(301, 401)]);
@@ -294,7 +334,7 @@ mod tests {
         let mut r = rx();
         r.on_segment(&seg(1, 100));
         let a = r.on_segment(&seg(1, 100));
-        assert!(a.duplicate);
+        assert!(a.duplicate());
         assert_eq!(r.sack_blocks().as_slice(), &[SeqRange::new(1, 101)]);
         assert!(r.sack_blocks().is_empty());
     }
@@ -323,7 +363,7 @@ mod tests {
         r.on_segment(&seg(201, 100));
         r.on_segment(&seg(301, 100));
         let a = r.on_segment(&seg(201, 100));
-        assert!(a.duplicate);
+        assert!(a.duplicate());
         assert_eq!(
             r.sack_blocks().as_slice(),
             &[SeqRange::new(201, 301), SeqRange::new(201, 401)]
@@ -337,7 +377,7 @@ mod tests {
         let a = r.on_segment(&seg(1, 1500));
         assert_eq!(a.delivered, 1000);
         let a = r.on_segment(&seg(5000, 100));
-        assert!(a.duplicate);
+        assert!(a.duplicate());
     }
 
     /// Fuzzing found it (fuzz/corpus/endpoint_segments/fin_below_queued_data):
@@ -352,10 +392,10 @@ mod tests {
         r.on_segment(&f);
         assert_eq!(r.out_of_order_blocks(), &[SeqRange::new(101, 201)]);
         let a = r.on_segment(&seg(301, 100));
-        assert!(a.duplicate);
+        assert!(a.duplicate());
         let a = r.on_segment(&seg(1, 100));
         assert_eq!(a.delivered, 200);
-        assert!(a.fin_now);
+        assert!(a.fin_now());
         assert_eq!(r.rcv_nxt, Some(202));
         assert!(r.out_of_order_blocks().is_empty());
     }
@@ -366,9 +406,9 @@ mod tests {
         let mut f = seg(101, 0);
         f.flags |= flags::FIN;
         let a = r.on_segment(&f);
-        assert!(!a.fin_now);
+        assert!(!a.fin_now());
         let a = r.on_segment(&seg(1, 100));
-        assert!(a.fin_now);
+        assert!(a.fin_now());
         assert_eq!(r.rcv_nxt, Some(102));
     }
 }

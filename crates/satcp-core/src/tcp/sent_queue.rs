@@ -167,6 +167,73 @@ impl SentQueue {
         }
     }
 
+    /// The index of the first segment that ends above `seq` (the number of
+    /// segments that end at or below it), as
+    /// `segs.partition_point(|s| s.range.end <= seq)` gives it.
+    ///
+    /// A binary search over a large window's queue (16,000 segments at
+    /// 1 Gb/s over GEO) is 14 dependent loads, most of them cache misses,
+    /// on every SACK block and every rule (3) step. The segments are
+    /// contiguous and nearly all of one size, so the offset of `seq` over
+    /// the mean segment length lands on the answer or next to it: the
+    /// search starts there and widens by doubling steps until it brackets
+    /// the answer, then bisects the bracket.
+    fn first_ending_above(&self, seq: u64) -> usize {
+        let n = self.segs.len();
+        let (Some(front), Some(back)) = (self.segs.front(), self.segs.back()) else {
+            return 0;
+        };
+        if seq < front.range.end {
+            return 0;
+        }
+        if seq >= back.range.end {
+            return n;
+        }
+        let ends_by = |i: usize| self.segs[i].range.end <= seq;
+        let mean_len = ((back.range.end - front.range.start) / n as u64).max(1);
+        let guess = (((seq - front.range.start) / mean_len) as usize).min(n - 1);
+        // Bracket [lo, hi]: every segment below lo ends at or below seq,
+        // every one from hi on ends above it.
+        let (mut lo, mut hi);
+        let mut step = 1;
+        if ends_by(guess) {
+            lo = guess + 1;
+            hi = loop {
+                let probe = lo + step - 1;
+                if probe >= n {
+                    break n;
+                }
+                if !ends_by(probe) {
+                    break probe;
+                }
+                lo = probe + 1;
+                step *= 2;
+            };
+        } else {
+            hi = guess;
+            lo = loop {
+                let probe = hi.saturating_sub(step);
+                if ends_by(probe) {
+                    break probe + 1;
+                }
+                hi = probe;
+                if probe == 0 {
+                    break 0;
+                }
+                step *= 2;
+            };
+        }
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if ends_by(mid) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
+
     pub fn push_new(&mut self, range: SeqRange, syn: bool, fin: bool, now: SimTime) {
         debug_assert!(self.segs.back().is_none_or(|s| s.range.end == range.start));
         let tx = self.rate.snapshot(now, self.pipe == 0);
@@ -236,7 +303,7 @@ impl SentQueue {
     /// below the highest octet covered by a SACK (1.b), not presumed lost.
     /// O(log n): at most one SACKed run lies between HighRxt and that hole.
     pub fn next_seg_rule3(&self) -> Option<usize> {
-        let mut i = self.segs.partition_point(|s| s.range.end <= self.high_rxt);
+        let mut i = self.first_ending_above(self.high_rxt);
         while let Some(s) = self.segs.get(i) {
             if s.range.start >= self.high_sacked {
                 return None;
@@ -246,7 +313,7 @@ impl SentQueue {
                 i += 1;
             } else if s.sacked {
                 let end = self.run_end(s.range.start);
-                i = self.segs.partition_point(|x| x.range.end <= end);
+                i = self.first_ending_above(end);
             } else if s.awaits_retransmission() {
                 // Rule (1)'s, not ours (it failed for want of cwnd).
                 return None;
@@ -273,7 +340,7 @@ impl SentQueue {
         // The last segment ends the highest SACKed run; the segment below
         // that run is unSACKed (runs are maximal), if there is one.
         let (&start, _) = self.sacked_runs.last_key_value()?;
-        let i = self.segs.partition_point(|s| s.range.end <= start);
+        let i = self.first_ending_above(start);
         (i > 0).then(|| i - 1)
     }
 
@@ -383,7 +450,7 @@ impl SentQueue {
                 continue;
             }
             self.high_sacked = self.high_sacked.max(b.end);
-            let mut i = self.segs.partition_point(|s| s.range.end <= b.start);
+            let mut i = self.first_ending_above(b.start);
             while i < self.segs.len() {
                 let s = self.segs[i];
                 if s.range.start >= b.end {
@@ -391,7 +458,7 @@ impl SentQueue {
                 }
                 if s.sacked {
                     let end = self.run_end(s.range.start);
-                    i = self.segs.partition_point(|x| x.range.end <= end);
+                    i = self.first_ending_above(end);
                     continue;
                 }
                 if s.range.start >= b.start && s.range.end <= b.end {
@@ -423,9 +490,7 @@ impl SentQueue {
         let Some(below) = self.lost_below(dupthresh, mss, 0) else {
             return false;
         };
-        let mut i = self
-            .segs
-            .partition_point(|s| s.range.end <= self.lost_marked_below);
+        let mut i = self.first_ending_above(self.lost_marked_below);
         let mut any = false;
         while i < self.segs.len() && self.segs[i].range.start < below {
             let s = self.segs[i];
@@ -509,7 +574,7 @@ impl SentQueue {
     /// many were marked.
     pub fn mark_lost_in(&mut self, r: SeqRange) -> usize {
         let mut n = 0;
-        let start = self.segs.partition_point(|s| s.range.end <= r.start);
+        let start = self.first_ending_above(r.start);
         for i in start..self.segs.len() {
             let s = self.segs[i];
             if s.range.start >= r.end {
@@ -590,9 +655,7 @@ impl SentQueue {
         if self.awaiting == 0 {
             return None;
         }
-        let from = self
-            .segs
-            .partition_point(|s| s.range.end <= self.awaiting_from.get());
+        let from = self.first_ending_above(self.awaiting_from.get());
         let i = (from..self.segs.len()).find(|&i| self.segs[i].awaits_retransmission());
         if let Some(i) = i {
             self.awaiting_from.set(self.segs[i].range.start);
@@ -637,6 +700,32 @@ mod tests {
         assert!(a.rto_rtt.is_none());
         assert_eq!(s.pipe(), 100);
         assert_eq!(s.sacked_bytes(), 0);
+    }
+
+    proptest::proptest! {
+        /// The guessed search finds what a binary search finds, with
+        /// segments of any lengths (a SYN, short segments, a trimmed front).
+        #[test]
+        fn first_ending_above_is_partition_point(
+            lens in proptest::collection::vec(
+                proptest::prop_oneof![3 => proptest::strategy::Just(1460u64), 1 => 1u64..3000],
+                0..200,
+            ),
+            trim in 0u64..1000,
+            probes in proptest::collection::vec(0u64..400_000, 1..40),
+        ) {
+            let mut s = SentQueue::default();
+            let mut seq = 1_000;
+            for (i, len) in lens.iter().enumerate() {
+                s.push_new(SeqRange::new(seq, seq + len), i == 0, false, SimTime(0));
+                seq += len;
+            }
+            s.ack_to(1_000 + trim, SimTime(1));
+            for p in probes.into_iter().chain([0, 1_000, 1_000 + trim, seq - 1, seq, seq + 1]) {
+                let expected = s.segs.partition_point(|x| x.range.end <= p);
+                proptest::prop_assert_eq!(s.first_ending_above(p), expected, "seq {}", p);
+            }
+        }
     }
 
     #[test]
