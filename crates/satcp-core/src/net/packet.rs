@@ -330,6 +330,18 @@ impl Packet {
     }
 }
 
+/// Makes room for one more element, growing a full vector to four times
+/// its length rather than two. When the allocator cannot grow a buffer in
+/// place (in a process's later runs glibc serves it from its heap) the
+/// growth copies it into fresh pages, each a page fault: doubling copies
+/// as much as the final size in all, quadrupling a third of it. Room that
+/// is reserved and never written costs address space only.
+fn grow_fourfold<T>(v: &mut Vec<T>) {
+    if v.len() == v.capacity() {
+        v.reserve_exact(3 * v.len().max(4));
+    }
+}
+
 pub type PacketId = u32;
 
 /// Packets in flight live in one arena; events and queues carry 4-byte ids.
@@ -345,6 +357,7 @@ impl PacketPool {
             self.slots[id as usize] = p;
             id
         } else {
+            grow_fourfold(&mut self.slots);
             self.slots.push(p);
             (self.slots.len() - 1) as PacketId
         }
@@ -358,6 +371,7 @@ impl PacketPool {
         let id = match self.free.pop() {
             Some(id) => id,
             None => {
+                grow_fourfold(&mut self.slots);
                 self.slots.push(Packet::default());
                 (self.slots.len() - 1) as PacketId
             }
@@ -388,6 +402,19 @@ impl PacketPool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pool_grows_fourfold_and_reuses_released_slots() {
+        let mut pool = PacketPool::default();
+        let ids: Vec<PacketId> = (0..13).map(|_| pool.alloc(Packet::default())).collect();
+        assert_eq!(ids, (0..13).collect::<Vec<_>>());
+        // 12 slots first, then four times 12.
+        assert_eq!(pool.slots.capacity(), 48);
+        pool.release(5);
+        assert_eq!(pool.alloc_slot().0, 5);
+        assert_eq!(pool.live(), 13);
+        assert_eq!(pool.slots.len(), 13);
+    }
 
     #[test]
     fn full_segment_is_1500_bytes() {
