@@ -131,13 +131,13 @@ fn tcp_options(h: &TcpHeader) -> Vec<u8> {
     let sack = h.sack();
     if !sack.is_empty() {
         o.extend_from_slice(&[1, 1, 5, (2 + 8 * sack.len()) as u8]);
-        push_ranges(&mut o, sack);
+        push_ranges(&mut o, &sack);
     }
     let ext = h.ext_ranges();
     if !ext.is_empty() {
         o.extend_from_slice(&[253, (4 + 8 * ext.len()) as u8]);
         o.extend_from_slice(&EXPERIMENT_ID.to_be_bytes());
-        push_ranges(&mut o, ext);
+        push_ranges(&mut o, &ext);
     }
     o
 }

@@ -99,7 +99,7 @@ impl RnReceiver {
 impl ReceiverPart for RnReceiver {
     fn on_arrival(&mut self, h: &TcpHeader, _a: &Arrival, _now: SimTime) {
         for r in h.ext_ranges() {
-            insert_merged(&mut self.records, *r);
+            insert_merged(&mut self.records, r);
         }
     }
 

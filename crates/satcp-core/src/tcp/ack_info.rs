@@ -6,7 +6,7 @@
 
 use super::delivery_rate::RateSample;
 use crate::engine::Duration;
-use crate::net::packet::{flags, HeaderExt, SeqRange, TcpHeader};
+use crate::net::packet::{flags, HeaderExt, SackBlocks, SeqRange, TcpHeader};
 
 #[derive(Clone, Copy, Debug)]
 pub struct AckInfo<'a> {
@@ -35,10 +35,10 @@ impl AckInfo<'_> {
     }
     /// SACK blocks reporting data above the cumulative ACK (the DSACK
     /// block, if any, left out).
-    pub fn sack_blocks(&self) -> &[SeqRange] {
+    pub fn sack_blocks(&self) -> SackBlocks {
         let b = self.header.sack();
         if self.dsack.is_some() {
-            &b[1..]
+            b.without_first()
         } else {
             b
         }
@@ -50,7 +50,7 @@ impl AckInfo<'_> {
         &self.header.ext
     }
     /// Sequence ranges of the header extension.
-    pub fn ext_ranges(&self) -> &[SeqRange] {
+    pub fn ext_ranges(&self) -> SackBlocks {
         self.header.ext_ranges()
     }
 }

@@ -423,9 +423,9 @@ impl TcpEndpoint {
         let window = self.opts.peer_window(h);
         let mut newly_sacked = 0;
         let mut dsack = None;
-        if self.tx.sack && !h.sack().is_empty() {
+        if self.tx.sack && h.has_sack() {
             dsack = dsack_block(h);
-            newly_sacked = self.tx.sent.apply_sack(h.sack(), now);
+            newly_sacked = self.tx.sent.apply_sack(&h.sack(), now);
         }
         let new_ack = ack > self.tx.snd_una;
         let duplicate = !new_ack

@@ -108,7 +108,7 @@ impl CongestionControl for DropAware {
             return;
         }
         for r in ack.ext_ranges() {
-            let n = s.sent.mark_lost_in(*r);
+            let n = s.sent.mark_lost_in(r);
             if n > 0 {
                 self.presumed_lost += n as u64;
                 s.retransmit_now = true;

@@ -15,8 +15,8 @@ pub struct DropEcho {
 impl ReceiverPart for DropEcho {
     fn on_arrival(&mut self, h: &TcpHeader, _a: &Arrival, _now: SimTime) {
         for r in h.ext_ranges() {
-            if !self.pending.as_slice().contains(r) {
-                self.pending.push(*r);
+            if !self.pending.as_slice().contains(&r) {
+                self.pending.push(r);
             }
         }
     }

@@ -80,8 +80,8 @@ impl RouterFunction for DropRecorder {
             if !pkt.tcp.ext_ranges().is_empty() {
                 let rec = self.records.entry(pkt.flow()).or_default();
                 for r in pkt.tcp.ext_ranges() {
-                    if !rec.as_slice().contains(r) {
-                        rec.push(*r);
+                    if !rec.as_slice().contains(&r) {
+                        rec.push(r);
                     }
                 }
             }
