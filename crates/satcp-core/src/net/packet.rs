@@ -249,6 +249,8 @@ pub struct TcpHeader {
     /// SACK blocks and header-extension ranges, read and written through
     /// `sack()`, `set_sack()`, `ext_ranges()` and `push_ext_range()`.
     pub ranges: OptionRanges,
+    /// How many of `ranges` are SACK blocks and how many extension ranges
+    /// (kept apart from them so that the header packs into 96 bytes).
     pub range_counts: RangeCounts,
     /// SYN options: MSS, SACK-permitted and window scale (RFC 7323 Sec. 2).
     pub syn_mss: u32,
