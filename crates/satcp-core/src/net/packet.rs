@@ -105,15 +105,6 @@ impl SackBlocks {
     pub fn is_empty(&self) -> bool {
         self.n == 0
     }
-    /// Option bytes on the wire: kind + length + 8 per block, padded to a
-    /// multiple of 4 with two NOPs.
-    pub fn option_bytes(&self) -> u32 {
-        if self.n == 0 {
-            0
-        } else {
-            4 + 8 * self.n as u32
-        }
-    }
     /// The list without its first block (a DSACK, say).
     pub fn without_first(self) -> SackBlocks {
         let mut b = SackBlocks::default();

@@ -56,11 +56,11 @@ impl AckInfo<'_> {
 }
 
 /// RFC 2883 Sec. 4: the first SACK block reports a duplicate when it lies
-/// below the cumulative ACK or within the second block.
-pub fn dsack_block(h: &TcpHeader) -> Option<SeqRange> {
-    let b = h.sack();
+/// below the cumulative ACK or within the second block. `b`: the ACK's
+/// SACK blocks, decoded once by the caller (`TcpHeader::sack`).
+pub fn dsack_block(ack: u64, b: &[SeqRange]) -> Option<SeqRange> {
     let first = *b.first()?;
-    let below_ack = first.end <= h.ack;
+    let below_ack = first.end <= ack;
     let inside_second = b
         .get(1)
         .is_some_and(|s| s.start <= first.start && first.end <= s.end);
@@ -82,21 +82,22 @@ mod tests {
         h
     }
 
+    fn dsack(h: &TcpHeader) -> Option<SeqRange> {
+        dsack_block(h.ack, &h.sack())
+    }
+
     #[test]
     fn dsack_rules_of_rfc_2883() {
         assert_eq!(
-            dsack_block(&ack_with(1000, &[(500, 600)])),
+            dsack(&ack_with(1000, &[(500, 600)])),
             Some(SeqRange::new(500, 600))
         );
         assert_eq!(
-            dsack_block(&ack_with(1000, &[(1200, 1300), (1100, 1500)])),
+            dsack(&ack_with(1000, &[(1200, 1300), (1100, 1500)])),
             Some(SeqRange::new(1200, 1300))
         );
-        assert_eq!(dsack_block(&ack_with(1000, &[(1200, 1300)])), None);
-        assert_eq!(
-            dsack_block(&ack_with(1000, &[(1600, 1700), (1100, 1500)])),
-            None
-        );
-        assert_eq!(dsack_block(&ack_with(1000, &[])), None);
+        assert_eq!(dsack(&ack_with(1000, &[(1200, 1300)])), None);
+        assert_eq!(dsack(&ack_with(1000, &[(1600, 1700), (1100, 1500)])), None);
+        assert_eq!(dsack(&ack_with(1000, &[])), None);
     }
 }

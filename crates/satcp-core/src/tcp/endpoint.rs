@@ -424,8 +424,9 @@ impl TcpEndpoint {
         let mut newly_sacked = 0;
         let mut dsack = None;
         if self.tx.sack && h.has_sack() {
-            dsack = dsack_block(h);
-            newly_sacked = self.tx.sent.apply_sack(&h.sack(), now);
+            let blocks = h.sack();
+            dsack = dsack_block(ack, &blocks);
+            newly_sacked = self.tx.sent.apply_sack(&blocks, now);
         }
         let new_ack = ack > self.tx.snd_una;
         let duplicate = !new_ack
