@@ -45,6 +45,35 @@ def test_cli_sweep_writes_runs_and_summary(tmp_path, grid):
     assert (lossy.response_time_s_mean > clean.response_time_s_mean.max()).all()
 
 
+def test_a_run_s_metrics_do_not_need_its_series(grid, monkeypatch):
+    """A sweep's run leaves the time series out of its results (the
+    thesis scenario samples every second); its metrics are those of the
+    full results."""
+    import json
+
+    import satcp
+    from satcp import _core
+
+    sw = sweep.load_sweep(grid)
+    _, _, sc = next(r for r in sw.runs() if r[0]["links[1].ab.ber"] > 0)
+    text = sweep.to_json(sc)
+    assert sc["sample_interval_s"] > 0
+    full = satcp.run(sc)
+    assert len(full.raw["flow_series"]["time_s"]) > 3
+    summary = json.loads(_core.run_json_summary(text))
+    assert summary["flow_series"]["time_s"] == [] and summary["link_series"]["time_s"] == []
+    assert summary["events"] == full.events
+
+    def full_results(_text):
+        raise AssertionError("a sweep's run asked for its series")
+
+    monkeypatch.setattr(_core, "run_json", full_results)
+    row = sweep.run_one(text)
+    assert row["events"] == full.events
+    assert row["timeouts"] == sum(f["server"]["timeouts"] for f in full.raw["flows"])
+    assert row["goodput_bps"] == sum(f["goodput_bps"] for f in full.raw["flows"])
+
+
 def test_an_interrupted_sweep_resumes_without_recomputing(tmp_path, grid):
     sw = sweep.load_sweep(grid)
     out = tmp_path / "out"

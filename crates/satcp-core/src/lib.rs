@@ -25,5 +25,6 @@ pub mod tcp;
 mod tests;
 
 pub use scenario::{
-    parse, run, run_checked, run_json, CheckedRun, RunResult, Scenario, ScenarioError,
+    parse, run, run_checked, run_json, run_json_summary, CheckedRun, RunResult, Scenario,
+    ScenarioError,
 };

@@ -19,6 +19,15 @@ fn run_json(py: Python<'_>, scenario: &str) -> PyResult<String> {
         .map_err(|e| ScenarioError::new_err(e.to_string()))
 }
 
+/// `run_json` without the time series (empty `flow_series` and
+/// `link_series`): the same run, for a caller that reads only the summary.
+#[pyfunction]
+fn run_json_summary(py: Python<'_>, scenario: &str) -> PyResult<String> {
+    let owned = scenario.to_string();
+    py.allow_threads(move || satcp_core::run_json_summary(&owned))
+        .map_err(|e| ScenarioError::new_err(e.to_string()))
+}
+
 /// Runs a scenario given as JSON while writing pcap files of link
 /// directions `(direction id, path)`; returns the results as JSON and the
 /// packets written per file.
@@ -141,6 +150,7 @@ fn _pgo_training(py: Python<'_>) -> u64 {
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_json, m)?)?;
+    m.add_function(wrap_pyfunction!(run_json_summary, m)?)?;
     m.add_function(wrap_pyfunction!(run_json_capture, m)?)?;
     m.add_function(wrap_pyfunction!(run_json_clocked, m)?)?;
     m.add_class::<SimClock>()?;

@@ -303,3 +303,16 @@ pub fn run_json(json: &str) -> Result<String, ScenarioError> {
     let r = run(&s);
     Ok(serde_json::to_string(&r).expect("results serialize"))
 }
+
+/// `run_json` without the time series: the same run, its samples included
+/// (they count as events), with `flow_series` and `link_series` empty in
+/// the JSON. It is for callers that read only the summary, such as a
+/// sweep. A long run sampled every second carries megabytes of series,
+/// and a caller would otherwise serialize and parse them for nothing.
+pub fn run_json_summary(json: &str) -> Result<String, ScenarioError> {
+    let s = parse(json)?;
+    let mut r = run(&s);
+    r.flow_series = Default::default();
+    r.link_series = Default::default();
+    Ok(serde_json::to_string(&r).expect("results serialize"))
+}
