@@ -418,14 +418,9 @@ pub struct PacketPool {
 
 impl PacketPool {
     pub fn alloc(&mut self, p: Packet) -> PacketId {
-        if let Some(id) = self.free.pop() {
-            self.slots[id as usize] = p;
-            id
-        } else {
-            grow_fourfold(&mut self.slots);
-            self.slots.push(p);
-            (self.slots.len() - 1) as PacketId
-        }
+        let (id, slot) = self.alloc_slot();
+        *slot = p;
+        id
     }
     /// A slot for a new packet, for the caller to fill where it lies; it
     /// must set every field, since the slot may hold a released packet.
