@@ -7,6 +7,11 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 mod common;
 
+/// What satcp's programs allocate with (`huge_page_alloc.rs`): measured as
+/// users run it.
+#[global_allocator]
+static ALLOC: satcp_core::HugePageAlloc = satcp_core::HugePageAlloc;
+
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("scenarios");
     g.sample_size(10);

@@ -20,6 +20,11 @@ use std::time::Instant;
 
 mod common;
 
+/// What satcp's programs allocate with (`huge_page_alloc.rs`): measured as
+/// users run it.
+#[global_allocator]
+static ALLOC: satcp_core::HugePageAlloc = satcp_core::HugePageAlloc;
+
 /// A field of /proc/self/status in kB (Linux): VmHWM is the peak resident
 /// set size, VmRSS the current one.
 fn status_kb(field: &str) -> Option<u64> {

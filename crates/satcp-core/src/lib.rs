@@ -9,10 +9,12 @@
 //! - `metrics`: counters and time series
 //! - `scenario`: scenario format, validation, building, results
 //! - `sim`: the event loop that wires them together
+//! - `huge_page_alloc`: the allocator satcp's programs declare global
 
 pub mod apps;
 pub mod engine;
 pub mod error;
+pub mod huge_page_alloc;
 pub mod metrics;
 pub mod net;
 pub mod pgo_training;
@@ -24,6 +26,7 @@ pub mod tcp;
 #[cfg(test)]
 mod tests;
 
+pub use huge_page_alloc::HugePageAlloc;
 pub use scenario::{
     parse, run, run_checked, run_json, run_json_summary, CheckedRun, RunResult, Scenario,
     ScenarioError,

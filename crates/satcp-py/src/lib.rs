@@ -10,6 +10,12 @@ use std::sync::Arc;
 
 create_exception!(_core, ScenarioError, PyValueError);
 
+/// The Rust side's allocations, the simulator's buffers among them, go
+/// through satcp's allocator (`satcp_core::huge_page_alloc`); Python's own
+/// are not affected.
+#[global_allocator]
+static ALLOC: satcp_core::HugePageAlloc = satcp_core::HugePageAlloc;
+
 /// Runs a scenario given as JSON; returns the results as JSON. The GIL is
 /// released while the simulation runs, so Python threads can run several.
 #[pyfunction]
