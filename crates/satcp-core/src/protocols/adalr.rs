@@ -847,14 +847,14 @@ mod tests {
             s.set_recover(s.snd_max());
             let mut rec = AdalrRecovery::new(NewRenoRecovery, AdalrConfig::default());
             assert_eq!(rec.name(), "adalr-newreno");
-            rec.on_ack(&mut s, RecoveryAck::Partial { acked: acked });
+            rec.on_ack(&mut s, RecoveryAck::Partial { acked });
             assert_eq!(s.cwnd, adalr);
             assert!(s.retransmit_now());
             assert_eq!(s.scoreboard().next_lost(), Some(0));
             assert!(s.scoreboard().get(0).lost);
             // Plain NewReno adds one SMSS back (and only for a full SMSS).
             let mut s = state_with_segments(cwnd, 10_000, 10);
-            NewRenoRecovery.on_ack(&mut s, RecoveryAck::Partial { acked: acked });
+            NewRenoRecovery.on_ack(&mut s, RecoveryAck::Partial { acked });
             assert_eq!(s.cwnd, newreno);
         }
         // Entering, duplicate ACKs and exit are NewReno's.

@@ -1,7 +1,6 @@
 use super::*;
 use crate::engine::Duration;
 use crate::protocols::test_support::send_state;
-use crate::tcp::TcpConfig;
 
 const MSS: u64 = 1000;
 

@@ -8,7 +8,7 @@ use crate::engine::Duration;
 use crate::net::packet::{SackBlocks, SeqRange, TcpHeader};
 use crate::protocols::test_support::with_settings;
 use crate::tcp::test_support::{accept, peer_ack};
-use crate::tcp::{CcEvent, CongState, RecoveryAck, Reply};
+use crate::tcp::{CcEvent, RecoveryAck};
 use crate::tcp::{TcpConfig, TcpEndpoint, TcpOutput};
 
 const MSS: u64 = 1000;
@@ -104,7 +104,7 @@ fn no_usable_entry_means_plain_slow_start() {
 #[test]
 fn connection_end_offers_the_final_state() {
     let c = cfg("faststart");
-    let (mut cc, _) = modules(&c);
+    let (cc, _) = modules(&c);
     let mut s = fresh(&c);
     let now = SimTime::from_secs_f64(3.0);
     assert_eq!(cc.cache_entry(&s, now), None, "no data sent");
@@ -122,7 +122,7 @@ fn connection_end_offers_the_final_state() {
         }
     );
     for v in ["newreno", "sack", "peach", "adalr-sack"] {
-        let (mut cc, _) = modules(&cfg(v));
+        let (cc, _) = modules(&cfg(v));
         assert_eq!(cc.cache_entry(&s, now), None, "{v}");
     }
 }

@@ -11,7 +11,7 @@ use crate::tcp::recovery::LossRecovery;
 use crate::tcp::recovery::NewRenoRecovery;
 use crate::tcp::recovery::SackRecovery;
 use crate::tcp::test_support::{accept, peer_ack};
-use crate::tcp::{CcEvent, CongState, RecoveryAck, Reply};
+use crate::tcp::{CcEvent, CongState, RecoveryAck};
 use crate::tcp::{TcpConfig, TcpEndpoint, TcpOutput};
 
 const MSS: u64 = 1000;
@@ -140,18 +140,18 @@ fn dummy_acks_open_cwnd_only_once_wdsn_is_spent() {
     let mut s = sender(10);
     st.borrow_mut().wdsn = 2;
     let now = SimTime::ZERO;
-    cc.on_event(&mut s, CcEvent::MarkedAck(PEACH_DUMMY), now) == Reply::Handled;
+    cc.on_event(&mut s, CcEvent::MarkedAck(PEACH_DUMMY), now);
     assert_eq!((s.cwnd, st.borrow().wdsn), (10 * MSS, 1));
-    cc.on_event(&mut s, CcEvent::MarkedAck(PEACH_DUMMY), now) == Reply::Handled;
+    cc.on_event(&mut s, CcEvent::MarkedAck(PEACH_DUMMY), now);
     assert_eq!((s.cwnd, st.borrow().wdsn), (10 * MSS, 0));
-    cc.on_event(&mut s, CcEvent::MarkedAck(PEACH_DUMMY), now) == Reply::Handled;
+    cc.on_event(&mut s, CcEvent::MarkedAck(PEACH_DUMMY), now);
     assert_eq!((s.cwnd, st.borrow().wdsn), (11 * MSS, 0));
     // Other marks are not TCP-Peach's.
-    cc.on_event(&mut s, CcEvent::MarkedAck(0x80), now) == Reply::Handled;
+    cc.on_event(&mut s, CcEvent::MarkedAck(0x80), now);
     assert_eq!(s.cwnd, 11 * MSS);
     // rwnd is the most cwnd may reach.
     s.cwnd = 64 * MSS;
-    cc.on_event(&mut s, CcEvent::MarkedAck(PEACH_DUMMY), now) == Reply::Handled;
+    cc.on_event(&mut s, CcEvent::MarkedAck(PEACH_DUMMY), now);
     assert_eq!(s.cwnd, 64 * MSS);
 }
 
@@ -258,11 +258,11 @@ fn rapid_recovery_dummy_acks_spend_wdsn_then_inflate() {
     let mut s = sender(30);
     fast_retransmit(&mut cc, &mut rec, &mut s);
     st.borrow_mut().wdsn = 1;
-    cc.on_event(&mut s, CcEvent::MarkedAck(PEACH_DUMMY), SimTime::ZERO) == Reply::Handled;
+    cc.on_event(&mut s, CcEvent::MarkedAck(PEACH_DUMMY), SimTime::ZERO);
     assert_eq!((s.cwnd, st.borrow().wdsn), (15 * MSS, 0));
     assert_eq!(rr(&st).infl_seg(), 0);
     assert_eq!(s.extra().len(), 2, "cwnd <= nackseg: two dummies");
-    cc.on_event(&mut s, CcEvent::MarkedAck(PEACH_DUMMY), SimTime::ZERO) == Reply::Handled;
+    cc.on_event(&mut s, CcEvent::MarkedAck(PEACH_DUMMY), SimTime::ZERO);
     assert_eq!(s.cwnd, 16 * MSS);
     assert_eq!(rr(&st).infl_seg(), MSS);
     assert_eq!(s.extra().len(), 4);
@@ -279,7 +279,7 @@ fn rapid_recovery_end_deflates_by_infl_seg() {
         rec.on_ack(&mut s, RecoveryAck::Duplicate);
     }
     st.borrow_mut().wdsn = 0;
-    cc.on_event(&mut s, CcEvent::MarkedAck(PEACH_DUMMY), SimTime::ZERO) == Reply::Handled;
+    cc.on_event(&mut s, CcEvent::MarkedAck(PEACH_DUMMY), SimTime::ZERO);
     assert_eq!(s.cwnd, 36 * MSS);
     rec.exit(&mut s);
     assert_eq!(s.cwnd, 15 * MSS);

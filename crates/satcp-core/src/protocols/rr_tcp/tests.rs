@@ -7,7 +7,7 @@ use crate::engine::Duration;
 use crate::protocols::dsack_r::tests::after_recovery;
 use crate::tcp::recovery::SackRecovery;
 use crate::tcp::test_support::{accept, peer_ack};
-use crate::tcp::{CcEvent, CongState, RecoveryAck, Reply};
+use crate::tcp::{CcEvent, CongState};
 use crate::tcp::{TcpConfig, TcpEndpoint, TcpOutput};
 
 const MSS: u64 = 1000;

@@ -6,7 +6,7 @@
 use super::*;
 use crate::net::packet::{flags, SeqRange, TcpHeader};
 use crate::tcp::test_support::{accept, peer_ack};
-use crate::tcp::{CcEvent, CongState, RecoveryAck, Reply};
+use crate::tcp::{CcEvent, Reply};
 use crate::tcp::{TcpConfig, TcpEndpoint, TcpOutput};
 
 const MSS: u64 = 1000;
