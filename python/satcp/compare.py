@@ -35,6 +35,7 @@ routers (its paper, Sec. III).
 from __future__ import annotations
 
 import functools
+import json
 import math
 import os
 import statistics
@@ -45,7 +46,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from . import leo, run_many
+from . import _core, leo, run_many
 from ._fsutil import fill_dir_atomically
 from .scenario import read_schedule_csv
 from .stats import mean_ci95
@@ -54,19 +55,10 @@ __all__ = ["DEFAULT_OUT", "PRESETS", "VARIANTS", "compare"]
 
 DEFAULT_OUT = os.path.join("reports", "compare")
 
-#: (name shown, tcp settings)
-VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = (
-    ("NewReno", {"variant": "newreno"}),
-    ("SACK", {"variant": "sack"}),
-    ("TCP-ADaLR", {"variant": "adalr-sack"}),
-    ("TCP-Peach", {"variant": "peach-sack"}),
-    ("Slow start K=2", {"variant": "slowstart", "slowstart": {"function": "constant", "k": 2}}),
-    ("DSACK-R", {"variant": "dsack-r", "dsack": True}),
-    ("DSACK-TA", {"variant": "dsack-ta", "dsack": True}),
-    ("CUBIC", {"variant": "cubic"}),
-    ("Hybla", {"variant": "hybla"}),
-    ("Westwood+", {"variant": "westwood"}),
-    ("BBR", {"variant": "bbr"}),
+#: (name shown, tcp settings): the configurations the variant registry
+#: marks for comparison (`Variant::compared_as`), in registry order.
+VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = tuple(
+    (label, json.loads(tcp)) for label, tcp in _core.compared_variants()
 )
 
 

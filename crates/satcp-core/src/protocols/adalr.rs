@@ -18,7 +18,7 @@
 //! "Reading:" and listed in docs/adalr.md.
 
 use super::reno::reno_ca_increase;
-use super::{Settings, Variant, VariantInput};
+use super::{Settings, Showcase, Variant, VariantInput};
 use crate::engine::{Duration, SimTime};
 use crate::error::{bad, non_negative, positive, ScenarioError};
 use crate::tcp::congestion::{CcEvent, CongestionControl, Reply};
@@ -38,7 +38,11 @@ pub const VARIANT: Variant = Variant::new::<AdalrConfig>(
         ("adalr-newreno", Recovery::NewReno),
         ("adalr-sack", Recovery::Sack),
     ],
-);
+)
+.compared_as(&[Showcase {
+    label: "TCP-ADaLR",
+    tcp: r#"{"variant": "adalr-sack"}"#,
+}]);
 
 impl Settings for AdalrConfig {
     fn check(&mut self, input: &VariantInput) -> Result<(), ScenarioError> {

@@ -54,6 +54,15 @@ pub struct Variant {
     pub parse: fn(&VariantInput) -> Result<Arc<dyn VariantFactory>, ScenarioError>,
     /// Listed by `satcp variants` (false for the worked example).
     pub listed: bool,
+    /// How `satcp compare` runs the family (none: it is not compared).
+    pub compared_as: &'static [Showcase],
+}
+
+/// A configuration `satcp compare` runs: the label its rankings show and
+/// the `[tcp]` table (JSON) that selects it.
+pub struct Showcase {
+    pub label: &'static str,
+    pub tcp: &'static str,
 }
 
 /// What a family's settings are parsed and checked with.
@@ -129,6 +138,7 @@ impl Variant {
             shorthands,
             parse: parse_settings::<S>,
             listed: true,
+            compared_as: &[],
         }
     }
 
@@ -147,6 +157,16 @@ impl Variant {
             shorthands,
             parse: parse_congestion_settings::<S>,
             listed: true,
+            compared_as: &[],
+        }
+    }
+
+    /// The same family, compared by `satcp compare` as these
+    /// configurations.
+    pub const fn compared_as(self, showcases: &'static [Showcase]) -> Variant {
+        Variant {
+            compared_as: showcases,
+            ..self
         }
     }
 
@@ -173,7 +193,8 @@ pub struct RouterKind {
     pub build: fn(&Value) -> Result<Box<dyn RouterFunction>, ScenarioError>,
 }
 
-/// Every variant family.
+/// Every variant family, in the order `satcp variants` lists them and
+/// `satcp compare` runs them.
 pub const VARIANTS: &[&Variant] = &[
     &reno::VARIANT,
     &adalr::VARIANT,
@@ -182,15 +203,20 @@ pub const VARIANTS: &[&Variant] = &[
     &slowstart::VARIANT,
     &rntcp::VARIANT,
     &tcpr::VARIANT,
+    &dsack_r::VARIANT,
+    &rr_tcp::VARIANT,
     &cubic::VARIANT,
     &hybla::VARIANT,
     &westwood::VARIANT,
     &bbr::VARIANT,
-    &dsack_r::VARIANT,
-    &rr_tcp::VARIANT,
     &scalable::VARIANT,
     &example::VARIANT,
 ];
+
+/// Every configuration `satcp compare` runs, in registry order.
+pub fn showcases() -> impl Iterator<Item = &'static Showcase> {
+    VARIANTS.iter().flat_map(|v| v.compared_as.iter())
+}
 
 /// Every router function kind.
 pub const ROUTERS: &[&RouterKind] = &[&example::DROP_RECORDER, &epdn::EPDN_V2, &epdn::EPDN_V3];

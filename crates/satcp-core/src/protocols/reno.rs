@@ -3,7 +3,7 @@
 //! (thesis Eq. 2.2-2.3). Used by both NewReno and SACK; what differs between
 //! them is loss recovery.
 
-use super::{CongestionSettings, Variant};
+use super::{CongestionSettings, Showcase, Variant};
 use crate::engine::SimTime;
 use crate::tcp::ack_info::AckInfo;
 use crate::tcp::congestion::{CcEvent, CongestionControl, Reply, SlowStart, StandardSlowStart};
@@ -17,7 +17,17 @@ pub const VARIANT: Variant = Variant::congestion_only::<RenoSettings>(
     "RFC 5681 congestion control with NewReno (RFC 6582) or SACK (RFC 6675) loss recovery",
     &[Recovery::NewReno, Recovery::Sack],
     &[("newreno", Recovery::NewReno), ("sack", Recovery::Sack)],
-);
+)
+.compared_as(&[
+    Showcase {
+        label: "NewReno",
+        tcp: r#"{"variant": "newreno"}"#,
+    },
+    Showcase {
+        label: "SACK",
+        tcp: r#"{"variant": "sack"}"#,
+    },
+]);
 
 /// Reno has no settings of its own: a `[tcp.reno]` table must be empty.
 #[derive(Default, serde::Deserialize)]

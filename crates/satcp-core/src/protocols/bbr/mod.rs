@@ -18,7 +18,7 @@
 
 pub mod model;
 
-use super::{CongestionSettings, Variant};
+use super::{CongestionSettings, Showcase, Variant};
 use crate::engine::{Duration, SimTime};
 use crate::tcp::ack_info::AckInfo;
 use crate::tcp::congestion::{CcEvent, CongestionControl, Reply};
@@ -31,7 +31,11 @@ pub const VARIANT: Variant = Variant::congestion_only::<BbrSettings>(
     "BBR v1 (Cardwell et al. 2016): bottleneck bandwidth and RTprop model, pacing, probing states",
     &[Recovery::Sack],
     &[],
-);
+)
+.compared_as(&[Showcase {
+    label: "BBR",
+    tcp: r#"{"variant": "bbr"}"#,
+}]);
 
 /// 2 / ln 2: the smallest gain that doubles the sending rate each round.
 pub const HIGH_GAIN: f64 = 2.885_390_081_777_927;

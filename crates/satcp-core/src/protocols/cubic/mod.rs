@@ -8,7 +8,7 @@
 //! start, loss detection and recovery are standard (SACK or NewReno).
 //! Windows are computed in segments (f64), as the RFC writes them.
 
-use super::{CongestionSettings, Variant, VariantInput};
+use super::{CongestionSettings, Showcase, Variant, VariantInput};
 use crate::engine::SimTime;
 use crate::error::{positive, ScenarioError};
 use crate::tcp::congestion::CongestionControl;
@@ -21,7 +21,11 @@ pub const VARIANT: Variant = Variant::congestion_only::<CubicConfig>(
     "CUBIC (RFC 9438): cubic window growth, Reno-friendly region, fast convergence",
     &[Recovery::Sack, Recovery::NewReno],
     &[],
-);
+)
+.compared_as(&[Showcase {
+    label: "CUBIC",
+    tcp: r#"{"variant": "cubic"}"#,
+}]);
 
 /// `[tcp.cubic]`, the RFC's constants.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

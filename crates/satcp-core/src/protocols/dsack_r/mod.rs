@@ -20,7 +20,7 @@
 //! docs/tcpr.md, "DSACK-R and RR-TCP".
 
 use super::reno::Reno;
-use super::{Settings, Variant, VariantInput};
+use super::{Settings, Showcase, Variant, VariantInput};
 use crate::engine::{Duration, SimTime};
 use crate::error::{bad, ScenarioError};
 use crate::tcp::ack_info::AckInfo;
@@ -38,7 +38,11 @@ pub const VARIANT: Variant = Variant::new::<DsackRConfig>(
     "DSACK-R: SACK TCP undoing spurious fast retransmissions found by DSACK (ssthresh = cwnd before the cut)",
     &[Recovery::Sack],
     &[("dsack-r", Recovery::Sack)],
-);
+)
+.compared_as(&[Showcase {
+    label: "DSACK-R",
+    tcp: r#"{"variant": "dsack-r", "dsack": true}"#,
+}]);
 
 /// `[tcp.dsackr]`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -8,7 +8,7 @@
 //! reference. Loss recovery is standard (SACK or NewReno). The authors
 //! recommend pacing (Sec. 4.2) against the bursts this growth makes.
 
-use super::{CongestionSettings, Variant, VariantInput};
+use super::{CongestionSettings, Showcase, Variant, VariantInput};
 use crate::engine::{Duration, SimTime};
 use crate::error::{positive, ScenarioError};
 use crate::tcp::congestion::{CcEvent, CongestionControl, Reply};
@@ -21,7 +21,11 @@ pub const VARIANT: Variant = Variant::congestion_only::<HyblaConfig>(
     "TCP Hybla (Caini, Firrincieli 2004): window growth of a 25 ms reference connection, paced",
     &[Recovery::Sack, Recovery::NewReno],
     &[],
-);
+)
+.compared_as(&[Showcase {
+    label: "Hybla",
+    tcp: r#"{"variant": "hybla"}"#,
+}]);
 
 /// `[tcp.hybla]`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -31,7 +31,7 @@ mod tests;
 
 use super::header_bits::PEACH_DUMMY;
 use super::reno::{reno_ca_increase, Reno};
-use super::{Settings, Variant};
+use super::{Settings, Showcase, Variant};
 use crate::engine::SimTime;
 use crate::net::packet::Priority;
 use crate::tcp::congestion::{CcEvent, CongestionControl, Reply};
@@ -68,7 +68,11 @@ pub const VARIANT: Variant = Variant::new::<PeachConfig>(
     "TCP-Peach (IEEE/ACM ToN 2001): Sudden Start, Rapid Recovery, dummy segments",
     &[Recovery::NewReno, Recovery::Sack],
     &[("peach-sack", Recovery::Sack)],
-);
+)
+.compared_as(&[Showcase {
+    label: "TCP-Peach",
+    tcp: r#"{"variant": "peach-sack"}"#,
+}]);
 
 impl Settings for PeachConfig {}
 

@@ -30,7 +30,7 @@ pub mod reordering;
 use super::dsack_r::{DsackRConfig, DsackUndo};
 use super::enhanced_rtt::{self, EnhancedRtt};
 use super::reno::Reno;
-use super::{Settings, Variant, VariantInput};
+use super::{Settings, Showcase, Variant, VariantInput};
 use crate::engine::SimTime;
 use crate::error::{bad, positive, probability, ScenarioError};
 use crate::net::packet::SeqRange;
@@ -56,7 +56,11 @@ pub const VARIANT: Variant = Variant::new::<RrTcpSettings>(
         ("dsack-ta", Recovery::Sack),
         ("dsack-taes", Recovery::Sack),
     ],
-);
+)
+.compared_as(&[Showcase {
+    label: "DSACK-TA",
+    tcp: r#"{"variant": "dsack-ta", "dsack": true}"#,
+}]);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -13,7 +13,7 @@
 pub mod functions;
 
 use super::reno::Reno;
-use super::{CongestionSettings, Variant, VariantInput};
+use super::{CongestionSettings, Showcase, Variant, VariantInput};
 use crate::error::{bad, positive, ScenarioError};
 use crate::tcp::ack_info::AckInfo;
 use crate::tcp::congestion::{CongestionControl, SlowStart};
@@ -27,7 +27,11 @@ pub const VARIANT: Variant = Variant::congestion_only::<SlowStartConfig>(
     "modified slow start (Marchese): cwnd += F(N_ack, cwnd) x SMSS per ACK, F constant, linear or piecewise linear",
     &[Recovery::Sack, Recovery::NewReno],
     &[],
-);
+)
+.compared_as(&[Showcase {
+    label: "Slow start K=2",
+    tcp: r#"{"variant": "slowstart", "slowstart": {"function": "constant", "k": 2}}"#,
+}]);
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

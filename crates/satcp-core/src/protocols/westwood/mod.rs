@@ -11,7 +11,7 @@
 //! cascaded 7/8 exponential filters, a sample per max(RTT, 50 ms).
 
 use super::reno::Reno;
-use super::{CongestionSettings, Variant};
+use super::{CongestionSettings, Showcase, Variant};
 use crate::engine::{Duration, SimTime};
 use crate::tcp::congestion::{CcEvent, CongestionControl, Reply};
 use crate::tcp::send_state::SendState;
@@ -22,7 +22,11 @@ pub const VARIANT: Variant = Variant::congestion_only::<WestwoodSettings>(
     "TCP Westwood+ (Mascolo et al. 2001, Grieco and Mascolo 2004): ssthresh = bandwidth estimate x RTTmin after a loss",
     &[Recovery::NewReno, Recovery::Sack],
     &[],
-);
+)
+.compared_as(&[Showcase {
+    label: "Westwood+",
+    tcp: r#"{"variant": "westwood"}"#,
+}]);
 
 /// Westwood+ has no settings of its own: `[tcp.westwood]` must be empty.
 #[derive(Default, serde::Deserialize)]
