@@ -34,7 +34,7 @@ fn a_template_variant_runs_from_a_scenario() {
 #[test]
 fn its_settings_are_checked_where_they_are_parsed() {
     let e = parse(&scenario(r#", "scalable": {"b": 1.5}"#)).unwrap_err();
-    assert_eq!(e.field, "apps[0].tcp.scalable.b", "{e}");
+    assert_eq!(e.field, "tcp.scalable.b", "named where it was written: {e}");
     let e = parse(&scenario(r#", "scalable": {"c": 1}"#)).unwrap_err();
     assert!(e.field.ends_with("scalable.c"), "{e}");
 }
