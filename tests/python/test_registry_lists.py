@@ -24,7 +24,7 @@ def test_every_compared_configuration_is_a_valid_tcp_table():
     labels = [label for label, _ in compare.VARIANTS]
     assert labels == [label for label, _tcp in _core.compared_variants()]
     assert len(labels) == len(set(labels)), "labels are unique"
-    for label, tcp in compare.VARIANTS:
+    for _label, tcp in compare.VARIANTS:
         scenario = {
             "nodes": ["a", "b"],
             "links": [{"a": "a", "b": "b", "rate_bps": 1e6, "delay_s": 0.01}],
