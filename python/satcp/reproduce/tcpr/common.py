@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ...stats import mean_ci95
+from ...topology import TCPR_NETWORK, tcpr_network
 from .. import plotstyle
 from ..claims import Claim
 from ..experiment import Experiment, Measured, Rows, Section, run_experiment
@@ -46,14 +47,10 @@ __all__ = [
     "results",
 ]
 
-#: Bottleneck rate (b/s), access links (b/s, s), packet and segment sizes.
-RATE_BPS = 1.5e6
-ACCESS_BPS, ACCESS_DELAY_S = 10e6, 0.001
-PACKET, MSS = 1500, 1460
 #: GEO one-way propagation delay of the bottleneck (s).
-P_GEO = 0.3
+P_GEO = TCPR_NETWORK["p_s"]
 #: "The TCP flow lasts 1000 seconds" (Sec. 3); --quick runs 300 s.
-DURATION_S, DURATION_QUICK_S = 1000.0, 300.0
+DURATION_S, DURATION_QUICK_S = TCPR_NETWORK["duration_s"], 300.0
 SEEDS, SEEDS_QUICK = (1, 2, 3, 4, 5), (1, 2)
 
 
@@ -83,20 +80,12 @@ VARIANTS: dict[str, Variant] = {
 }
 
 
-def bdp_bytes(p_s: float) -> float:
-    """Bandwidth x round-trip propagation time of the path (bytes)."""
-    return RATE_BPS * 2.0 * (p_s + 2 * ACCESS_DELAY_S) / 8.0
-
-
 def reorder_normal(fraction: float, mean_s: float) -> dict[str, Any]:
     """A fraction of the data packets delayed N(mean, mean/3) truncated to
     [0, 2 mean] (Secs. 4.1, 4.4-4.7; sd = mean / 3 as the paper's y P / 3
-    and its 0.6 s / 0.2 s)."""
+    and its 0.6 s / 0.2 s), as link options."""
     return {
-        "reorder": fraction,
-        "reorder_delay": "normal",
-        "reorder_delay_mean_s": mean_s,
-        "reorder_delay_sd_s": mean_s / 3.0,
+        "reorder": {"prob": fraction, "delay": "normal", "mean_s": mean_s, "sd_s": mean_s / 3.0}
     }
 
 
@@ -111,65 +100,21 @@ def network(
     gateway: str | None = None,
     name: str = "tcpr",
 ) -> dict[str, Any]:
-    """The Sec. 3 network with ``count`` bulk flows of each variant key in
-    ``flows`` from src to dst, ``sat_ab`` merged into the data direction of
-    the bottleneck. The gateway kind at R1 and R2 is the first variant's
-    unless ``gateway`` is given. Several flows start spread over the first
-    second (drawn from the seed): identical start times would lock a
-    deterministic simulation into phase effects."""
-    bdp = bdp_bytes(p_s)
-    q = queue_packets or max(4, math.ceil(bdp / PACKET))
-    red = {"queue": "red", "queue_packets": q, "ecn_marking": True}
-    ab = {**red, "errors_data_only": True, **sat_ab}
+    """The Sec. 3 network (:func:`satcp.topology.tcpr_network`) with
+    ``count`` bulk flows of each variant key in ``flows``, ``sat_ab`` (link
+    options) merged into the data direction of the bottleneck. The gateway
+    kind at R1 and R2 is the first variant's unless ``gateway`` is given."""
     kinds = [VARIANTS[k] for k, n in flows for _ in range(n)]
-    gw = gateway or kinds[0].gateway
-    rng = _starts(seed, len(kinds))
-    apps = [
-        {"kind": "bulk", "client": "dst", "server": "src", "tcp": {"variant": v.tcp}}
-        | ({"start_s": rng[i]} if len(kinds) > 1 else {})
-        for i, v in enumerate(kinds)
-    ]
-    return {
-        "name": name,
-        "seed": int(seed),
-        "duration_s": float(duration_s),
-        "stop_when_done": False,
-        "nodes": ["src", "R1", "R2", "dst"],
-        "links": [
-            _link("access", "src", "R1", ACCESS_BPS, ACCESS_DELAY_S, red, red),
-            {
-                **_link("sat", "R1", "R2", RATE_BPS, p_s, ab, red),
-                # A corrupted packet reaches R2, which discards it: EPDNv2
-                # records it there (docs/tcpr.md, "EPDN").
-                "corrupted_reach_next_node": True,
-            },
-            _link("tail", "R2", "dst", ACCESS_BPS, ACCESS_DELAY_S, red, red),
-        ],
-        "apps": apps,
-        "tcp": {
-            "mss": MSS,
-            "ecn": True,
-            "window_scaling": True,
-            "rcv_buffer": int(bdp),
-            "dsack": True,
-            "min_rto": 1.0,
-        },
-        "routers": [{"node": n, "kind": gw} for n in ("R1", "R2")] if gw else [],
-    }
-
-
-def _link(name: str, a: str, b: str, rate: float, delay: float, ab: dict, ba: dict) -> dict:
-    return {"name": name, "a": a, "b": b, "rate_bps": rate, "delay_s": delay, "ab": ab, "ba": ba}
-
-
-def _starts(seed: int, n: int) -> list[float]:
-    """n start times in [0, 1) s from the seed (a small LCG: the same seed
-    gives the same starts on every platform)."""
-    x, out = (seed * 2654435761) % 2**32, []
-    for _ in range(n):
-        x = (1664525 * x + 1013904223) % 2**32
-        out.append(round(x / 2**32, 6))
-    return out
+    return tcpr_network(
+        [v.tcp for v in kinds],
+        sat_ab,
+        gateway=gateway or kinds[0].gateway,
+        p_s=p_s,
+        seed=seed,
+        duration_s=duration_s,
+        queue_packets=queue_packets,
+        name=name,
+    )
 
 
 @dataclass(frozen=True)

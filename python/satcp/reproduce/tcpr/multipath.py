@@ -31,9 +31,9 @@ XS_QUICK = (0.0, 0.2, 0.4, 0.8)
 
 def _link(ber: float):
     def link(x: float, _reorder: bool) -> dict[str, Any]:
-        d: dict[str, Any] = {"ber": ber}
+        d: dict[str, Any] = {"errors": {"ber": ber}}
         if x > 0:
-            d |= {"reorder": 0.5, "reorder_delay": "fixed", "reorder_delay_mean_s": x}
+            d |= {"reorder": {"prob": 0.5, "delay": "fixed", "mean_s": x}}
         return d
 
     return link
