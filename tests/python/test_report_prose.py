@@ -2,13 +2,13 @@
 each text function is fed inputs on both sides of its condition and the
 wording must change (issue 10: no sentence states a conclusion no code
 checks). No simulation runs here; the inputs are made up around the
-thresholds."""
+thresholds. (The slow-start paper's prose is data: its tests are in
+test_slowstart_reproduce.py.)"""
 
 from __future__ import annotations
 
 from satcp.reproduce.adalr import lossy_evidence
 from satcp.reproduce.peach import goodput, recovery
-from satcp.reproduce.slowstart import single
 from satcp.reproduce.tcpr import conditions, linklevel, multiflow, multipath
 
 # Total goodputs (segments/s, 20 connections) at PLoss = 1e-2 and the
@@ -235,17 +235,3 @@ def test_adalr_sack_vs_newreno_follows_the_times():
     assert "faster at each high BER shown" in one_ber and "as the BER grows" not in one_ber
     slower = lossy_evidence.sack_newreno_text([("FTP", 1e-5, 800.0, 770.1)])
     assert "not faster at every high BER" in slower
-
-
-def test_slowstart_overflow_names_the_configurations_with_drops():
-    rows = [
-        {"label": "K=4", "queue_drops": 0},
-        {"label": "K=6", "queue_drops": 8},
-    ]
-    assert single.overflow_text(rows) == (
-        "Only K=6 (8 drops) overflows the 64-packet queue: it loses segments and recovers."
-    )
-    two = single.overflow_text([{**r, "queue_drops": 3} for r in rows])
-    assert "K=4 (3 drops), K=6 (3 drops) overflow" in two
-    none = single.overflow_text([{**r, "queue_drops": 0} for r in rows])
-    assert none.startswith("No configuration overflows")

@@ -170,6 +170,10 @@ class Reproduction:
     render: Render
     default_out: str = ""
     claims_csv: bool = True  # write claims.csv (every part's claims)
+    report_file: str = REPORT
+    #: part name -> an object with ``reproduce(out, workers, quick)``, for a
+    #: reproduction whose parts are data (:mod:`.paper_run`), not modules
+    runners: Mapping[str, Any] | None = None
 
     @property
     def out(self) -> str:
@@ -222,7 +226,8 @@ def run(
     reproduction's package)."""
     t0 = time.perf_counter()
     todo = _parts(repro.parts if parts is None else parts)
-    find = load or (lambda name: load_part(repro.package, name))
+    runners = repro.runners
+    find = load or (lambda name: runners[name] if runners else load_part(repro.package, name))
     modules = [find(p.module) for p in todo]  # a missing part fails before any run
 
     def fill(tmp: str) -> tuple[list[PartResult], str]:
@@ -237,7 +242,7 @@ def run(
         if repro.claims_csv:
             write_claims_csv(Path(tmp, CLAIMS_CSV), [c for d in done for c in d.section.claims])
         text = repro.render(done, quick, time.perf_counter() - t0)
-        Path(tmp, REPORT).write_text(text, encoding="utf-8")
+        Path(tmp, repro.report_file).write_text(text, encoding="utf-8")
         return done, text
 
     (done, text), paths = fill_dir_atomically(out_dir or repro.out, fill)

@@ -30,6 +30,7 @@ __all__ = [
     "compile_value",
     "evaluate",
     "is_expression",
+    "names_in",
 ]
 
 #: The builtins every expression sees.
@@ -166,6 +167,33 @@ def _field_end(text: str, start: int, key: str) -> tuple[int, int]:
         elif c == ":" and depth == 0 and colon < 0:
             colon = j - start
     raise DataError(f"{key}: a '{{' without its '}}' in {text[start - 1 : start + 40]!r}")
+
+
+def names_in(value: Any) -> set[str]:
+    """Every name a compiled value (an expression, a template, or anything
+    holding them: a text's alternatives, a table) refers to, attributes
+    included: a superset of what it needs."""
+    if isinstance(value, Expression):
+        return _code_names(value.code)
+    if isinstance(value, Template):
+        return {
+            n for p in value.paragraphs for f in p if not isinstance(f, str) for n in names_in(f[0])
+        }
+    if isinstance(value, Mapping):
+        return set().union(*(names_in(v) for v in value.values()))
+    if isinstance(value, (list, tuple)):
+        return set().union(*(names_in(v) for v in value))
+    if hasattr(value, "__dataclass_fields__"):
+        return set().union(*(names_in(getattr(value, f)) for f in value.__dataclass_fields__))
+    return set()
+
+
+def _code_names(code: CodeType) -> set[str]:
+    names = set(code.co_names)
+    for c in code.co_consts:
+        if isinstance(c, CodeType):
+            names |= _code_names(c)
+    return names
 
 
 def compile_value(value: Any, key: str) -> Any:

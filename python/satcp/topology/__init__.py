@@ -103,10 +103,10 @@ class UnknownNetwork(KeyError):
         return str(self.args[0])
 
 
-def network(name: str, **args: Any) -> dict[str, Any]:
-    """The scenario of network ``name`` with ``args``."""
+def network(which: str, /, **args: Any) -> dict[str, Any]:
+    """The scenario of network ``which`` with ``args``."""
     try:
-        build = NETWORKS[name]
+        build = NETWORKS[which]
     except KeyError:
-        raise UnknownNetwork(f"unknown network {name!r} (known: {', '.join(NETWORKS)})") from None
+        raise UnknownNetwork(f"unknown network {which!r} (known: {', '.join(NETWORKS)})") from None
     return build(**args)

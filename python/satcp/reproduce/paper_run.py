@@ -1,0 +1,640 @@
+"""Running a paper's data file (:mod:`.paper_file`) on the engine of
+:mod:`.experiment`: each experiment becomes an
+:class:`~.experiment.Experiment` (its grid over a named network of
+:mod:`satcp.topology`, or over a scenario file, its metrics and table, its
+figures), each part a section with its claims, tables and text, the report
+a template. :func:`reproduction` gives the paper's
+:class:`~.experiment.Reproduction`; a paper's package needs nothing else.
+
+What the expressions see (docs/reproductions.md, "Scopes"): the paper's
+constants, ``tolerance.NAME``, ``cases.SET``, ``quick``, the functions of
+:mod:`.metrics` and of the paper's functions module; in a point, its
+parameters (an axis over a case set gives the :class:`Case`); in a metric,
+the run as ``run``; in a column, the row's fields and ``at(**where)``; in
+a part, each of its experiments by name (:class:`ExperimentView`; a part
+of one experiment also has its columns, metrics, ``rows``, ``table`` and
+``axes`` bare), the part's ``let`` names, ``tables.NAME`` and
+``texts.NAME``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import math
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+
+from .. import topology
+from ..scenario import apply_override, load, parse_path
+from . import metrics, plotstyle
+from .claims import DEFAULT_TOLERANCE, Claim
+from .experiment import (
+    Experiment,
+    ExperimentResult,
+    Part,
+    PartResult,
+    Reproduction,
+    Section,
+    run_experiment,
+    sections_markdown,
+)
+from .expressions import DataError, evaluate, names_in
+from .paper_file import (
+    ClaimSpec,
+    ExperimentSpec,
+    FigureSpec,
+    Loop,
+    PaperFile,
+    PartSpec,
+    TableSpec,
+    read_paper,
+)
+from .tables import markdown_table, write_csv
+
+__all__ = [
+    "Case",
+    "ExperimentView",
+    "Keyed",
+    "Row",
+    "read",
+    "reproduction",
+    "run_part",
+    "scenario_path",
+    "text",
+]
+
+
+# --- the values expressions see ----------------------------------------------------
+
+
+class Case:
+    """A named parameter set of ``[cases.SET]``: equal to (and hashed as)
+    its key, so it is the key in tables and lookups; its fields are
+    attributes (``config.iw``)."""
+
+    __slots__ = ("fields", "key")
+
+    def __init__(self, key: str, fields: Mapping[str, Any]) -> None:
+        self.key, self.fields = key, dict(fields)
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self.fields[name]
+        except KeyError:
+            known = ", ".join(self.fields)
+            raise AttributeError(f"case {self.key!r} has no {name!r} (it has {known})") from None
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self.fields.get(name, default)
+
+    def __eq__(self, other: object) -> bool:
+        return self.key == (other.key if isinstance(other, Case) else other)
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __str__(self) -> str:
+        return self.key
+
+    def __repr__(self) -> str:
+        return f"Case({self.key!r})"
+
+    def __format__(self, spec: str) -> str:
+        return format(self.key, spec)
+
+
+class CaseSet(list):
+    """The cases of a set, in the file's order; ``cases.SET['a', 'b']`` are
+    some of them."""
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, (int, slice)):
+            return super().__getitem__(key)
+        if isinstance(key, tuple):
+            return [self[k] for k in key]
+        for c in self:
+            if c == key:
+                return c
+        raise KeyError(f"no case {key!r} (cases: {', '.join(map(str, self))})")
+
+
+class Row(dict):
+    """A row of an experiment's table; its fields are attributes too."""
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(f"the row has no {name!r} (it has {', '.join(self)})") from None
+
+
+class Keyed(dict):
+    """One column of an experiment by point: keyed by the point's axis
+    values (a tuple in the grid's axis order; the value itself for a grid
+    of one axis)."""
+
+
+@dataclass
+class ExperimentView:
+    """An experiment that ran, as expressions see it: ``rows`` (one per
+    point: parameters, metrics, columns), ``table`` (the rows as written to
+    its CSV file), ``axes.NAME`` (an axis' values), every column and
+    metric as a :class:`Keyed` attribute, ``at(**where)`` (the one row
+    whose fields match)."""
+
+    name: str
+    rows: list[Row]
+    table: list[dict[str, Any]]
+    axes: SimpleNamespace
+    columns: dict[str, Keyed]
+    files: list[str]
+    runs: int
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self.__dict__["columns"][name]
+        except KeyError:
+            raise AttributeError(f"experiment {self.name} has no column {name!r}") from None
+
+    def at(self, **where: Any) -> Row:
+        return _at(self.rows, where, self.name)
+
+
+def _at(rows: Sequence[Row], where: Mapping[str, Any], what: str) -> Row:
+    hits = [r for r in rows if all(r.get(k) == v for k, v in where.items())]
+    if len(hits) != 1:
+        raise LookupError(f"{what}: {len(hits)} rows match {dict(where)}")
+    return hits[0]
+
+
+class _Texts:
+    """``texts.NAME``: the part's prose with alternatives, rendered in the
+    scope it is asked from."""
+
+    def __init__(self, specs: Mapping[str, Any], scope: dict[str, Any]) -> None:
+        self._specs, self._scope = specs, scope
+
+    def __getattr__(self, name: str) -> str:
+        spec = self._specs.get(name)
+        if spec is None:
+            raise AttributeError(f"no text {name!r} (texts: {', '.join(self._specs)})")
+        which = spec.when(self._scope)
+        if which not in spec.variants:
+            raise DataError(f"{spec.when.key}: {which!r} is not one of {', '.join(spec.variants)}")
+        return spec.variants[which](self._scope)
+
+
+#: What every expression can call besides the builtins.
+HELPERS: dict[str, Any] = {
+    **{name: getattr(metrics, name) for name in metrics.__all__},
+    "mean": lambda values: sum(values) / len(values),
+    "padded": lambda values, n: np.concatenate([values, np.zeros(n - len(values))]),
+    "arange": np.arange,
+    "math": math,
+}
+
+
+# --- a paper's reproduction ----------------------------------------------------------
+
+
+def read(package: str, file: str = "paper.toml") -> PaperFile:
+    """The data file ``file`` of the reproduction package ``package`` (in
+    the directory of its ``__init__.py``)."""
+    return read_paper(Path(importlib.import_module(package).__file__).parent / file)
+
+
+def functions_of(paper: PaperFile, package: str) -> dict[str, Any]:
+    """The paper's functions module's public functions (``__all__``)."""
+    if not paper.functions:
+        return {}
+    mod = importlib.import_module(f"{package}.{paper.functions}")
+    return {n: getattr(mod, n) for n in mod.__all__}
+
+
+def reproduction(paper: PaperFile, package: str) -> Reproduction:
+    """The paper's :class:`~.experiment.Reproduction`: a part per
+    ``[parts.NAME]``, run by :func:`run_part`, the report rendered from the
+    paper's template."""
+    functions = functions_of(paper, package)
+
+    def runner(spec: PartSpec) -> SimpleNamespace:
+        def run(out: Path, workers: int | None, quick: bool) -> Section:
+            return run_part(paper, spec, functions, out, workers, quick)
+
+        return SimpleNamespace(reproduce=run)
+
+    return Reproduction(
+        paper.name,
+        package,
+        tuple(Part(name, spec.covers) for name, spec in paper.parts.items()),
+        lambda parts, quick, seconds: render_report(paper, functions, parts, quick, seconds),
+        paper.out,
+        claims_csv=paper.claims_csv,
+        report_file=paper.report_file,
+        runners={name: runner(spec) for name, spec in paper.parts.items()},
+    )
+
+
+def text(paper: PaperFile, part: str, name: str, quick: bool = False, **given: Any) -> str:
+    """Part ``part``'s text ``name`` (``texts.NAME``), or its whole text
+    (``name`` "text"), rendered with the names ``given`` instead of runs
+    (for tests: the part's ``let`` names the text does not need, or that
+    ``given`` has, are not computed)."""
+    spec = paper.parts[part]
+    target = spec.text if name == "text" else spec.texts[name]
+    needed = _needed(spec, names_in(target))
+    lets = {k: e for k, e in spec.let.items() if k in needed}
+    scope = part_names(replace(spec, let=lets), {**base_scope(paper, {}, quick), **given})
+    return spec.text(scope) if name == "text" else getattr(scope["texts"], name)
+
+
+def _needed(spec: PartSpec, names: set[str]) -> set[str]:
+    """``names`` and every name the part's lets, texts and tables among
+    them use, to the end."""
+    pieces = {**spec.let, **spec.texts, **spec.tables}
+    while True:
+        more = set().union(*(names_in(pieces[n]) for n in names if n in pieces)) - names
+        if not more:
+            return names
+        names |= more
+
+
+def base_scope(paper: PaperFile, functions: Mapping[str, Any], quick: bool) -> dict[str, Any]:
+    """The names every expression of the paper sees."""
+    return {
+        **HELPERS,
+        **paper.constants,
+        **functions,
+        "quick": quick,
+        "tolerance": SimpleNamespace(**paper.tolerances),
+        "cases": SimpleNamespace(
+            **{s: CaseSet(Case(k, f) for k, f in cs.items()) for s, cs in paper.cases.items()}
+        ),
+    }
+
+
+# --- an experiment ---------------------------------------------------------------
+
+
+def _grid(spec: ExperimentSpec, scope: dict[str, Any], quick: bool) -> dict[str, list[Any]]:
+    """Each axis' values (cases for an axis over a case set)."""
+    axes = {**spec.axes, **(spec.quick_axes if quick else {})}
+    out = {}
+    for name, values in axes.items():
+        values = evaluate(values, scope)
+        cases = getattr(scope["cases"], name, None)
+        out[name] = [cases[v] if cases is not None else v for v in values]
+    return out
+
+
+def _network(spec: ExperimentSpec, scope: Mapping[str, Any]) -> dict[str, Any]:
+    """The scenario of a point: a named network of :mod:`satcp.topology`
+    with its arguments, or a scenario file with ``set`` overrides."""
+    args = evaluate({k: v for k, v in spec.network.items() if k != "topology"}, scope)
+    if "scenario" in args:
+        sc = load(scenario_path(args.pop("scenario")))
+        for path, value in args.pop("set", {}).items():
+            apply_override(sc, parse_path(path), value)
+        if args:
+            raise DataError(f"experiments.{spec.name}.network: a scenario file takes only 'set'")
+        return sc
+    name = spec.network["topology"]
+    try:
+        return topology.network(name, **args)
+    except TypeError as e:
+        raise DataError(f"experiments.{spec.name}.network: {name}: {e}") from None
+
+
+def experiment(
+    paper: PaperFile, spec: ExperimentSpec, scope: dict[str, Any], quick: bool
+) -> tuple[Experiment, dict[str, list[Any]]]:
+    """The spec as the engine's :class:`~.experiment.Experiment`, and its
+    axes."""
+    axes = _grid(spec, scope, quick)
+    names = list(axes)
+    grid = [
+        {**paper.point, **dict(zip(names, values, strict=True))}
+        for values in itertools.product(*axes.values())
+    ]
+
+    def point_scope(p: Mapping[str, Any]) -> dict[str, Any]:
+        return {**scope, **p}
+
+    def read(p: Mapping[str, Any], run: Any) -> dict[str, Any]:
+        ps = {**point_scope(p), "run": run}
+        return {k: e(ps) for k, e in spec.metrics.items()}
+
+    def table(measured: list[tuple[Mapping[str, Any], Any]]) -> list[Row]:
+        rows = [Row({**p, **m}) for p, m in measured]
+        for col, e in spec.columns.items():  # column by column: a column may read another row's
+            values = [e({**scope, **r, "at": lambda **w: _at(rows, w, spec.name)}) for r in rows]
+            for r, v in zip(rows, values, strict=True):
+                r[col] = v
+        return rows
+
+    def write_table(path: Path, columns: Sequence[str], rows: list[Row]) -> Path:
+        return write_csv(path, *_pivot(spec, columns, rows))
+
+    exp = Experiment(
+        name=spec.name,
+        csv=spec.csv,
+        grid=grid,
+        scenario=lambda p: _network(spec, point_scope(p)),
+        metrics=read,
+        table=table,
+        columns=tuple(spec.columns),
+        write_table=write_table,
+    )
+    return exp, axes
+
+
+def _pivot(
+    spec: ExperimentSpec, columns: Sequence[str], rows: list[Row]
+) -> tuple[Sequence[str], list[dict[str, Any]]]:
+    """The CSV's columns and rows: the table, or (``csv.pivot``) one row per
+    value of ``pivot.rows`` with ``pivot.columns`` repeated per value of
+    ``pivot.spread``, named by the ``pivot.name`` template."""
+    pv = spec.pivot
+    if pv is None:
+        return columns, rows
+    keep, spread, repeated = list(pv["keep"]), pv["spread"], list(pv["columns"])
+    out: dict[Any, dict[str, Any]] = {}
+    spreads: list[Any] = []
+    for r in rows:
+        row = out.setdefault(tuple(r[k] for k in keep), {k: r[k] for k in keep})
+        if r[spread] not in spreads:
+            spreads.append(r[spread])
+        for c in repeated:
+            row[pv["name"].format(column=c, **{spread: r[spread]})] = r[c]
+    names = [pv["name"].format(column=c, **{spread: s}) for s in spreads for c in repeated]
+    return [*keep, *names], list(out.values())
+
+
+def view(
+    spec: ExperimentSpec, done: ExperimentResult, axes: Mapping[str, list[Any]], files: list[str]
+) -> ExperimentView:
+    names = list(axes)
+
+    def key(r: Row) -> Any:
+        k = tuple(r[n] for n in names)
+        return k[0] if len(k) == 1 else k
+
+    fields = [*spec.metrics, *spec.columns]
+    return ExperimentView(
+        name=spec.name,
+        rows=done.rows,
+        table=_pivot(spec, tuple(spec.columns), done.rows)[1],
+        axes=SimpleNamespace(**{n: tuple(v) for n, v in axes.items()}),
+        columns={f: Keyed((key(r), r[f]) for r in done.rows) for f in fields},
+        files=files,
+        runs=done.runs,
+    )
+
+
+def experiment_scope(v: ExperimentView) -> dict[str, Any]:
+    """An experiment's names, bare (a part of one experiment)."""
+    return {**v.columns, "rows": v.rows, "table": v.table, "axes": v.axes, "at": v.at}
+
+
+# --- figures -------------------------------------------------------------------------
+
+
+def draw_figures(
+    paper: PaperFile, specs: Sequence[FigureSpec], scope: dict[str, Any], out: Path
+) -> list[str]:
+    """Each figure as PNG (and its series as CSV when asked): files written."""
+    files = []
+    for f in specs:
+        fs = dict(scope)
+        for name, e in f.let.items():
+            fs[name] = e(fs)
+        panels = []
+        for pn in f.panels:
+            series = [
+                plotstyle.Series(
+                    str(evaluate(pn.series.label, s)),
+                    evaluate(pn.series.x, s),
+                    evaluate(pn.series.y, s),
+                    str(evaluate(pn.series.style, s)),
+                    markers=pn.series.markers,
+                    linewidth=pn.series.linewidth,
+                    drawstyle=pn.series.drawstyle,
+                )
+                for s in _each(pn.series.loop, fs)
+            ]
+            ylim, xlim = evaluate(pn.ylim, fs), evaluate(pn.xlim, fs)
+            panels.append(
+                plotstyle.Panel(
+                    pn.xlabel,
+                    pn.ylabel,
+                    series,
+                    xlog=pn.xlog,
+                    ylim=None if ylim is None else tuple(ylim),
+                    xlim=None if xlim is None else tuple(xlim),
+                    legend=pn.legend,
+                )
+            )
+        if f.csv is not None:
+            files.append(_figure_csv(f, panels[0], fs, out))
+        name = f.file(fs)
+        plotstyle.plot(out / name, f.title(fs), panels, paper.styles)
+        files.append(name)
+    return files
+
+
+def _figure_csv(f: FigureSpec, panel: plotstyle.Panel, scope: dict[str, Any], out: Path) -> str:
+    """The first panel's series as CSV: the x column, then one column per
+    series (named by the ``y`` template with the series' loop names)."""
+    items = list(_each(f.panels[0].series.loop, scope))
+    cols = [f.csv["y"](s) for s in items]
+    x = panel.series[0].x
+    rows = [
+        {
+            f.csv["x"]: float(t),
+            **{c: float(s.y[i]) for c, s in zip(cols, panel.series, strict=True)},
+        }
+        for i, t in enumerate(x)
+    ]
+    name = f.csv["file"](scope)
+    write_csv(out / name, (f.csv["x"], *cols), rows)
+    return name
+
+
+def _each(loop: Loop, scope: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """The scope once per item of ``loop``."""
+    for item in loop.items(scope):
+        yield {**scope, **loop.bind(item)}
+
+
+def _each_of(loops: Sequence[Loop], scope: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """The scope once per combination of ``loops`` (nested, first outermost)."""
+    if not loops:
+        yield scope
+        return
+    for s in _each(loops[0], scope):
+        yield from _each_of(loops[1:], s)
+
+
+# --- a part: its experiments, claims and text -------------------------------------------
+
+
+def run_part(
+    paper: PaperFile,
+    spec: PartSpec,
+    functions: Mapping[str, Any],
+    out: Path,
+    workers: int | None,
+    quick: bool,
+) -> Section:
+    """Runs the part's experiments (writing their CSV files and figures)
+    and returns its section: text, claims, files, runs."""
+    scope = base_scope(paper, functions, quick)
+    views: dict[str, ExperimentView] = {}
+    for e in paper.experiments.values():
+        if e.part != spec.name:
+            continue
+        exp, axes = experiment(paper, e, scope, quick)
+        done = run_experiment(exp, out, workers)
+        v = view(e, done, axes, list(done.files))
+        v.files += draw_figures(paper, e.figures, {**scope, **experiment_scope(v)}, out)
+        views[e.name] = v
+    scope |= views
+    if len(views) == 1:
+        scope |= experiment_scope(next(iter(views.values())))
+    part_scope = part_names(spec, scope)
+    return Section(
+        spec.title,
+        spec.text(part_scope),
+        [c for cs in spec.claims for c in claims(cs, part_scope, paper)],
+        [f for v in views.values() for f in v.files],
+        runs=sum(v.runs for v in views.values()),
+    )
+
+
+def part_names(spec: PartSpec, scope: dict[str, Any]) -> dict[str, Any]:
+    """``scope`` with the part's ``let`` names (in order; a name the scope
+    has already is kept: tests give made-up values that way), ``tables``
+    and ``texts``."""
+    scope = dict(scope)
+    for name, e in spec.let.items():
+        if name not in scope:
+            scope[name] = e(scope)
+    scope["texts"] = _Texts(spec.texts, scope)
+    scope["tables"] = _LazyTables(spec.tables, scope)
+    return scope
+
+
+class _LazyTables:
+    """``tables.NAME``: a Markdown table of the part, made when asked."""
+
+    def __init__(self, specs: Mapping[str, TableSpec], scope: dict[str, Any]) -> None:
+        self._specs, self._scope = specs, scope
+
+    def __getattr__(self, name: str) -> str:
+        if name not in self._specs:
+            raise AttributeError(f"no table {name!r} (tables: {', '.join(self._specs)})")
+        return "\n".join(markdown(self._specs[name], self._scope))
+
+
+def markdown(spec: TableSpec, scope: dict[str, Any]) -> list[str]:
+    """A table's Markdown lines."""
+    headers: list[str] = []
+    for header, _, loop in spec.columns:
+        headers += [header(s) for s in _each(loop, scope)] if loop else [header(scope)]
+    rows = []
+    for rs in _each(spec.rows, scope):
+        row: list[str] = []
+        for _, cell, loop in spec.columns:
+            row += [cell(s) for s in _each(loop, rs)] if loop else [cell(rs)]
+        rows.append(row)
+    return markdown_table(headers, rows, spec.align)
+
+
+def claims(spec: ClaimSpec, scope: dict[str, Any], paper: PaperFile) -> list[Claim]:
+    """The claim (one per combination of its ``for`` loops)."""
+    out = []
+    for s in _each_of(spec.loops, scope):
+        paper_value = evaluate(spec.paper, s)
+        satcp = evaluate(spec.satcp, s)
+        holds = evaluate(spec.holds, s)
+        implied = evaluate(spec.implied, s)
+        tolerance = paper.tolerances[spec.tolerance] if spec.tolerance else DEFAULT_TOLERANCE
+        out.append(
+            Claim(
+                spec.where(s),
+                spec.statement(s),
+                None if paper_value is None else float(paper_value),
+                None if satcp is None else float(satcp),
+                unit=spec.unit,
+                holds=None if holds is None else bool(holds),
+                note=spec.note(s) if spec.note else "",
+                digits=spec.digits,
+                paper_text=spec.paper_text(s) if spec.paper_text else None,
+                tolerance=tolerance,
+                implied=None if implied is None else float(implied),
+                verdict_text=spec.verdict(s) if spec.verdict else "",
+            )
+        )
+    return out
+
+
+# --- the report ------------------------------------------------------------------------
+
+
+def render_report(
+    paper: PaperFile,
+    functions: Mapping[str, Any],
+    parts: Sequence[PartResult],
+    quick: bool,
+    seconds: float,
+) -> str:
+    """The report: the paper's template with the parts' sections."""
+    scope = base_scope(paper, functions, quick)
+    scope |= {
+        "claims": [c for p in parts for c in p.section.claims],
+        "sections": "\n".join(sections_markdown(parts, seconds)),
+        "section": SimpleNamespace(**{p.module: p.section.markdown for p in parts}),
+        "seconds": seconds,
+    }
+    for name, e in paper.report_let.items():
+        scope[name] = e(scope)
+    scope["texts"] = _Texts(paper.report_texts, scope)
+    return paper.report(scope).rstrip("\n") + "\n"
+
+
+# --- scenario files ----------------------------------------------------------------------
+
+
+def scenario_path(name: str) -> Path:
+    """The path of a shipped scenario file (first found wins): in the
+    directory of the environment variable ``SATCP_SCENARIOS``; in
+    ``scenarios/`` of the source checkout (found by walking up from this
+    package: a checkout, or an editable install such as ``make setup``'s);
+    in the copies shipped as package data in ``satcp/scenarios/`` (an
+    installed wheel; ``tests/python/test_reproduce.py`` checks that they
+    equal the checkout's: after editing ``scenarios/thesis_*.toml`` copy
+    them, ``cp scenarios/thesis_*.toml python/satcp/scenarios/``)."""
+    from importlib import resources
+
+    env = os.environ.get("SATCP_SCENARIOS")
+    if env:
+        p = Path(env) / name
+        if p.is_file():
+            return p
+        raise FileNotFoundError(2, "not found (SATCP_SCENARIOS is set)", str(p))
+    here = Path(__file__).resolve().parent
+    for d in here.parents:
+        p = d / "scenarios" / name
+        if p.is_file() and (d / "Cargo.toml").is_file():
+            return p
+    packaged = resources.files("satcp") / "scenarios" / name
+    if packaged.is_file():
+        return Path(str(packaged))
+    raise FileNotFoundError(2, "scenario file not found", f"scenarios/{name}")
