@@ -179,6 +179,15 @@ class Reproduction:
     def out(self) -> str:
         return self.default_out or os.path.join("reports", self.name)
 
+    def part(self, name: str) -> Any:
+        """Part ``name``'s runner (``reproduce(out, workers, quick)``): its
+        data (:attr:`runners`) or its module (:func:`load_part`)."""
+        if self.runners is not None:
+            if name not in self.runners:
+                raise MissingPart(f"reproduction {self.name} has no part {name!r}")
+            return self.runners[name]
+        return load_part(self.package, name)
+
     def reproduce(
         self,
         out_dir: str | os.PathLike[str] | None = None,
@@ -226,8 +235,7 @@ def run(
     reproduction's package)."""
     t0 = time.perf_counter()
     todo = _parts(repro.parts if parts is None else parts)
-    runners = repro.runners
-    find = load or (lambda name: runners[name] if runners else load_part(repro.package, name))
+    find = load or repro.part
     modules = [find(p.module) for p in todo]  # a missing part fails before any run
 
     def fill(tmp: str) -> tuple[list[PartResult], str]:

@@ -22,6 +22,7 @@ __all__ = [
     "ClaimSpec",
     "ExperimentSpec",
     "FigureSpec",
+    "ListSpec",
     "Loop",
     "PaperFile",
     "PartSpec",
@@ -139,6 +140,14 @@ class TableSpec:
 
 
 @dataclass
+class ListSpec:
+    """A Markdown list of the report: an item per element of ``items``."""
+
+    items: Loop
+    item: Template
+
+
+@dataclass
 class TextSpec:
     """Prose with alternatives: ``when`` names the one to render."""
 
@@ -156,6 +165,7 @@ class PartSpec:
     text: Template
     let: dict[str, Expression] = field(default_factory=dict)
     tables: dict[str, TableSpec] = field(default_factory=dict)
+    lists: dict[str, ListSpec] = field(default_factory=dict)
     texts: dict[str, TextSpec] = field(default_factory=dict)
     claims: list[ClaimSpec] = field(default_factory=list)
 
@@ -499,6 +509,11 @@ def _part(name: str, t: _Table, tolerances: Mapping[str, Tolerance]) -> PartSpec
     tables = t.table("tables")
     for k in tables.doc:
         spec.tables[k] = _markdown_table(tables.table(k))
+    lists = t.table("lists")
+    for k in lists.doc:
+        lt = lists.table(k)
+        spec.lists[k] = ListSpec(lt.loop("items"), lt.template("item", required=True))
+        lt.done()
     spec.texts = _texts(t.table("texts"))
     for i, c in enumerate(t.get("claims", list, [])):
         ct = _Table(c, f"{t.where('claims')}[{i}]", t.path)

@@ -23,7 +23,7 @@ import importlib
 import itertools
 import math
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import SimpleNamespace
@@ -50,6 +50,7 @@ from .paper_file import (
     ClaimSpec,
     ExperimentSpec,
     FigureSpec,
+    ListSpec,
     Loop,
     PaperFile,
     PartSpec,
@@ -198,6 +199,9 @@ HELPERS: dict[str, Any] = {
     "padded": lambda values, n: np.concatenate([values, np.zeros(n - len(values))]),
     "arange": np.arange,
     "math": math,
+    "window_bound": topology.window_bound,
+    "link_bound_s": topology.link_bound_s,
+    "scenario_file": lambda name: load(scenario_path(name)),
 }
 
 
@@ -245,12 +249,12 @@ def reproduction(paper: PaperFile, package: str) -> Reproduction:
 def text(paper: PaperFile, part: str, name: str, quick: bool = False, **given: Any) -> str:
     """Part ``part``'s text ``name`` (``texts.NAME``), or its whole text
     (``name`` "text"), rendered with the names ``given`` instead of runs
-    (for tests: the part's ``let`` names the text does not need, or that
-    ``given`` has, are not computed)."""
+    (for tests: the part's ``let`` names that the text does not need, or
+    that ``given`` has, are not computed)."""
     spec = paper.parts[part]
     target = spec.text if name == "text" else spec.texts[name]
     needed = _needed(spec, names_in(target))
-    lets = {k: e for k, e in spec.let.items() if k in needed}
+    lets = {k: e for k, e in spec.let.items() if k in needed and k not in given}
     scope = part_names(replace(spec, let=lets), {**base_scope(paper, {}, quick), **given})
     return spec.text(scope) if name == "text" else getattr(scope["texts"], name)
 
@@ -258,7 +262,7 @@ def text(paper: PaperFile, part: str, name: str, quick: bool = False, **given: A
 def _needed(spec: PartSpec, names: set[str]) -> set[str]:
     """``names`` and every name the part's lets, texts and tables among
     them use, to the end."""
-    pieces = {**spec.let, **spec.texts, **spec.tables}
+    pieces = {**spec.let, **spec.texts, **spec.tables, **spec.lists}
     while True:
         more = set().union(*(names_in(pieces[n]) for n in names if n in pieces)) - names
         if not more:
@@ -329,7 +333,9 @@ def experiment(
 
     def read(p: Mapping[str, Any], run: Any) -> dict[str, Any]:
         ps = {**point_scope(p), "run": run}
-        return {k: e(ps) for k, e in spec.metrics.items()}
+        for k, e in spec.metrics.items():  # in order: a metric may use the ones above it
+            ps[k] = e(ps)
+        return {k: ps[k] for k in spec.metrics}
 
     def table(measured: list[tuple[Mapping[str, Any], Any]]) -> list[Row]:
         rows = [Row({**p, **m}) for p, m in measured]
@@ -519,28 +525,33 @@ def run_part(
 
 
 def part_names(spec: PartSpec, scope: dict[str, Any]) -> dict[str, Any]:
-    """``scope`` with the part's ``let`` names (in order; a name the scope
-    has already is kept: tests give made-up values that way), ``tables``
-    and ``texts``."""
+    """``scope`` with the part's ``let`` names (in order), ``tables``,
+    ``lists`` and ``texts``."""
     scope = dict(scope)
     for name, e in spec.let.items():
-        if name not in scope:
-            scope[name] = e(scope)
+        scope[name] = e(scope)
     scope["texts"] = _Texts(spec.texts, scope)
-    scope["tables"] = _LazyTables(spec.tables, scope)
+    scope["tables"] = _Blocks(spec.tables, scope, markdown)
+    scope["lists"] = _Blocks(spec.lists, scope, markdown_list)
     return scope
 
 
-class _LazyTables:
-    """``tables.NAME``: a Markdown table of the part, made when asked."""
+class _Blocks:
+    """``tables.NAME``, ``lists.NAME``: a Markdown block of the part, made
+    when asked."""
 
-    def __init__(self, specs: Mapping[str, TableSpec], scope: dict[str, Any]) -> None:
-        self._specs, self._scope = specs, scope
+    def __init__(self, specs: Mapping[str, Any], scope: dict[str, Any], make: Callable) -> None:
+        self._specs, self._scope, self._make = specs, scope, make
 
     def __getattr__(self, name: str) -> str:
         if name not in self._specs:
-            raise AttributeError(f"no table {name!r} (tables: {', '.join(self._specs)})")
-        return "\n".join(markdown(self._specs[name], self._scope))
+            raise AttributeError(f"no block {name!r} (here: {', '.join(self._specs)})")
+        return "\n".join(self._make(self._specs[name], self._scope))
+
+
+def markdown_list(spec: ListSpec, scope: dict[str, Any]) -> list[str]:
+    """A list's Markdown lines."""
+    return [f"- {spec.item(s)}" for s in _each(spec.items, scope)]
 
 
 def markdown(spec: TableSpec, scope: dict[str, Any]) -> list[str]:
