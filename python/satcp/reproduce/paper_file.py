@@ -71,6 +71,7 @@ class ClaimSpec:
     tolerance: str = ""
     implied: Any = None
     verdict: Template | None = None
+    given: dict[str, Any] = field(default_factory=dict)  # ``with``: names, in order
     loops: tuple[Loop, ...] = ()
 
 
@@ -86,6 +87,9 @@ class SeriesSpec:
     markers: bool = False
     linewidth: float = 1.4
     drawstyle: str = "default"
+    yerr: Any = None  # error bars
+    markersize: float = 5.0
+    capsize: float | None = None
 
 
 @dataclass
@@ -111,6 +115,7 @@ class FigureSpec:
     panels: list[PanelSpec]
     let: dict[str, Expression] = field(default_factory=dict)
     csv: dict[str, Any] | None = None
+    height: float | None = None  # inches (default: 3.4 per panel + 0.6)
 
 
 @dataclass
@@ -127,6 +132,9 @@ class ExperimentSpec:
     csv: str = ""
     pivot: dict[str, Any] | None = None
     figures: list[FigureSpec] = field(default_factory=list)
+    #: an axis the table summarizes: a row per point of the other axes,
+    #: each metric the list of its values over this axis
+    over: str = ""
 
 
 @dataclass
@@ -297,7 +305,7 @@ def read_paper(path: str | Path) -> PaperFile:
         report_texts=_texts(report.table("texts")),
         functions=repro.get("functions", str, ""),
         claims_csv=repro.get("claims_csv", bool, True),
-        constants=dict(top.get("constants", Mapping, {})),
+        constants=top.value("constants") or {},
         tolerances=_tolerances(top.table("tolerances")),
         styles=_styles(top.table("styles")),
         cases=_cases(top.table("cases")),
@@ -309,7 +317,10 @@ def read_paper(path: str | Path) -> PaperFile:
     repro.done()
     report.done()
     parts = top.table("parts", required=True)
-    paper.parts = {k: _part(k, parts.table(k), paper.tolerances) for k in parts.doc}
+    rules = top.table("rules")
+    for k in rules.doc:
+        rules.table(k)  # a table (its keys are checked where a claim uses it)
+    paper.parts = {k: _part(k, parts.table(k), paper.tolerances, rules.doc) for k in parts.doc}
     parts.taken |= set(parts.doc)
     experiments = top.table("experiments", required=True)
     for k in experiments.doc:
@@ -425,7 +436,10 @@ def _experiment(name: str, t: _Table, paper: PaperFile) -> ExperimentSpec:
         csv=csv,
         pivot=pivot,
         figures=figures,
+        over=t.get("over", str, ""),
     )
+    if spec.over and spec.over not in axes:
+        raise t.error("over", f"{spec.over!r} is not an axis of the grid ({', '.join(axes)})")
     t.done()
     return spec
 
@@ -456,6 +470,7 @@ def _figure(key: str, t: _Table) -> FigureSpec:
         panels=[],
         let=t.expressions("let"),
         csv=None,
+        height=t.get("height", (int, float)),
     )
     if panels is None:
         spec.panels = [_panel(t)]
@@ -486,6 +501,9 @@ def _panel(t: _Table) -> PanelSpec:
         markers=t.get("markers", bool, False),
         linewidth=t.get("linewidth", (int, float), 1.4),
         drawstyle=t.get("drawstyle", str, "default"),
+        yerr=t.value("yerr"),
+        markersize=t.get("markersize", (int, float), 5.0),
+        capsize=t.get("capsize", (int, float)),
     )
     return PanelSpec(
         xlabel=t.need("xlabel", str),
@@ -498,7 +516,9 @@ def _panel(t: _Table) -> PanelSpec:
     )
 
 
-def _part(name: str, t: _Table, tolerances: Mapping[str, Tolerance]) -> PartSpec:
+def _part(
+    name: str, t: _Table, tolerances: Mapping[str, Tolerance], rules: Mapping[str, Any]
+) -> PartSpec:
     spec = PartSpec(
         name=name,
         covers=t.need("covers", str),
@@ -516,7 +536,8 @@ def _part(name: str, t: _Table, tolerances: Mapping[str, Tolerance]) -> PartSpec
         lt.done()
     spec.texts = _texts(t.table("texts"))
     for i, c in enumerate(t.get("claims", list, [])):
-        ct = _Table(c, f"{t.where('claims')}[{i}]", t.path)
+        key = f"{t.where('claims')}[{i}]"
+        ct = _Table(_with_rule(c, rules, key, t.path), key, t.path)
         spec.claims.append(_claim(ct, tolerances))
         ct.done()
     t.done()
@@ -546,6 +567,20 @@ def _markdown_table(t: _Table) -> TableSpec:
     return spec
 
 
+def _with_rule(claim: Any, rules: Mapping[str, Any], key: str, path: Path) -> Any:
+    """A claim that names a ``rule`` (a ``[rules.NAME]`` table: a claim's
+    keys shared by several claims): the rule's keys, then the claim's over
+    them (``with`` merged name by name)."""
+    if not isinstance(claim, Mapping) or "rule" not in claim:
+        return claim
+    name = claim["rule"]
+    if name not in rules:
+        raise DataError(f"{path}: {key}.rule: {name!r} is not a rule ({', '.join(rules)})")
+    merged = {**rules[name], **{k: v for k, v in claim.items() if k != "rule"}}
+    merged["with"] = {**rules[name].get("with", {}), **claim.get("with", {})}
+    return merged
+
+
 def _claim(t: _Table, tolerances: Mapping[str, Tolerance]) -> ClaimSpec:
     tolerance = t.get("tolerance", str, "")
     if tolerance and tolerance not in tolerances:
@@ -566,5 +601,6 @@ def _claim(t: _Table, tolerances: Mapping[str, Tolerance]) -> ClaimSpec:
         tolerance=tolerance,
         implied=t.value("implied"),
         verdict=t.template("verdict"),
+        given=t.value("with") or {},
         loops=tuple(Loop.parse(x, f"{t.path}: {t.where('for')}") for x in loops),
     )

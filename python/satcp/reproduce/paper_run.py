@@ -33,6 +33,7 @@ import numpy as np
 
 from .. import topology
 from ..scenario import apply_override, load, parse_path
+from ..stats import mean_ci95
 from . import metrics, plotstyle
 from .claims import DEFAULT_TOLERANCE, Claim
 from .experiment import (
@@ -55,6 +56,7 @@ from .paper_file import (
     PaperFile,
     PartSpec,
     TableSpec,
+    TextSpec,
     read_paper,
 )
 from .tables import markdown_table, write_csv
@@ -175,21 +177,42 @@ def _at(rows: Sequence[Row], where: Mapping[str, Any], what: str) -> Row:
     return hits[0]
 
 
-class _Texts:
-    """``texts.NAME``: the part's prose with alternatives, rendered in the
-    scope it is asked from."""
+class _Pieces:
+    """``texts.NAME``, ``tables.NAME``, ``lists.NAME``: the part's pieces of
+    prose, made when a template asks for them, in its scope; called with
+    names (``tables.throughput(f=fig2)``), in that scope with those names."""
 
-    def __init__(self, specs: Mapping[str, Any], scope: dict[str, Any]) -> None:
-        self._specs, self._scope = specs, scope
+    def __init__(self, specs: Mapping[str, Any], scope: dict[str, Any], make: Callable) -> None:
+        self._specs, self._scope, self._make = specs, scope, make
 
-    def __getattr__(self, name: str) -> str:
-        spec = self._specs.get(name)
-        if spec is None:
-            raise AttributeError(f"no text {name!r} (texts: {', '.join(self._specs)})")
-        which = spec.when(self._scope)
-        if which not in spec.variants:
-            raise DataError(f"{spec.when.key}: {which!r} is not one of {', '.join(spec.variants)}")
-        return spec.variants[which](self._scope)
+    def __getattr__(self, name: str) -> _Piece:
+        if name not in self._specs:
+            raise AttributeError(f"no {name!r} here (there are: {', '.join(self._specs)})")
+        return _Piece(self._make, self._specs[name], self._scope)
+
+
+@dataclass
+class _Piece:
+    make: Callable[[Any, dict[str, Any]], str]
+    spec: Any
+    scope: dict[str, Any]
+
+    def __call__(self, **names: Any) -> str:
+        return self.make(self.spec, {**self.scope, **names})
+
+    def __str__(self) -> str:
+        return self()
+
+    def __format__(self, spec: str) -> str:
+        return format(self(), spec)
+
+
+def render_text(spec: TextSpec, scope: dict[str, Any]) -> str:
+    """The alternative of a text that its ``when`` names."""
+    which = spec.when(scope)
+    if which not in spec.variants:
+        raise DataError(f"{spec.when.key}: {which!r} is not one of {', '.join(spec.variants)}")
+    return spec.variants[which](scope)
 
 
 #: What every expression can call besides the builtins.
@@ -199,6 +222,7 @@ HELPERS: dict[str, Any] = {
     "padded": lambda values, n: np.concatenate([values, np.zeros(n - len(values))]),
     "arange": np.arange,
     "math": math,
+    "mean_ci95": mean_ci95,
     "window_bound": topology.window_bound,
     "link_bound_s": topology.link_bound_s,
     "scenario_file": lambda name: load(scenario_path(name)),
@@ -256,7 +280,7 @@ def text(paper: PaperFile, part: str, name: str, quick: bool = False, **given: A
     needed = _needed(spec, names_in(target))
     lets = {k: e for k, e in spec.let.items() if k in needed and k not in given}
     scope = part_names(replace(spec, let=lets), {**base_scope(paper, {}, quick), **given})
-    return spec.text(scope) if name == "text" else getattr(scope["texts"], name)
+    return spec.text(scope) if name == "text" else str(getattr(scope["texts"], name))
 
 
 def _needed(spec: PartSpec, names: set[str]) -> set[str]:
@@ -271,10 +295,10 @@ def _needed(spec: PartSpec, names: set[str]) -> set[str]:
 
 
 def base_scope(paper: PaperFile, functions: Mapping[str, Any], quick: bool) -> dict[str, Any]:
-    """The names every expression of the paper sees."""
-    return {
+    """The names every expression of the paper sees (constants may be
+    expressions of ``quick`` and the constants above them)."""
+    scope = {
         **HELPERS,
-        **paper.constants,
         **functions,
         "quick": quick,
         "tolerance": SimpleNamespace(**paper.tolerances),
@@ -282,6 +306,9 @@ def base_scope(paper: PaperFile, functions: Mapping[str, Any], quick: bool) -> d
             **{s: CaseSet(Case(k, f) for k, f in cs.items()) for s, cs in paper.cases.items()}
         ),
     }
+    for name, value in paper.constants.items():
+        scope[name] = evaluate(value, scope)
+    return scope
 
 
 # --- an experiment ---------------------------------------------------------------
@@ -339,6 +366,8 @@ def experiment(
 
     def table(measured: list[tuple[Mapping[str, Any], Any]]) -> list[Row]:
         rows = [Row({**p, **m}) for p, m in measured]
+        if spec.over:
+            rows = _summarize(rows, [n for n in names if n != spec.over], list(spec.metrics))
         for col, e in spec.columns.items():  # column by column: a column may read another row's
             values = [e({**scope, **r, "at": lambda **w: _at(rows, w, spec.name)}) for r in rows]
             for r, v in zip(rows, values, strict=True):
@@ -357,8 +386,22 @@ def experiment(
         table=table,
         columns=tuple(spec.columns),
         write_table=write_table,
+        share_runs=True,
     )
     return exp, axes
+
+
+def _summarize(rows: list[Row], keys: list[str], metrics: list[str]) -> list[Row]:
+    """A row per value of the ``keys`` fields (in the order they come):
+    those fields, and each metric the list of its values."""
+    groups: dict[tuple, Row] = {}
+    for r in rows:
+        k = tuple(r[n] for n in keys)
+        if k not in groups:
+            groups[k] = Row({n: r[n] for n in keys} | {m: [] for m in metrics})
+        for m in metrics:
+            groups[k][m].append(r[m])
+    return list(groups.values())
 
 
 def _pivot(
@@ -386,7 +429,7 @@ def _pivot(
 def view(
     spec: ExperimentSpec, done: ExperimentResult, axes: Mapping[str, list[Any]], files: list[str]
 ) -> ExperimentView:
-    names = list(axes)
+    names = [n for n in axes if n != spec.over]
 
     def key(r: Row) -> Any:
         k = tuple(r[n] for n in names)
@@ -432,6 +475,9 @@ def draw_figures(
                     markers=pn.series.markers,
                     linewidth=pn.series.linewidth,
                     drawstyle=pn.series.drawstyle,
+                    yerr=evaluate(pn.series.yerr, s),
+                    markersize=pn.series.markersize,
+                    capsize=pn.series.capsize,
                 )
                 for s in _each(pn.series.loop, fs)
             ]
@@ -450,7 +496,7 @@ def draw_figures(
         if f.csv is not None:
             files.append(_figure_csv(f, panels[0], fs, out))
         name = f.file(fs)
-        plotstyle.plot(out / name, f.title(fs), panels, paper.styles)
+        plotstyle.plot(out / name, f.title(fs), panels, paper.styles, height=f.height)
         files.append(name)
     return files
 
@@ -530,32 +576,19 @@ def part_names(spec: PartSpec, scope: dict[str, Any]) -> dict[str, Any]:
     scope = dict(scope)
     for name, e in spec.let.items():
         scope[name] = e(scope)
-    scope["texts"] = _Texts(spec.texts, scope)
-    scope["tables"] = _Blocks(spec.tables, scope, markdown)
-    scope["lists"] = _Blocks(spec.lists, scope, markdown_list)
+    scope["texts"] = _Pieces(spec.texts, scope, render_text)
+    scope["tables"] = _Pieces(spec.tables, scope, markdown)
+    scope["lists"] = _Pieces(spec.lists, scope, markdown_list)
     return scope
 
 
-class _Blocks:
-    """``tables.NAME``, ``lists.NAME``: a Markdown block of the part, made
-    when asked."""
-
-    def __init__(self, specs: Mapping[str, Any], scope: dict[str, Any], make: Callable) -> None:
-        self._specs, self._scope, self._make = specs, scope, make
-
-    def __getattr__(self, name: str) -> str:
-        if name not in self._specs:
-            raise AttributeError(f"no block {name!r} (here: {', '.join(self._specs)})")
-        return "\n".join(self._make(self._specs[name], self._scope))
+def markdown_list(spec: ListSpec, scope: dict[str, Any]) -> str:
+    """A list in Markdown."""
+    return "\n".join(f"- {spec.item(s)}" for s in _each(spec.items, scope))
 
 
-def markdown_list(spec: ListSpec, scope: dict[str, Any]) -> list[str]:
-    """A list's Markdown lines."""
-    return [f"- {spec.item(s)}" for s in _each(spec.items, scope)]
-
-
-def markdown(spec: TableSpec, scope: dict[str, Any]) -> list[str]:
-    """A table's Markdown lines."""
+def markdown(spec: TableSpec, scope: dict[str, Any]) -> str:
+    """A table in Markdown."""
     headers: list[str] = []
     for header, _, loop in spec.columns:
         headers += [header(s) for s in _each(loop, scope)] if loop else [header(scope)]
@@ -565,12 +598,16 @@ def markdown(spec: TableSpec, scope: dict[str, Any]) -> list[str]:
         for _, cell, loop in spec.columns:
             row += [cell(s) for s in _each(loop, rs)] if loop else [cell(rs)]
         rows.append(row)
-    return markdown_table(headers, rows, spec.align)
+    return "\n".join(markdown_table(headers, rows, spec.align))
 
 
 def claims(spec: ClaimSpec, scope: dict[str, Any], paper: PaperFile) -> list[Claim]:
-    """The claim (one per combination of its ``for`` loops)."""
+    """The claim (one per combination of its ``for`` loops), its ``with``
+    names set first."""
     out = []
+    scope = dict(scope)
+    for name, value in spec.given.items():
+        scope[name] = evaluate(value, scope)
     for s in _each_of(spec.loops, scope):
         paper_value = evaluate(spec.paper, s)
         satcp = evaluate(spec.satcp, s)
@@ -616,7 +653,7 @@ def render_report(
     }
     for name, e in paper.report_let.items():
         scope[name] = e(scope)
-    scope["texts"] = _Texts(paper.report_texts, scope)
+    scope["texts"] = _Pieces(paper.report_texts, scope, render_text)
     return paper.report(scope).rstrip("\n") + "\n"
 
 

@@ -69,10 +69,29 @@ def draw_series(
     *,
     markers: bool = False,
     linewidth: float = 1.4,
+    yerr: Sequence[float] | None = None,
+    markersize: float = 5,
+    capsize: float | None = None,
     **extra: Any,
 ) -> None:
-    """One series: line of ``style``, its marker only with ``markers``."""
+    """One series: line of ``style``, its marker only with ``markers``;
+    with ``yerr``, error bars (``capsize``: their caps)."""
     color, ls, marker = style
+    if yerr is not None:
+        ax.errorbar(
+            x,
+            y,
+            yerr=yerr,
+            label=label,
+            color=color,
+            linestyle=ls,
+            marker=marker if markers else None,
+            markersize=markersize,
+            linewidth=linewidth,
+            capsize=capsize,
+            **extra,
+        )
+        return
     ax.plot(
         x,
         y,
@@ -81,7 +100,7 @@ def draw_series(
         linestyle=ls,
         marker=marker if markers else None,
         linewidth=linewidth,
-        markersize=5,
+        markersize=markersize,
         **extra,
     )
 
@@ -118,6 +137,9 @@ class Series:
     markers: bool = False
     linewidth: float = 1.4
     drawstyle: str = "default"
+    yerr: Sequence[float] | None = None  # error bars
+    markersize: float = 5
+    capsize: float | None = None
 
 
 @dataclass
@@ -143,10 +165,12 @@ def plot(
     dpi: int = 100,
     width: float = 7.0,
     panel_height: float = 3.4,
+    height: float | None = None,
 ) -> Path:
     """Draws one figure of stacked panels (like a paper's upper and bottom
-    plots) and writes it as PNG."""
-    fig = new_figure((width, panel_height * len(panels) + 0.6))
+    plots) and writes it as PNG; ``height`` (inches) instead of
+    ``panel_height`` per panel and 0.6 for the title."""
+    fig = new_figure((width, height or panel_height * len(panels) + 0.6))
     axes = fig.subplots(len(panels), 1, squeeze=False)[:, 0]
     for ax, pn in zip(axes, panels, strict=True):
         for s in pn.series:
@@ -159,7 +183,11 @@ def plot(
                 style,
                 markers=s.markers,
                 linewidth=s.linewidth,
-                drawstyle=s.drawstyle,
+                yerr=s.yerr,
+                markersize=s.markersize,
+                capsize=s.capsize,
+                # (an error bar's line keeps matplotlib's default draw style)
+                **({"drawstyle": s.drawstyle} if s.yerr is None else {}),
             )
         for y, label in pn.hlines:
             ax.axhline(y, color="gray", linewidth=0.8, linestyle=":", label=label or None)
