@@ -135,6 +135,9 @@ class ExperimentSpec:
     #: an axis the table summarizes: a row per point of the other axes,
     #: each metric the list of its values over this axis
     over: str = ""
+    #: ``with``: names of the experiment (its network, metrics, columns and
+    #: figures see them; a part sees them as the experiment's attributes)
+    given: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -157,9 +160,10 @@ class ListSpec:
 
 @dataclass
 class TextSpec:
-    """Prose with alternatives: ``when`` names the one to render."""
+    """Prose with alternatives: ``when`` names the one to render (None: the
+    one alternative, "text")."""
 
-    when: Expression
+    when: Expression | None
     variants: dict[str, Template]
 
 
@@ -199,6 +203,10 @@ class PaperFile:
     network: dict[str, Any]
     experiments: dict[str, ExperimentSpec]
     parts: dict[str, PartSpec]
+    #: ``[tables]``, ``[lists]``, ``[texts]``: every part's and the report's
+    tables: dict[str, TableSpec] = field(default_factory=dict)
+    lists: dict[str, ListSpec] = field(default_factory=dict)
+    texts: dict[str, TextSpec] = field(default_factory=dict)
 
 
 # --- checking a table's keys -------------------------------------------------------
@@ -316,6 +324,7 @@ def read_paper(path: str | Path) -> PaperFile:
     )
     repro.done()
     report.done()
+    paper.tables, paper.lists, paper.texts = _pieces(top)
     parts = top.table("parts", required=True)
     rules = top.table("rules")
     for k in rules.doc:
@@ -324,7 +333,9 @@ def read_paper(path: str | Path) -> PaperFile:
     parts.taken |= set(parts.doc)
     experiments = top.table("experiments", required=True)
     for k in experiments.doc:
-        paper.experiments[k] = _experiment(k, experiments.table(k), paper)
+        key = experiments.where(k)
+        table = _with_rule(experiments.get(k, Mapping), rules.doc, key, path)
+        paper.experiments[k] = _experiment(k, _Table(table, key, path), paper)
     top.done()
     return paper
 
@@ -391,6 +402,7 @@ def _point_value(v: Any, key: str) -> Any:
 
 
 def _experiment(name: str, t: _Table, paper: PaperFile) -> ExperimentSpec:
+    given = t.value("with") or {}
     part = t.need("part", str)
     if part not in paper.parts:
         raise t.error("part", f"{part!r} is not a part (parts: {', '.join(paper.parts)})")
@@ -437,6 +449,7 @@ def _experiment(name: str, t: _Table, paper: PaperFile) -> ExperimentSpec:
         pivot=pivot,
         figures=figures,
         over=t.get("over", str, ""),
+        given=given,
     )
     if spec.over and spec.over not in axes:
         raise t.error("over", f"{spec.over!r} is not an axis of the grid ({', '.join(axes)})")
@@ -526,15 +539,7 @@ def _part(
         text=t.template("text", required=True),
         let=t.expressions("let"),
     )
-    tables = t.table("tables")
-    for k in tables.doc:
-        spec.tables[k] = _markdown_table(tables.table(k))
-    lists = t.table("lists")
-    for k in lists.doc:
-        lt = lists.table(k)
-        spec.lists[k] = ListSpec(lt.loop("items"), lt.template("item", required=True))
-        lt.done()
-    spec.texts = _texts(t.table("texts"))
+    spec.tables, spec.lists, spec.texts = _pieces(t)
     for i, c in enumerate(t.get("claims", list, [])):
         key = f"{t.where('claims')}[{i}]"
         ct = _Table(_with_rule(c, rules, key, t.path), key, t.path)
@@ -544,9 +549,29 @@ def _part(
     return spec
 
 
+def _pieces(t: _Table) -> tuple[dict[str, TableSpec], dict[str, ListSpec], dict[str, TextSpec]]:
+    """A table's ``tables``, ``lists`` and ``texts``."""
+    tables = t.table("tables")
+    lists = t.table("lists")
+    listed = {}
+    for k in lists.doc:
+        lt = lists.table(k)
+        listed[k] = ListSpec(lt.loop("items"), lt.template("item", required=True))
+        lt.done()
+    return (
+        {k: _markdown_table(tables.table(k)) for k in tables.doc},
+        listed,
+        _texts(t.table("texts")),
+    )
+
+
 def _texts(t: _Table) -> dict[str, TextSpec]:
+    """Texts: a template, or a table of alternatives and ``when``."""
     out = {}
     for k in t.doc:
+        if isinstance(t.doc[k], str):
+            out[k] = TextSpec(None, {"text": t.template(k, required=True)})
+            continue
         tt = t.table(k)
         when = tt.expression("when", required=True)
         out[k] = TextSpec(when, {v: tt.template(v, required=True) for v in tt.doc if v != "when"})
@@ -567,18 +592,24 @@ def _markdown_table(t: _Table) -> TableSpec:
     return spec
 
 
-def _with_rule(claim: Any, rules: Mapping[str, Any], key: str, path: Path) -> Any:
-    """A claim that names a ``rule`` (a ``[rules.NAME]`` table: a claim's
-    keys shared by several claims): the rule's keys, then the claim's over
-    them (``with`` merged name by name)."""
-    if not isinstance(claim, Mapping) or "rule" not in claim:
-        return claim
-    name = claim["rule"]
+def _with_rule(table: Any, rules: Mapping[str, Any], key: str, path: Path) -> Any:
+    """A table (a claim, an experiment) that names a ``rule``: the
+    ``[rules.NAME]`` table's keys, with the table's own over them (tables
+    such as ``with``, ``network`` or ``metrics`` merged key by key)."""
+    if not isinstance(table, Mapping) or "rule" not in table:
+        return table
+    name = table["rule"]
     if name not in rules:
         raise DataError(f"{path}: {key}.rule: {name!r} is not a rule ({', '.join(rules)})")
-    merged = {**rules[name], **{k: v for k, v in claim.items() if k != "rule"}}
-    merged["with"] = {**rules[name].get("with", {}), **claim.get("with", {})}
-    return merged
+    return _merge(rules[name], {k: v for k, v in table.items() if k != "rule"})
+
+
+def _merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for k, v in over.items():
+        both = isinstance(v, Mapping) and isinstance(out.get(k), Mapping)
+        out[k] = _merge(out[k], v) if both else v
+    return out
 
 
 def _claim(t: _Table, tolerances: Mapping[str, Tolerance]) -> ClaimSpec:

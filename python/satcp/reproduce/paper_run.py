@@ -159,12 +159,13 @@ class ExperimentView:
     columns: dict[str, Keyed]
     files: list[str]
     runs: int
+    given: dict[str, Any]  # its ``with`` names
 
     def __getattr__(self, name: str) -> Any:
-        try:
-            return self.__dict__["columns"][name]
-        except KeyError:
-            raise AttributeError(f"experiment {self.name} has no column {name!r}") from None
+        for names in (self.__dict__["columns"], self.__dict__["given"]):
+            if name in names:
+                return names[name]
+        raise AttributeError(f"experiment {self.name} has no column or name {name!r}")
 
     def at(self, **where: Any) -> Row:
         return _at(self.rows, where, self.name)
@@ -209,7 +210,7 @@ class _Piece:
 
 def render_text(spec: TextSpec, scope: dict[str, Any]) -> str:
     """The alternative of a text that its ``when`` names."""
-    which = spec.when(scope)
+    which = spec.when(scope) if spec.when else "text"
     if which not in spec.variants:
         raise DataError(f"{spec.when.key}: {which!r} is not one of {', '.join(spec.variants)}")
     return spec.variants[which](scope)
@@ -276,17 +277,18 @@ def text(paper: PaperFile, part: str, name: str, quick: bool = False, **given: A
     (for tests: the part's ``let`` names that the text does not need, or
     that ``given`` has, are not computed)."""
     spec = paper.parts[part]
-    target = spec.text if name == "text" else spec.texts[name]
-    needed = _needed(spec, names_in(target))
+    target = spec.text if name == "text" else {**paper.texts, **spec.texts}[name]
+    needed = _needed(spec, paper, names_in(target))
     lets = {k: e for k, e in spec.let.items() if k in needed and k not in given}
-    scope = part_names(replace(spec, let=lets), {**base_scope(paper, {}, quick), **given})
+    scope = part_names(replace(spec, let=lets), {**base_scope(paper, {}, quick), **given}, paper)
     return spec.text(scope) if name == "text" else str(getattr(scope["texts"], name))
 
 
-def _needed(spec: PartSpec, names: set[str]) -> set[str]:
+def _needed(spec: PartSpec, paper: PaperFile, names: set[str]) -> set[str]:
     """``names`` and every name the part's lets, texts and tables among
     them use, to the end."""
-    pieces = {**spec.let, **spec.texts, **spec.tables, **spec.lists}
+    pieces = {**paper.texts, **paper.tables, **paper.lists}
+    pieces |= {**spec.let, **spec.texts, **spec.tables, **spec.lists}
     while True:
         more = set().union(*(names_in(pieces[n]) for n in names if n in pieces)) - names
         if not more:
@@ -345,9 +347,12 @@ def _network(spec: ExperimentSpec, scope: Mapping[str, Any]) -> dict[str, Any]:
 
 def experiment(
     paper: PaperFile, spec: ExperimentSpec, scope: dict[str, Any], quick: bool
-) -> tuple[Experiment, dict[str, list[Any]]]:
-    """The spec as the engine's :class:`~.experiment.Experiment`, and its
-    axes."""
+) -> tuple[Experiment, dict[str, list[Any]], dict[str, Any]]:
+    """The spec as the engine's :class:`~.experiment.Experiment`, its axes
+    and its scope (``scope`` with its ``with`` names)."""
+    scope = dict(scope)
+    for name, value in spec.given.items():
+        scope[name] = evaluate(value, scope)
     axes = _grid(spec, scope, quick)
     names = list(axes)
     grid = [
@@ -388,7 +393,7 @@ def experiment(
         write_table=write_table,
         share_runs=True,
     )
-    return exp, axes
+    return exp, axes, scope
 
 
 def _summarize(rows: list[Row], keys: list[str], metrics: list[str]) -> list[Row]:
@@ -427,7 +432,11 @@ def _pivot(
 
 
 def view(
-    spec: ExperimentSpec, done: ExperimentResult, axes: Mapping[str, list[Any]], files: list[str]
+    spec: ExperimentSpec,
+    done: ExperimentResult,
+    axes: Mapping[str, list[Any]],
+    files: list[str],
+    scope: Mapping[str, Any],
 ) -> ExperimentView:
     names = [n for n in axes if n != spec.over]
 
@@ -444,12 +453,20 @@ def view(
         columns={f: Keyed((key(r), r[f]) for r in done.rows) for f in fields},
         files=files,
         runs=done.runs,
+        given={k: scope[k] for k in spec.given},
     )
 
 
 def experiment_scope(v: ExperimentView) -> dict[str, Any]:
     """An experiment's names, bare (a part of one experiment)."""
-    return {**v.columns, "rows": v.rows, "table": v.table, "axes": v.axes, "at": v.at}
+    return {
+        **v.given,
+        **v.columns,
+        "rows": v.rows,
+        "table": v.table,
+        "axes": v.axes,
+        "at": v.at,
+    }
 
 
 # --- figures -------------------------------------------------------------------------
@@ -552,15 +569,15 @@ def run_part(
     for e in paper.experiments.values():
         if e.part != spec.name:
             continue
-        exp, axes = experiment(paper, e, scope, quick)
+        exp, axes, names = experiment(paper, e, scope, quick)
         done = run_experiment(exp, out, workers)
-        v = view(e, done, axes, list(done.files))
+        v = view(e, done, axes, list(done.files), names)
         v.files += draw_figures(paper, e.figures, {**scope, **experiment_scope(v)}, out)
         views[e.name] = v
     scope |= views
     if len(views) == 1:
         scope |= experiment_scope(next(iter(views.values())))
-    part_scope = part_names(spec, scope)
+    part_scope = part_names(spec, scope, paper)
     return Section(
         spec.title,
         spec.text(part_scope),
@@ -570,15 +587,27 @@ def run_part(
     )
 
 
-def part_names(spec: PartSpec, scope: dict[str, Any]) -> dict[str, Any]:
-    """``scope`` with the part's ``let`` names (in order), ``tables``,
-    ``lists`` and ``texts``."""
+def part_names(spec: PartSpec, scope: dict[str, Any], paper: PaperFile) -> dict[str, Any]:
+    """``scope`` with the part's ``let`` names (in order), and its and the
+    paper's ``tables``, ``lists`` and ``texts``."""
     scope = dict(scope)
     for name, e in spec.let.items():
         scope[name] = e(scope)
-    scope["texts"] = _Pieces(spec.texts, scope, render_text)
-    scope["tables"] = _Pieces(spec.tables, scope, markdown)
-    scope["lists"] = _Pieces(spec.lists, scope, markdown_list)
+    return with_pieces(scope, paper, spec.tables, spec.lists, spec.texts)
+
+
+def with_pieces(
+    scope: dict[str, Any],
+    paper: PaperFile,
+    tables: Mapping[str, TableSpec],
+    lists: Mapping[str, ListSpec],
+    texts: Mapping[str, TextSpec],
+) -> dict[str, Any]:
+    """``scope`` with ``tables``, ``lists`` and ``texts``: the paper's and
+    these."""
+    scope["texts"] = _Pieces({**paper.texts, **texts}, scope, render_text)
+    scope["tables"] = _Pieces({**paper.tables, **tables}, scope, markdown)
+    scope["lists"] = _Pieces({**paper.lists, **lists}, scope, markdown_list)
     return scope
 
 
@@ -653,7 +682,7 @@ def render_report(
     }
     for name, e in paper.report_let.items():
         scope[name] = e(scope)
-    scope["texts"] = _Pieces(paper.report_texts, scope, render_text)
+    with_pieces(scope, paper, {}, {}, paper.report_texts)
     return paper.report(scope).rstrip("\n") + "\n"
 
 
