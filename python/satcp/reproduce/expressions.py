@@ -16,6 +16,7 @@ formula needs.
 
 from __future__ import annotations
 
+import ast
 import builtins
 import math
 from collections.abc import Mapping
@@ -51,6 +52,7 @@ BUILTINS: dict[str, Any] = {
         "list",
         "max",
         "min",
+        "next",
         "range",
         "reversed",
         "round",
@@ -62,6 +64,10 @@ BUILTINS: dict[str, Any] = {
         "zip",
     ]
 } | {"nan": math.nan, "inf": math.inf, "isnan": math.isnan, "sqrt": math.sqrt, "log2": math.log2}
+
+
+#: The names under which a part's pieces of prose are found.
+PIECES = ("texts", "tables", "lists")
 
 
 class DataError(ValueError):
@@ -80,9 +86,18 @@ class Expression:
         self.text = text.removeprefix("=").strip()
         self.key = key
         try:
-            self.code: CodeType = compile(self.text, key, "eval")
+            tree = ast.parse(self.text, key, "eval")
+            self.code: CodeType = compile(tree, key, "eval")
         except SyntaxError as e:
             raise DataError(f"{key}: {self.text!r} is not an expression: {e.msg}") from None
+        # The names it reads, and the pieces of prose (texts.NAME, ...) it asks for.
+        self.names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | {
+            n.attr
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Attribute)
+            and isinstance(n.value, ast.Name)
+            and n.value.id in PIECES
+        }
 
     def __call__(self, scope: Mapping[str, Any]) -> Any:
         try:
@@ -171,10 +186,10 @@ def _field_end(text: str, start: int, key: str) -> tuple[int, int]:
 
 def names_in(value: Any) -> set[str]:
     """Every name a compiled value (an expression, a template, or anything
-    holding them: a text's alternatives, a table) refers to, attributes
-    included: a superset of what it needs."""
+    holding them: a text's alternatives, a table) reads, and the pieces of
+    prose it asks for (``texts.gaps``: "gaps")."""
     if isinstance(value, Expression):
-        return _code_names(value.code)
+        return value.names
     if isinstance(value, Template):
         return {
             n for p in value.paragraphs for f in p if not isinstance(f, str) for n in names_in(f[0])
@@ -186,14 +201,6 @@ def names_in(value: Any) -> set[str]:
     if hasattr(value, "__dataclass_fields__"):
         return set().union(*(names_in(getattr(value, f)) for f in value.__dataclass_fields__))
     return set()
-
-
-def _code_names(code: CodeType) -> set[str]:
-    names = set(code.co_names)
-    for c in code.co_consts:
-        if isinstance(c, CodeType):
-            names |= _code_names(c)
-    return names
 
 
 def compile_value(value: Any, key: str) -> Any:

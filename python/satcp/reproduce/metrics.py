@@ -12,6 +12,7 @@ import numpy as np
 __all__ = [
     "completion_s",
     "delivery_rate",
+    "flow_rates",
     "mean_response_s",
     "queue_drops",
     "responses",
@@ -62,3 +63,22 @@ def mean_response_s(run: Any, kind: str, every: bool = False) -> float:
     if len(times) == 0 or (every and len(times) < total):
         return math.nan
     return float(times.mean())
+
+
+def flow_rates(
+    run: Any, duration_s: float, variant: str | None = None
+) -> tuple[float, float, float, float]:
+    """The mean throughput per flow (kb/s over ``duration_s``) of the run's
+    flows (of ``tcp.variant`` ``variant`` only, when given) and their fast
+    retransmissions, timeouts and duplicate segments received (spurious
+    retransmissions), each per data segment sent."""
+    flows = run.flows
+    mine = flows[flows["variant"] == variant] if variant else flows
+    sent = float(mine["server_data_segments_sent"].sum()) or 1.0
+    thr = float(mine["client_bytes_delivered"].sum()) * 8 / duration_s / 1000.0 / len(mine)
+    return (
+        thr,
+        float(mine["server_fast_retransmits"].sum()) / sent,
+        float(mine["server_timeouts"].sum()) / sent,
+        float(mine["client_duplicate_segments_received"].sum()) / sent,
+    )

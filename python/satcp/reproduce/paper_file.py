@@ -65,14 +65,19 @@ class ClaimSpec:
     paper_text: Template | None = None
     satcp: Any = None
     holds: Any = None
-    unit: str = ""
+    unit: Template | None = None
     digits: int = 2
     note: Template | None = None
     tolerance: str = ""
     implied: Any = None
     verdict: Template | None = None
-    given: dict[str, Any] = field(default_factory=dict)  # ``with``: names, in order
     loops: tuple[Loop, ...] = ()
+    #: per item of ``loops``: ``with`` names (a rule's defaults, the
+    #: claim's values), then ``let`` names (a rule's formulas), in order
+    given: dict[str, Any] = field(default_factory=dict)
+    let: dict[str, Expression] = field(default_factory=dict)
+    #: a group: these claims once per item of ``loops`` (none: a claim)
+    group: list[ClaimSpec] = field(default_factory=list)
 
 
 @dataclass
@@ -94,10 +99,10 @@ class SeriesSpec:
 
 @dataclass
 class PanelSpec:
-    xlabel: str
-    ylabel: str
+    xlabel: Template
+    ylabel: Template
     series: SeriesSpec
-    xlog: bool = False
+    xlog: Any = False
     ylim: Any = None
     xlim: Any = None
     legend: bool = True
@@ -519,10 +524,10 @@ def _panel(t: _Table) -> PanelSpec:
         capsize=t.get("capsize", (int, float)),
     )
     return PanelSpec(
-        xlabel=t.need("xlabel", str),
-        ylabel=t.need("ylabel", str),
+        xlabel=t.template("xlabel", required=True),
+        ylabel=t.template("ylabel", required=True),
         series=series,
-        xlog=t.get("xlog", bool, False),
+        xlog=t.value("xlog") or False,
         ylim=t.value("ylim"),
         xlim=t.value("xlim"),
         legend=t.get("legend", bool, True),
@@ -540,11 +545,7 @@ def _part(
         let=t.expressions("let"),
     )
     spec.tables, spec.lists, spec.texts = _pieces(t)
-    for i, c in enumerate(t.get("claims", list, [])):
-        key = f"{t.where('claims')}[{i}]"
-        ct = _Table(_with_rule(c, rules, key, t.path), key, t.path)
-        spec.claims.append(_claim(ct, tolerances))
-        ct.done()
+    spec.claims = _claims(t, tolerances, rules)
     t.done()
     return spec
 
@@ -592,6 +593,39 @@ def _markdown_table(t: _Table) -> TableSpec:
     return spec
 
 
+def _claims(
+    t: _Table, tolerances: Mapping[str, Tolerance], rules: Mapping[str, Any]
+) -> list[ClaimSpec]:
+    """A table's ``claims``: claims, or groups of claims (``{for, with,
+    claims}``) made once per item of their loops, in order."""
+    out = []
+    for i, c in enumerate(t.get("claims", list, [])):
+        key = f"{t.where('claims')}[{i}]"
+        ct = _Table(_with_rule(c, rules, key, t.path), key, t.path)
+        if "claims" in ct.doc:
+            out.append(
+                ClaimSpec(
+                    key=f"{t.path}: {key}",
+                    where=Template("", key),
+                    statement=Template("", key),
+                    given=ct.value("with") or {},
+                    let=ct.expressions("let"),
+                    loops=_loops(ct),
+                    group=_claims(ct, tolerances, rules),
+                )
+            )
+        else:
+            out.append(_claim(ct, tolerances))
+        ct.done()
+    return out
+
+
+def _loops(t: _Table) -> tuple[Loop, ...]:
+    loops = t.get("for", (str, list), [])
+    loops = [loops] if isinstance(loops, str) else loops
+    return tuple(Loop.parse(x, f"{t.path}: {t.where('for')}") for x in loops)
+
+
 def _with_rule(table: Any, rules: Mapping[str, Any], key: str, path: Path) -> Any:
     """A table (a claim, an experiment) that names a ``rule``: the
     ``[rules.NAME]`` table's keys, with the table's own over them (tables
@@ -616,8 +650,6 @@ def _claim(t: _Table, tolerances: Mapping[str, Tolerance]) -> ClaimSpec:
     tolerance = t.get("tolerance", str, "")
     if tolerance and tolerance not in tolerances:
         raise t.error("tolerance", f"{tolerance!r} is not a tolerance ({', '.join(tolerances)})")
-    loops = t.get("for", (str, list), [])
-    loops = [loops] if isinstance(loops, str) else loops
     return ClaimSpec(
         key=f"{t.path}: {t.key}",
         where=t.template("where", required=True),
@@ -626,12 +658,13 @@ def _claim(t: _Table, tolerances: Mapping[str, Tolerance]) -> ClaimSpec:
         paper_text=t.template("paper_text"),
         satcp=t.value("satcp"),
         holds=t.value("holds"),
-        unit=t.get("unit", str, ""),
+        unit=t.template("unit"),
         digits=t.get("digits", int, 2),
         note=t.template("note"),
         tolerance=tolerance,
         implied=t.value("implied"),
         verdict=t.template("verdict"),
         given=t.value("with") or {},
-        loops=tuple(Loop.parse(x, f"{t.path}: {t.where('for')}") for x in loops),
+        let=t.expressions("let"),
+        loops=_loops(t),
     )

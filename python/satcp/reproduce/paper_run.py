@@ -46,7 +46,7 @@ from .experiment import (
     run_experiment,
     sections_markdown,
 )
-from .expressions import DataError, evaluate, names_in
+from .expressions import DataError, Template, evaluate, names_in
 from .paper_file import (
     ClaimSpec,
     ExperimentSpec,
@@ -68,6 +68,7 @@ __all__ = [
     "Row",
     "read",
     "reproduction",
+    "run_one",
     "run_part",
     "scenario_path",
     "text",
@@ -129,7 +130,10 @@ class CaseSet(list):
 
 
 class Row(dict):
-    """A row of an experiment's table; its fields are attributes too."""
+    """A row of an experiment's table; its fields are attributes too
+    (``_key``: its point's axis values)."""
+
+    _key: tuple = ()
 
     def __getattr__(self, name: str) -> Any:
         try:
@@ -271,6 +275,38 @@ def reproduction(paper: PaperFile, package: str) -> Reproduction:
     )
 
 
+def run_one(
+    paper: PaperFile,
+    name: str,
+    out: Path,
+    workers: int | None = None,
+    quick: bool = True,
+    functions: Mapping[str, Any] | None = None,
+    **changes: Any,
+) -> ExperimentView:
+    """Runs experiment ``name`` alone (its CSV and figures into ``out``),
+    with ``changes`` to its spec (``quick_axes={"x": [0.3]}``, ``network=``,
+    ``given=``), and returns it as a part sees it (for tests)."""
+    spec = replace(paper.experiments[name], **changes)
+    return run_spec(paper, spec, base_scope(paper, functions or {}, quick), out, workers, quick)
+
+
+def run_spec(
+    paper: PaperFile,
+    spec: ExperimentSpec,
+    scope: dict[str, Any],
+    out: Path,
+    workers: int | None,
+    quick: bool,
+) -> ExperimentView:
+    """Runs an experiment, writes its CSV file and figures into ``out``."""
+    exp, axes, names = experiment(paper, spec, scope, quick)
+    done = run_experiment(exp, out, workers)
+    v = view(spec, done, axes, list(done.files), names)
+    v.files += draw_figures(paper, spec.figures, {**names, **experiment_scope(v)}, out)
+    return v
+
+
 def text(paper: PaperFile, part: str, name: str, quick: bool = False, **given: Any) -> str:
     """Part ``part``'s text ``name`` (``texts.NAME``), or its whole text
     (``name`` "text"), rendered with the names ``given`` instead of runs
@@ -278,19 +314,20 @@ def text(paper: PaperFile, part: str, name: str, quick: bool = False, **given: A
     that ``given`` has, are not computed)."""
     spec = paper.parts[part]
     target = spec.text if name == "text" else {**paper.texts, **spec.texts}[name]
-    needed = _needed(spec, paper, names_in(target))
+    needed = _needed(spec, paper, names_in(target), set(given))
     lets = {k: e for k, e in spec.let.items() if k in needed and k not in given}
     scope = part_names(replace(spec, let=lets), {**base_scope(paper, {}, quick), **given}, paper)
     return spec.text(scope) if name == "text" else str(getattr(scope["texts"], name))
 
 
-def _needed(spec: PartSpec, paper: PaperFile, names: set[str]) -> set[str]:
+def _needed(spec: PartSpec, paper: PaperFile, names: set[str], given: set[str]) -> set[str]:
     """``names`` and every name the part's lets, texts and tables among
-    them use, to the end."""
+    them use (but those ``given``), to the end."""
     pieces = {**paper.texts, **paper.tables, **paper.lists}
     pieces |= {**spec.let, **spec.texts, **spec.tables, **spec.lists}
     while True:
-        more = set().union(*(names_in(pieces[n]) for n in names if n in pieces)) - names
+        used = [names_in(pieces[n]) for n in names if n in pieces and n not in given]
+        more = set().union(*used) - names
         if not more:
             return names
         names |= more
@@ -373,6 +410,9 @@ def experiment(
         rows = [Row({**p, **m}) for p, m in measured]
         if spec.over:
             rows = _summarize(rows, [n for n in names if n != spec.over], list(spec.metrics))
+        keys = [n for n in names if n != spec.over]
+        for r in rows:  # its point, before a column of an axis' name replaces the value
+            r._key = tuple(r[n] for n in keys)
         for col, e in spec.columns.items():  # column by column: a column may read another row's
             values = [e({**scope, **r, "at": lambda **w: _at(rows, w, spec.name)}) for r in rows]
             for r, v in zip(rows, values, strict=True):
@@ -384,7 +424,7 @@ def experiment(
 
     exp = Experiment(
         name=spec.name,
-        csv=spec.csv,
+        csv=Template(spec.csv, f"experiments.{spec.name}.csv")(scope),
         grid=grid,
         scenario=lambda p: _network(spec, point_scope(p)),
         metrics=read,
@@ -438,11 +478,8 @@ def view(
     files: list[str],
     scope: Mapping[str, Any],
 ) -> ExperimentView:
-    names = [n for n in axes if n != spec.over]
-
     def key(r: Row) -> Any:
-        k = tuple(r[n] for n in names)
-        return k[0] if len(k) == 1 else k
+        return r._key[0] if len(r._key) == 1 else r._key
 
     fields = [*spec.metrics, *spec.columns]
     return ExperimentView(
@@ -501,10 +538,10 @@ def draw_figures(
             ylim, xlim = evaluate(pn.ylim, fs), evaluate(pn.xlim, fs)
             panels.append(
                 plotstyle.Panel(
-                    pn.xlabel,
-                    pn.ylabel,
+                    pn.xlabel(fs),
+                    pn.ylabel(fs),
                     series,
-                    xlog=pn.xlog,
+                    xlog=bool(evaluate(pn.xlog, fs)),
                     ylim=None if ylim is None else tuple(ylim),
                     xlim=None if xlim is None else tuple(xlim),
                     legend=pn.legend,
@@ -545,7 +582,7 @@ def _each(loop: Loop, scope: dict[str, Any]) -> Iterator[dict[str, Any]]:
 def _each_of(loops: Sequence[Loop], scope: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """The scope once per combination of ``loops`` (nested, first outermost)."""
     if not loops:
-        yield scope
+        yield dict(scope)
         return
     for s in _each(loops[0], scope):
         yield from _each_of(loops[1:], s)
@@ -565,15 +602,11 @@ def run_part(
     """Runs the part's experiments (writing their CSV files and figures)
     and returns its section: text, claims, files, runs."""
     scope = base_scope(paper, functions, quick)
-    views: dict[str, ExperimentView] = {}
-    for e in paper.experiments.values():
-        if e.part != spec.name:
-            continue
-        exp, axes, names = experiment(paper, e, scope, quick)
-        done = run_experiment(exp, out, workers)
-        v = view(e, done, axes, list(done.files), names)
-        v.files += draw_figures(paper, e.figures, {**scope, **experiment_scope(v)}, out)
-        views[e.name] = v
+    views = {
+        e.name: run_spec(paper, e, scope, out, workers, quick)
+        for e in paper.experiments.values()
+        if e.part == spec.name
+    }
     scope |= views
     if len(views) == 1:
         scope |= experiment_scope(next(iter(views.values())))
@@ -631,13 +664,17 @@ def markdown(spec: TableSpec, scope: dict[str, Any]) -> str:
 
 
 def claims(spec: ClaimSpec, scope: dict[str, Any], paper: PaperFile) -> list[Claim]:
-    """The claim (one per combination of its ``for`` loops), its ``with``
-    names set first."""
+    """The claim (one per combination of its ``for`` loops, each with its
+    ``with`` and ``let`` names), or a group's claims."""
     out = []
-    scope = dict(scope)
-    for name, value in spec.given.items():
-        scope[name] = evaluate(value, scope)
     for s in _each_of(spec.loops, scope):
+        for name, value in spec.given.items():
+            s[name] = evaluate(value, s)
+        for name, e in spec.let.items():
+            s[name] = e(s)
+        if spec.group:
+            out += [c for g in spec.group for c in claims(g, s, paper)]
+            continue
         paper_value = evaluate(spec.paper, s)
         satcp = evaluate(spec.satcp, s)
         holds = evaluate(spec.holds, s)
@@ -649,7 +686,7 @@ def claims(spec: ClaimSpec, scope: dict[str, Any], paper: PaperFile) -> list[Cla
                 spec.statement(s),
                 None if paper_value is None else float(paper_value),
                 None if satcp is None else float(satcp),
-                unit=spec.unit,
+                unit=spec.unit(s) if spec.unit else "",
                 holds=None if holds is None else bool(holds),
                 note=spec.note(s) if spec.note else "",
                 digits=spec.digits,
