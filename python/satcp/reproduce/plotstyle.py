@@ -77,32 +77,19 @@ def draw_series(
     """One series: line of ``style``, its marker only with ``markers``;
     with ``yerr``, error bars (``capsize``: their caps)."""
     color, ls, marker = style
-    if yerr is not None:
-        ax.errorbar(
-            x,
-            y,
-            yerr=yerr,
-            label=label,
-            color=color,
-            linestyle=ls,
-            marker=marker if markers else None,
-            markersize=markersize,
-            linewidth=linewidth,
-            capsize=capsize,
-            **extra,
-        )
-        return
-    ax.plot(
-        x,
-        y,
-        label=label,
-        color=color,
-        linestyle=ls,
-        marker=marker if markers else None,
-        linewidth=linewidth,
-        markersize=markersize,
+    line = {
+        "label": label,
+        "color": color,
+        "linestyle": ls,
+        "marker": marker if markers else None,
+        "linewidth": linewidth,
+        "markersize": markersize,
         **extra,
-    )
+    }
+    if yerr is None:
+        ax.plot(x, y, **line)
+    else:
+        ax.errorbar(x, y, yerr=yerr, capsize=capsize, **line)
 
 
 def grid_and_legend(ax: Axes, legend: bool = True) -> None:
