@@ -7,14 +7,17 @@ a template. :func:`reproduction` gives the paper's
 :class:`~.experiment.Reproduction`; a paper's package needs nothing else.
 
 What the expressions see (docs/reproductions.md, "Scopes"): the paper's
-constants, ``tolerance.NAME``, ``cases.SET``, ``quick``, the functions of
-:mod:`.metrics` and of the paper's functions module; in a point, its
-parameters (an axis over a case set gives the :class:`Case`); in a metric,
-the run as ``run``; in a column, the row's fields and ``at(**where)``; in
-a part, each of its experiments by name (:class:`ExperimentView`; a part
-of one experiment also has its columns, metrics, ``rows``, ``table`` and
-``axes`` bare), the part's ``let`` names, ``tables.NAME`` and
-``texts.NAME``.
+constants, ``tolerance.NAME``, ``cases.SET``, ``quick``, the helpers
+(:data:`HELPERS`, :mod:`.metrics`) and the paper's functions module; in an
+experiment, its ``with`` names; in a point, its parameters (an axis over a
+case set gives the :class:`Case`); in a metric, the run as ``run``; in a
+column, the row's fields and ``at(**where)``; in a part, each of its
+experiments by name (:class:`ExperimentView`; a part of one experiment
+also has its columns, metrics, ``rows``, ``table`` and ``axes`` bare), the
+part's ``let`` names, ``tables.NAME``, ``lists.NAME`` and ``texts.NAME``;
+in a claim, its ``for``, ``with`` and ``let`` names. :func:`text` renders
+a part's prose with made-up numbers, :func:`run_one` runs one experiment
+(both for tests).
 """
 
 from __future__ import annotations
