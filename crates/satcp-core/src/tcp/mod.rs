@@ -10,6 +10,7 @@ pub mod endpoint;
 pub mod invariants;
 pub mod options;
 pub mod path_cache;
+pub mod profile;
 pub mod receiver;
 pub mod receiver_part;
 pub mod recovery;
@@ -19,7 +20,7 @@ pub mod sent_queue;
 pub mod variant;
 
 pub use ack_info::AckInfo;
-pub use config::{Recovery, TcpConfig};
+pub use config::{Profile, Recovery, TcpConfig};
 pub use congestion::{CcEvent, CongestionControl, Reply};
 pub use endpoint::{ConnState, Notice, TcpEndpoint, TcpOutput};
 pub use path_cache::{CachedPath, PathCache};
