@@ -10,6 +10,7 @@
 //! starts at 1, and the FIN follows the last data byte.
 
 use super::ack_info::{dsack_block, AckInfo};
+use super::config::ScoreboardAfterTimeout;
 use super::config::TcpConfig;
 use super::congestion::{CcEvent, CongestionControl, Reply};
 use super::delayed_ack::{AckPolicy, DelayedAck};
@@ -19,6 +20,7 @@ use super::options::TcpOptions;
 use super::path_cache::CachedPath;
 use super::receiver::ReceiveHalf;
 use super::receiver_part::{ExtraAck, ReceiverPart};
+use super::recovery::RecoveryCounters;
 use super::recovery::{LossRecovery, RecoveryAck, RecoveryRules};
 use super::rtt_estimator::RttEstimator;
 use super::send_state::{CongState, SendState, UndoState};
@@ -105,6 +107,11 @@ pub struct TcpEndpoint {
     /// Most recent data segment sent (seq, len), copied by extra segments.
     last_data: Option<(u64, u32)>,
     pub stats: FlowStats,
+    /// What a timeout does to the SACK scoreboard.
+    scoreboard_after_timeout: ScoreboardAfterTimeout,
+    /// What the loss-recovery mechanisms beyond the RFC 6675 / RFC 6582
+    /// defaults did (reported only for those switched on).
+    recovery_counters: RecoveryCounters,
 }
 
 impl TcpEndpoint {
@@ -172,6 +179,8 @@ impl TcpEndpoint {
             pacing_blocked: false,
             last_data: None,
             stats: FlowStats::default(),
+            scoreboard_after_timeout: cfg.scoreboard_after_timeout,
+            recovery_counters: RecoveryCounters::new(cfg),
         }
     }
 
@@ -201,6 +210,11 @@ impl TcpEndpoint {
     }
     pub fn recovery_name(&self) -> &'static str {
         self.recovery.name()
+    }
+    /// Counters of the loss-recovery mechanisms switched on (reneging,
+    /// F-RTO, PRR, RACK-TLP); empty with the RFC defaults.
+    pub fn recovery_counters(&self) -> Vec<(&'static str, u64)> {
+        self.recovery_counters.reported()
     }
 
     // ----- invariants -----
@@ -577,6 +591,7 @@ impl TcpEndpoint {
             self.rto_deadline = None;
         } else {
             self.rto_deadline = Some(now + self.tx.rtt.rto());
+            self.check_reneging(now);
         }
     }
 
@@ -634,11 +649,44 @@ impl TcpEndpoint {
             self.set_state(CongState::Loss, now);
         }
         self.tx.dupacks = 0;
-        self.tx.sent.mark_all_lost();
+        self.presume_lost_at_timeout();
         self.tx.rtt.back_off();
         self.tx.retransmit_now = true;
         let margin = self.rules.rto_restart_margin;
         self.rto_deadline = Some(now + self.tx.rtt.rto() + margin);
+    }
+
+    /// What a timeout presumes lost (`tcp.scoreboard_after_timeout`):
+    /// everything outstanding, the SACK marks forgotten (`clear`: RFC 2018
+    /// Sec. 8 and RFC 6675 Sec. 5.1; SACK blocks that arrive afterwards
+    /// count again), or everything not SACKed, unless the receiver reneged
+    /// (`keep`: the erratum to RFC 6675 Sec. 5.1, Linux's
+    /// `tcp_timeout_mark_lost`). A lost SYN is simply resent.
+    fn presume_lost_at_timeout(&mut self) {
+        if self.scoreboard_after_timeout == ScoreboardAfterTimeout::Clear || self.tx.snd_una == 0 {
+            self.tx.sent.mark_all_lost();
+        } else if self.tx.sent.mark_lost_keeping_sacks(None) {
+            self.recovery_counters.renegings += 1;
+        }
+    }
+
+    /// Linux's `tcp_check_sack_reneging`, with the scoreboard kept across
+    /// timeouts: an ACK that moved snd_una to a segment it SACKed earlier
+    /// shows the receiver dropped SACKed data (reneging), or a passing
+    /// oddity. The timer is brought forward to max(SRTT/2, 10 ms): if the
+    /// next ACKs do not clear it up, the timeout finds the first segment
+    /// still SACKed and clears the scoreboard (`presume_lost_at_timeout`).
+    fn check_reneging(&mut self, now: SimTime) {
+        if self.scoreboard_after_timeout == ScoreboardAfterTimeout::Keep
+            && self.tx.sent.first().is_some_and(|f| f.sacked)
+        {
+            let half_srtt = self
+                .tx
+                .rtt
+                .srtt()
+                .map_or(Duration::ZERO, |d| Duration(d.0 / 2));
+            self.rto_deadline = Some(now + half_srtt.max(Duration::from_millis(10)));
+        }
     }
 
     fn arm_rto(&mut self, now: SimTime) {

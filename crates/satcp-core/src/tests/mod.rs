@@ -7,4 +7,5 @@ mod halt_tests;
 mod hook_tests;
 mod nextseg_tests;
 mod rtt_sample_tests;
+mod timeout_scoreboard_tests;
 mod undo_tests;

@@ -5,6 +5,7 @@
 //! it lasts. The standard ones, NewReno (RFC 6582) and SACK-based
 //! recovery (RFC 6675), are here; variants wrap them or bring their own.
 
+pub mod counters;
 pub mod newreno;
 pub mod sack;
 
@@ -12,6 +13,7 @@ use super::config::Recovery;
 use super::send_state::SendState;
 use crate::engine::Duration;
 
+pub use counters::RecoveryCounters;
 pub use newreno::NewRenoRecovery;
 pub use sack::SackRecovery;
 
