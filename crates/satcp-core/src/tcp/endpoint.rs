@@ -137,6 +137,7 @@ impl TcpEndpoint {
             Box::new(DelayedAck::disabled())
         };
         let mss = cfg.mss;
+        let recovery = super::recovery::with_settings(parts.recovery, cfg.prr);
         TcpEndpoint {
             state: ConnState::Closed,
             tx: SendState {
@@ -162,8 +163,8 @@ impl TcpEndpoint {
             },
             rx: ReceiveHalf::new(cfg.rcv_buffer.min(65_535), false, cfg.dsack),
             cc: parts.cc,
-            rules: parts.recovery.rules(),
-            recovery: parts.recovery,
+            rules: recovery.rules(),
+            recovery,
             undo_on_dsack: parts.undo_on_dsack,
             ack_policy,
             receiver: parts.receiver,

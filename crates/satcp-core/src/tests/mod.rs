@@ -6,6 +6,7 @@ mod ecn_tests;
 mod halt_tests;
 mod hook_tests;
 mod nextseg_tests;
+mod prr_tests;
 mod rtt_sample_tests;
 mod timeout_scoreboard_tests;
 mod undo_tests;
