@@ -20,11 +20,12 @@ use super::options::TcpOptions;
 use super::path_cache::CachedPath;
 use super::receiver::ReceiveHalf;
 use super::receiver_part::{ExtraAck, ReceiverPart};
+use super::recovery::frto::{Frto, FrtoAck, Verdict};
 use super::recovery::RecoveryCounters;
 use super::recovery::{LossRecovery, RecoveryAck, RecoveryRules};
 use super::rtt_estimator::RttEstimator;
 use super::send_state::{CongState, SendState, UndoState};
-use super::sent_queue::{Acked, SentQueue};
+use super::sent_queue::{Acked, DeliveredNow, SentQueue};
 use super::variant::EndpointParts;
 use crate::engine::{Duration, SimTime};
 use crate::metrics::FlowStats;
@@ -112,6 +113,8 @@ pub struct TcpEndpoint {
     /// What the loss-recovery mechanisms beyond the RFC 6675 / RFC 6582
     /// defaults did (reported only for those switched on).
     recovery_counters: RecoveryCounters,
+    /// F-RTO (RFC 5682), when `tcp.frto`.
+    frto: Option<Frto>,
 }
 
 impl TcpEndpoint {
@@ -165,7 +168,9 @@ impl TcpEndpoint {
             cc: parts.cc,
             rules: recovery.rules(),
             recovery,
-            undo_on_dsack: parts.undo_on_dsack,
+            // `tcp.undo` undoes DSACK-shown spurious reductions for every
+            // variant (Linux's tcp_try_undo_dsack / tcp_try_undo_recovery).
+            undo_on_dsack: parts.undo_on_dsack || cfg.undo,
             ack_policy,
             receiver: parts.receiver,
             ecn: EcnState::new(cfg.ecn),
@@ -182,6 +187,7 @@ impl TcpEndpoint {
             stats: FlowStats::default(),
             scoreboard_after_timeout: cfg.scoreboard_after_timeout,
             recovery_counters: RecoveryCounters::new(cfg),
+            frto: cfg.frto.then(Frto::default),
         }
     }
 
@@ -442,6 +448,7 @@ impl TcpEndpoint {
             return; // acknowledges something never sent
         }
         let window = self.opts.peer_window(h);
+        let in_timeout_recovery = self.tx.state == CongState::Loss;
         let mut newly_sacked = 0;
         let mut dsack = None;
         if self.tx.sack && h.has_sack() {
@@ -492,7 +499,63 @@ impl TcpEndpoint {
         } else if ack == self.tx.snd_una {
             self.tx.rwnd = window;
         }
+        if self.frto.is_some() {
+            let delivered = self.tx.sent.take_delivered();
+            let sacked_or_duplicate = newly_sacked > 0 || duplicate;
+            if in_timeout_recovery {
+                self.frto_on_ack(new_ack, sacked_or_duplicate, delivered, now);
+            }
+        }
         self.on_ecn_echo(h, now);
+    }
+
+    /// F-RTO (RFC 5682 Sec. 3) reads an ACK of the timeout's recovery.
+    fn frto_on_ack(
+        &mut self,
+        advanced: bool,
+        sacked_or_duplicate: bool,
+        delivered: DeliveredNow,
+        now: SimTime,
+    ) {
+        let recover = self.tx.recover;
+        // Without SACK, an ACK that also covers resent data cannot tell
+        // which copies arrived (Linux clears FLAG_ORIG_SACK_ACKED then).
+        let original_delivered = delivered.lowest_original_end.is_some_and(|e| e <= recover)
+            && (self.tx.sack || delivered.newest_resent.is_none());
+        let a = FrtoAck {
+            advanced,
+            covers_recover: self.tx.snd_una >= recover,
+            original_delivered,
+            sacked_or_duplicate,
+            new_data_can_go: self.new_data_can_go(),
+        };
+        let Some(f) = self.frto.as_mut() else { return };
+        if f.on_ack(a) == Verdict::Spurious {
+            self.undo_spurious_timeout(now);
+        }
+    }
+
+    /// Unsent data waits and the peer's window lets a segment of it go.
+    fn new_data_can_go(&self) -> bool {
+        let unsent = self.tx.stream_end - self.tx.snd_max.min(self.tx.stream_end);
+        let fin_waits = self.tx.fin_seq == Some(self.tx.snd_max);
+        let len = unsent.min(self.tx.mss as u64);
+        let wnd_end = self.tx.snd_una + self.cc.send_window_limit(&self.tx);
+        (unsent > 0 || fin_waits) && self.tx.snd_max + len <= wnd_end
+    }
+
+    /// F-RTO showed the timeout spurious (RFC 5682 step 3b), and Linux's
+    /// response (`tcp_try_undo_loss` with `frto_undo`): the reduction is
+    /// undone, no segment stays presumed lost, the state is Open again,
+    /// and a new loss in the window may start fast recovery.
+    fn undo_spurious_timeout(&mut self, now: SimTime) {
+        self.recovery_counters.frto_spurious += 1;
+        self.stats.undos += 1;
+        self.tx.undo.armed = false;
+        self.cc.undo(&mut self.tx);
+        self.tx.sent.unmark_lost();
+        self.tx.recover = self.tx.snd_una;
+        self.set_state(CongState::Open, now);
     }
 
     /// A DSACK arrived: if it reports a segment we retransmitted since the
@@ -645,6 +708,12 @@ impl TcpEndpoint {
             if self.tx.state != CongState::Loss {
                 self.tx.undo.arm(self.tx.cwnd, self.tx.ssthresh);
             }
+            if let Some(f) = self.frto.as_mut() {
+                // RFC 5682 Sec. 3.2: not when the timeout interrupts fast
+                // recovery, unless it repeats one on the same snd_una.
+                let fresh = self.tx.state == CongState::Open || self.consecutive_rtos > 1;
+                f.on_timeout(fresh);
+            }
             self.cc.on_timeout(&mut self.tx);
             self.tx.recover = self.tx.snd_max;
             self.set_state(CongState::Loss, now);
@@ -723,6 +792,8 @@ impl TcpEndpoint {
             .timeout_retransmit_limit
             .filter(|_| self.tx.state == CongState::Loss);
         let mut retransmitted = 0;
+        // F-RTO step 2b: this round sends new data, no retransmission.
+        let new_data_only = self.frto.as_mut().is_some_and(|f| f.take_new_data_round());
         // The peer's window, as the variant sees it, is evaluated once per
         // transmission round (one ACK or timer event), like the send-size
         // computation of BSD-derived stacks; sending within the round does
@@ -741,7 +812,7 @@ impl TcpEndpoint {
                 self.pacing_blocked = true;
                 break;
             }
-            if let Some(i) = self.tx.sent.next_lost() {
+            if let Some(i) = self.tx.sent.next_lost().filter(|_| !new_data_only) {
                 let len = self.tx.sent.get(i).len();
                 let capped = limit.is_some_and(|l| retransmitted >= l);
                 if !capped && self.tx.pipe() + len <= self.tx.cwnd {

@@ -3,6 +3,7 @@
 //! nothing from `protocols/`.
 
 mod ecn_tests;
+mod frto_tests;
 mod halt_tests;
 mod hook_tests;
 mod nextseg_tests;

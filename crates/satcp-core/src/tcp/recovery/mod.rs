@@ -6,6 +6,7 @@
 //! recovery (RFC 6675), are here; variants wrap them or bring their own.
 
 pub mod counters;
+pub mod frto;
 pub mod newreno;
 pub mod prr;
 pub mod sack;
