@@ -33,7 +33,12 @@ fn main() {
         let s = satcp_core::parse(&v.to_string()).unwrap_or_else(|e| panic!("{path}: {e}"));
         let r = satcp_core::run(&s);
         let (mut rtx, mut dup, mut to, mut fr, mut goodput) = (0, 0, 0, 0, 0.0);
+        let mut counters = std::collections::BTreeMap::<String, u64>::new();
         for f in &r.flows {
+            for (k, v) in &f.recovery_counters {
+                *counters.entry(k.clone()).or_default() += v;
+            }
+            *counters.entry("undos".into()).or_default() += f.server.undos;
             rtx += f.server.retransmitted_segments;
             dup += f.client.duplicate_segments_received;
             to += f.server.timeouts;
@@ -62,5 +67,8 @@ fn main() {
             fr,
             goodput
         );
+        if !counters.is_empty() {
+            println!("    {counters:?}");
+        }
     }
 }

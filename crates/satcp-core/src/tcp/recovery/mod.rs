@@ -9,7 +9,9 @@ pub mod counters;
 pub mod frto;
 pub mod newreno;
 pub mod prr;
+pub mod rack;
 pub mod sack;
+pub mod tlp;
 
 use super::config::Recovery;
 use super::send_state::SendState;
