@@ -130,7 +130,12 @@ impl Rack {
     }
 
     /// Step 4: RACK.reo_wnd.
-    pub fn reo_wnd(&self, recovering: bool, dupthresh_sacked: bool, srtt: Option<Duration>) -> Duration {
+    pub fn reo_wnd(
+        &self,
+        recovering: bool,
+        dupthresh_sacked: bool,
+        srtt: Option<Duration>,
+    ) -> Duration {
         if !self.reordering_seen && (recovering || dupthresh_sacked) {
             return Duration::ZERO;
         }
@@ -186,7 +191,12 @@ mod tests {
     fn queue() -> SentQueue {
         let mut q = SentQueue::default();
         for i in 0..10u64 {
-            q.push_new(SeqRange::new(1 + i * 100, 101 + i * 100), false, false, at(i));
+            q.push_new(
+                SeqRange::new(1 + i * 100, 101 + i * 100),
+                false,
+                false,
+                at(i),
+            );
         }
         q
     }
@@ -256,7 +266,11 @@ mod tests {
         r.on_dsack(500, 1000);
         assert_eq!(r.reo_wnd(false, false, None), ms(50), "one step per round");
         r.on_dsack(1000, 2000);
-        assert_eq!(r.reo_wnd(false, false, Some(ms(60))), ms(60), "at most SRTT");
+        assert_eq!(
+            r.reo_wnd(false, false, Some(ms(60))),
+            ms(60),
+            "at most SRTT"
+        );
         for _ in 0..REO_WND_PERSIST {
             r.on_recovery_end();
         }

@@ -177,8 +177,14 @@ mod tests {
     fn sec7_4_an_answered_probe_of_new_data_ends_the_episode() {
         let mut t = Tlp::default();
         t.on_probe_sent(1000, false);
-        assert_eq!(t.on_ack(900, false, true, false, false), ProbeAnswer::Pending);
-        assert_eq!(t.on_ack(1000, false, true, false, false), ProbeAnswer::NoLoss);
+        assert_eq!(
+            t.on_ack(900, false, true, false, false),
+            ProbeAnswer::Pending
+        );
+        assert_eq!(
+            t.on_ack(1000, false, true, false, false),
+            ProbeAnswer::NoLoss
+        );
         assert_eq!(t.probe_end(), None);
     }
 
@@ -188,10 +194,16 @@ mod tests {
     fn sec7_4_a_dsack_or_duplicate_ack_of_a_resent_probe_shows_no_loss() {
         let mut t = Tlp::default();
         t.on_probe_sent(1000, true);
-        assert_eq!(t.on_ack(1000, true, false, false, false), ProbeAnswer::NoLoss);
+        assert_eq!(
+            t.on_ack(1000, true, false, false, false),
+            ProbeAnswer::NoLoss
+        );
         let mut t = Tlp::default();
         t.on_probe_sent(1000, true);
-        assert_eq!(t.on_ack(1000, false, false, false, true), ProbeAnswer::NoLoss);
+        assert_eq!(
+            t.on_ack(1000, false, false, false, true),
+            ProbeAnswer::NoLoss
+        );
     }
 
     /// Sec. 7.4: an ACK beyond the probe of the last segment: the probe
@@ -201,7 +213,13 @@ mod tests {
     fn sec7_4_an_ack_beyond_a_resent_probe_shows_a_repaired_loss() {
         let mut t = Tlp::default();
         t.on_probe_sent(1000, true);
-        assert_eq!(t.on_ack(1000, false, true, false, false), ProbeAnswer::Pending);
-        assert_eq!(t.on_ack(1500, false, true, false, false), ProbeAnswer::Repaired);
+        assert_eq!(
+            t.on_ack(1000, false, true, false, false),
+            ProbeAnswer::Pending
+        );
+        assert_eq!(
+            t.on_ack(1500, false, true, false, false),
+            ProbeAnswer::Repaired
+        );
     }
 }
