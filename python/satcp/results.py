@@ -108,7 +108,12 @@ class Results:
     def flows(self) -> pd.DataFrame:
         rows = _flatten(
             self.raw.get("flows", []),
-            {"server": "server_", "client": "client_", "variant_counters": "counter_"},
+            {
+                "server": "server_",
+                "client": "client_",
+                "variant_counters": "counter_",
+                "recovery_counters": "recovery_",
+            },
         )
         return pd.DataFrame(rows)
 

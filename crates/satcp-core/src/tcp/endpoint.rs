@@ -10,6 +10,7 @@
 //! starts at 1, and the FIN follows the last data byte.
 
 use super::ack_info::{dsack_block, AckInfo};
+use super::config::ScoreboardAfterTimeout;
 use super::config::TcpConfig;
 use super::congestion::{CcEvent, CongestionControl, Reply};
 use super::delayed_ack::{AckPolicy, DelayedAck};
@@ -19,10 +20,14 @@ use super::options::TcpOptions;
 use super::path_cache::CachedPath;
 use super::receiver::ReceiveHalf;
 use super::receiver_part::{ExtraAck, ReceiverPart};
+use super::recovery::frto::{Frto, FrtoAck, Verdict};
+use super::recovery::rack::Rack;
+use super::recovery::tlp::{ProbeAnswer, Tlp};
+use super::recovery::RecoveryCounters;
 use super::recovery::{LossRecovery, RecoveryAck, RecoveryRules};
 use super::rtt_estimator::RttEstimator;
 use super::send_state::{CongState, SendState, UndoState};
-use super::sent_queue::{Acked, SentQueue};
+use super::sent_queue::{Acked, DeliveredNow, SentQueue};
 use super::variant::EndpointParts;
 use crate::engine::{Duration, SimTime};
 use crate::metrics::FlowStats;
@@ -105,6 +110,17 @@ pub struct TcpEndpoint {
     /// Most recent data segment sent (seq, len), copied by extra segments.
     last_data: Option<(u64, u32)>,
     pub stats: FlowStats,
+    /// What a timeout does to the SACK scoreboard.
+    scoreboard_after_timeout: ScoreboardAfterTimeout,
+    /// What the loss-recovery mechanisms beyond the RFC 6675 / RFC 6582
+    /// defaults did (reported only for those switched on).
+    recovery_counters: RecoveryCounters,
+    /// F-RTO (RFC 5682), when `tcp.frto`.
+    frto: Option<Frto>,
+    /// RACK and tail loss probes (RFC 8985), when `tcp.rack_tlp` (used on
+    /// SACK connections only, as Linux).
+    rack: Option<Rack>,
+    tlp: Option<Tlp>,
 }
 
 impl TcpEndpoint {
@@ -130,6 +146,7 @@ impl TcpEndpoint {
             Box::new(DelayedAck::disabled())
         };
         let mss = cfg.mss;
+        let recovery = super::recovery::with_settings(parts.recovery, cfg.prr);
         TcpEndpoint {
             state: ConnState::Closed,
             tx: SendState {
@@ -152,12 +169,15 @@ impl TcpEndpoint {
                 extra: Vec::new(),
                 next_send_time: SimTime::ZERO,
                 undo: UndoState::default(),
+                loss_by_time: false,
             },
             rx: ReceiveHalf::new(cfg.rcv_buffer.min(65_535), false, cfg.dsack),
             cc: parts.cc,
-            rules: parts.recovery.rules(),
-            recovery: parts.recovery,
-            undo_on_dsack: parts.undo_on_dsack,
+            rules: recovery.rules(),
+            recovery,
+            // `tcp.undo` undoes DSACK-shown spurious reductions for every
+            // variant (Linux's tcp_try_undo_dsack / tcp_try_undo_recovery).
+            undo_on_dsack: parts.undo_on_dsack || cfg.undo,
             ack_policy,
             receiver: parts.receiver,
             ecn: EcnState::new(cfg.ecn),
@@ -172,6 +192,11 @@ impl TcpEndpoint {
             pacing_blocked: false,
             last_data: None,
             stats: FlowStats::default(),
+            scoreboard_after_timeout: cfg.scoreboard_after_timeout,
+            recovery_counters: RecoveryCounters::new(cfg),
+            frto: cfg.frto.then(Frto::default),
+            rack: cfg.rack_tlp.then(Rack::default),
+            tlp: cfg.rack_tlp.then(Tlp::default),
         }
     }
 
@@ -201,6 +226,11 @@ impl TcpEndpoint {
     }
     pub fn recovery_name(&self) -> &'static str {
         self.recovery.name()
+    }
+    /// Counters of the loss-recovery mechanisms switched on (reneging,
+    /// F-RTO, PRR, RACK-TLP); empty with the RFC defaults.
+    pub fn recovery_counters(&self) -> Vec<(&'static str, u64)> {
+        self.recovery_counters.reported()
     }
 
     // ----- invariants -----
@@ -316,7 +346,18 @@ impl TcpEndpoint {
         }
         earliest(
             earliest(self.rto_deadline, self.ack_policy.deadline()),
-            earliest(self.cc.next_timer(), self.pacing_deadline()),
+            earliest(
+                earliest(self.cc.next_timer(), self.pacing_deadline()),
+                self.loss_timer_deadline(),
+            ),
+        )
+    }
+
+    /// RACK's reorder timer and the tail loss probe timer (RFC 8985).
+    fn loss_timer_deadline(&self) -> Option<SimTime> {
+        earliest(
+            self.rack.as_ref().and_then(|r| r.deadline()),
+            self.tlp.as_ref().and_then(|t| t.deadline()),
         )
     }
 
@@ -334,6 +375,22 @@ impl TcpEndpoint {
             if self.state == ConnState::Aborted {
                 return;
             }
+        }
+        if self
+            .tlp
+            .as_ref()
+            .and_then(|t| t.deadline())
+            .is_some_and(|t| t <= now)
+        {
+            self.send_loss_probe(now, out);
+        }
+        if self
+            .rack
+            .as_ref()
+            .and_then(|r| r.deadline())
+            .is_some_and(|t| t <= now)
+        {
+            self.on_reorder_timer(now);
         }
         if self.ack_policy.deadline().is_some_and(|t| t <= now) {
             self.ack_now = true;
@@ -407,6 +464,7 @@ impl TcpEndpoint {
         let sack = self.sack_offered && h.sack_permitted;
         self.sack_offered = sack;
         self.tx.sack = sack;
+        self.tx.loss_by_time = sack && self.rack.is_some();
         self.rx.set_sack(sack);
         self.opts.on_peer_syn(h);
         self.rx.rcv_wnd = self.opts.adv_window;
@@ -427,6 +485,7 @@ impl TcpEndpoint {
             return; // acknowledges something never sent
         }
         let window = self.opts.peer_window(h);
+        let in_timeout_recovery = self.tx.state == CongState::Loss;
         let mut newly_sacked = 0;
         let mut dsack = None;
         if self.tx.sack && h.has_sack() {
@@ -470,6 +529,14 @@ impl TcpEndpoint {
         if let Some(d) = dsack {
             self.on_dsack(d, now);
         }
+        let delivered = if self.frto.is_some() || self.rack.is_some() {
+            self.tx.sent.take_delivered()
+        } else {
+            DeliveredNow::default()
+        };
+        if self.rack_on() {
+            self.rack_on_ack(&delivered, rtt, dsack.is_some(), now);
+        }
         if new_ack {
             self.on_new_ack(h, &acked, (rtt, rto_rtt), window, now, out);
         } else if duplicate {
@@ -477,7 +544,65 @@ impl TcpEndpoint {
         } else if ack == self.tx.snd_una {
             self.tx.rwnd = window;
         }
+        if self.frto.is_some() && in_timeout_recovery {
+            let sacked_or_duplicate = newly_sacked > 0 || duplicate;
+            self.frto_on_ack(new_ack, sacked_or_duplicate, delivered, now);
+        }
+        if self.rack_on() {
+            self.rack_start_recovery(now);
+            self.tlp_on_ack(h.ack, dsack, new_ack, newly_sacked > 0, duplicate);
+            self.arm_probe_timer(now, new_ack);
+        }
         self.on_ecn_echo(h, now);
+    }
+
+    /// F-RTO (RFC 5682 Sec. 3) reads an ACK of the timeout's recovery.
+    fn frto_on_ack(
+        &mut self,
+        advanced: bool,
+        sacked_or_duplicate: bool,
+        delivered: DeliveredNow,
+        now: SimTime,
+    ) {
+        let recover = self.tx.recover;
+        // Without SACK, an ACK that also covers resent data cannot tell
+        // which copies arrived (Linux clears FLAG_ORIG_SACK_ACKED then).
+        let original_delivered = delivered.lowest_original_end.is_some_and(|e| e <= recover)
+            && (self.tx.sack || delivered.newest_resent.is_none());
+        let a = FrtoAck {
+            advanced,
+            covers_recover: self.tx.snd_una >= recover,
+            original_delivered,
+            sacked_or_duplicate,
+            new_data_can_go: self.new_data_can_go(),
+        };
+        let Some(f) = self.frto.as_mut() else { return };
+        if f.on_ack(a) == Verdict::Spurious {
+            self.undo_spurious_timeout(now);
+        }
+    }
+
+    /// Unsent data waits and the peer's window lets a segment of it go.
+    fn new_data_can_go(&self) -> bool {
+        let unsent = self.tx.stream_end - self.tx.snd_max.min(self.tx.stream_end);
+        let fin_waits = self.tx.fin_seq == Some(self.tx.snd_max);
+        let len = unsent.min(self.tx.mss as u64);
+        let wnd_end = self.tx.snd_una + self.cc.send_window_limit(&self.tx);
+        (unsent > 0 || fin_waits) && self.tx.snd_max + len <= wnd_end
+    }
+
+    /// F-RTO showed the timeout spurious (RFC 5682 step 3b), and Linux's
+    /// response (`tcp_try_undo_loss` with `frto_undo`): the reduction is
+    /// undone, no segment stays presumed lost, the state is Open again,
+    /// and a new loss in the window may start fast recovery.
+    fn undo_spurious_timeout(&mut self, now: SimTime) {
+        self.recovery_counters.frto_spurious += 1;
+        self.stats.undos += 1;
+        self.tx.undo.armed = false;
+        self.cc.undo(&mut self.tx);
+        self.tx.sent.unmark_lost();
+        self.tx.recover = self.tx.snd_una;
+        self.set_state(CongState::Open, now);
     }
 
     /// A DSACK arrived: if it reports a segment we retransmitted since the
@@ -519,6 +644,11 @@ impl TcpEndpoint {
     /// a change.
     fn set_state(&mut self, to: CongState, now: SimTime) {
         let from = self.tx.state();
+        if to == CongState::Open {
+            if let Some(r) = self.rack.as_mut() {
+                r.on_recovery_end();
+            }
+        }
         self.tx.state = to;
         self.announce_state(from, now);
     }
@@ -577,6 +707,7 @@ impl TcpEndpoint {
             self.rto_deadline = None;
         } else {
             self.rto_deadline = Some(now + self.tx.rtt.rto());
+            self.check_reneging(now);
         }
     }
 
@@ -589,22 +720,41 @@ impl TcpEndpoint {
         self.tx.dupacks += 1;
         if self.tx.state == CongState::Recovery {
             self.recovery.on_ack(&mut self.tx, RecoveryAck::Duplicate);
-        } else if self.tx.snd_una >= self.tx.recover && self.recovery.loss_detected(&self.tx) {
+        } else if self.tx.snd_una >= self.tx.recover && self.loss_detected() {
             // RFC 6582 Sec. 3.2: no new episode for losses of a window that
             // an earlier episode or timeout already answered.
-            let reduce =
-                self.cc.on_event(&mut self.tx, CcEvent::LossDetected, now) == Reply::Default;
-            if reduce {
-                self.stats.fast_retransmits += 1;
-                self.tx.undo.arm(self.tx.cwnd, self.tx.ssthresh);
-                self.tx.ssthresh = self.cc.ssthresh(&self.tx);
-            }
-            let from = self.tx.state();
-            self.tx.recover = self.tx.snd_max;
-            self.tx.state = CongState::Recovery;
-            self.tx.sent.on_recovery_entry();
-            self.recovery.enter(&mut self.tx, reduce);
-            self.announce_state(from, now);
+            self.start_recovery(now);
+        }
+    }
+
+    /// Whether the ACK just processed shows a loss that starts recovery:
+    /// the recovery module's rule (DupThresh, RFC 6675's IsLost), or with
+    /// RACK a segment RACK presumed lost (Linux's `tcp_time_to_recover`).
+    fn loss_detected(&self) -> bool {
+        if self.rack_on() {
+            self.tx.sent.awaiting_retransmission() > 0
+        } else {
+            self.recovery.loss_detected(&self.tx)
+        }
+    }
+
+    /// A loss-recovery episode starts: ssthresh (unless the variant keeps
+    /// its window), `recover`, the module's entry.
+    fn start_recovery(&mut self, now: SimTime) {
+        let reduce = self.cc.on_event(&mut self.tx, CcEvent::LossDetected, now) == Reply::Default;
+        if reduce {
+            self.stats.fast_retransmits += 1;
+            self.tx.undo.arm(self.tx.cwnd, self.tx.ssthresh);
+            self.tx.ssthresh = self.cc.ssthresh(&self.tx);
+        }
+        let from = self.tx.state();
+        self.tx.recover = self.tx.snd_max;
+        self.tx.state = CongState::Recovery;
+        self.tx.sent.on_recovery_entry();
+        self.recovery.enter(&mut self.tx, reduce);
+        self.announce_state(from, now);
+        if let Some(t) = self.tlp.as_mut() {
+            t.reset();
         }
     }
 
@@ -629,16 +779,215 @@ impl TcpEndpoint {
             if self.tx.state != CongState::Loss {
                 self.tx.undo.arm(self.tx.cwnd, self.tx.ssthresh);
             }
+            if let Some(f) = self.frto.as_mut() {
+                // RFC 5682 Sec. 3.2: not when the timeout interrupts fast
+                // recovery, unless it repeats one on the same snd_una.
+                let fresh = self.tx.state == CongState::Open || self.consecutive_rtos > 1;
+                f.on_timeout(fresh);
+            }
             self.cc.on_timeout(&mut self.tx);
             self.tx.recover = self.tx.snd_max;
             self.set_state(CongState::Loss, now);
         }
         self.tx.dupacks = 0;
-        self.tx.sent.mark_all_lost();
+        if let Some(t) = self.tlp.as_mut() {
+            t.reset();
+        }
+        self.presume_lost_at_timeout(now);
         self.tx.rtt.back_off();
         self.tx.retransmit_now = true;
         let margin = self.rules.rto_restart_margin;
         self.rto_deadline = Some(now + self.tx.rtt.rto() + margin);
+    }
+
+    /// What a timeout presumes lost (`tcp.scoreboard_after_timeout`):
+    /// everything outstanding, the SACK marks forgotten (`clear`: RFC 2018
+    /// Sec. 8 and RFC 6675 Sec. 5.1; SACK blocks that arrive afterwards
+    /// count again), or everything not SACKed, unless the receiver reneged
+    /// (`keep`: the erratum to RFC 6675 Sec. 5.1, Linux's
+    /// `tcp_timeout_mark_lost`). A lost SYN is simply resent.
+    /// With RACK and the scoreboard kept, only the first segment and those
+    /// RACK no longer waits for are presumed lost (RFC 8985 Sec. 6.3,
+    /// Linux's `tcp_timeout_mark_lost`).
+    fn presume_lost_at_timeout(&mut self, now: SimTime) {
+        if self.scoreboard_after_timeout == ScoreboardAfterTimeout::Clear || self.tx.snd_una == 0 {
+            self.tx.sent.mark_all_lost();
+            return;
+        }
+        let spare = if self.rack_on() {
+            let reo_wnd = self.rack_reo_wnd();
+            self.rack.as_ref().and_then(|r| r.spare_after(reo_wnd, now))
+        } else {
+            None
+        };
+        if self.tx.sent.mark_lost_keeping_sacks(spare) {
+            self.recovery_counters.renegings += 1;
+        }
+    }
+
+    /// Linux's `tcp_check_sack_reneging`, with the scoreboard kept across
+    /// timeouts: an ACK that moved snd_una to a segment it SACKed earlier
+    /// shows the receiver dropped SACKed data (reneging), or a passing
+    /// oddity. The timer is brought forward to max(SRTT/2, 10 ms): if the
+    /// next ACKs do not clear it up, the timeout finds the first segment
+    /// still SACKed and clears the scoreboard (`presume_lost_at_timeout`).
+    fn check_reneging(&mut self, now: SimTime) {
+        if self.scoreboard_after_timeout == ScoreboardAfterTimeout::Keep
+            && self.tx.sent.first().is_some_and(|f| f.sacked)
+        {
+            let half_srtt = self
+                .tx
+                .rtt
+                .srtt()
+                .map_or(Duration::ZERO, |d| Duration(d.0 / 2));
+            self.rto_deadline = Some(now + half_srtt.max(Duration::from_millis(10)));
+        }
+    }
+
+    // ----- RACK-TLP (RFC 8985) -----
+
+    /// RACK runs: switched on and SACK in use (Linux runs RACK for SACK
+    /// connections only; without SACK, DupThresh stays).
+    fn rack_on(&self) -> bool {
+        self.tx.loss_by_time
+    }
+
+    /// RACK.reo_wnd now (RFC 8985 Sec. 6.2 step 4).
+    fn rack_reo_wnd(&self) -> Duration {
+        let Some(r) = self.rack.as_ref() else {
+            return Duration::ZERO;
+        };
+        let recovering = matches!(self.tx.state, CongState::Recovery | CongState::Loss);
+        let sacked = self.tx.sent.sacked_bytes();
+        let dupthresh_sacked = sacked >= self.tx.dupthresh as u64 * self.tx.mss as u64;
+        r.reo_wnd(recovering, dupthresh_sacked, self.tx.rtt.srtt())
+    }
+
+    /// RACK's steps 1-5 on an ACK, before the recovery module sees it.
+    fn rack_on_ack(
+        &mut self,
+        delivered: &DeliveredNow,
+        rtt: Option<Duration>,
+        dsack: bool,
+        now: SimTime,
+    ) {
+        let (snd_una, snd_max) = (self.tx.snd_una, self.tx.snd_max);
+        let Some(r) = self.rack.as_mut() else { return };
+        if let Some(rtt) = rtt {
+            r.on_rtt_sample(rtt);
+        }
+        if dsack {
+            r.on_dsack(snd_una, snd_max);
+        }
+        // Linux scans only when RACK advanced (`tcp_rack_mark_lost`); the
+        // reorder timer covers the rest.
+        if *delivered == DeliveredNow::default() {
+            return;
+        }
+        r.on_delivered(delivered, now);
+        self.rack_detect_loss(now);
+    }
+
+    fn rack_detect_loss(&mut self, now: SimTime) -> usize {
+        let reo_wnd = self.rack_reo_wnd();
+        let Some(r) = self.rack.as_mut() else {
+            return 0;
+        };
+        let marked = r.detect_loss(&mut self.tx.sent, reo_wnd, now);
+        self.recovery_counters.rack_marked_lost += marked as u64;
+        marked
+    }
+
+    /// After an ACK that did not start recovery as a duplicate: RACK may
+    /// have presumed segments lost on any ACK (Linux enters recovery on
+    /// any ACK with lost_out), e.g. one that advanced snd_una with SACKs.
+    fn rack_start_recovery(&mut self, now: SimTime) {
+        if self.tx.state == CongState::Open
+            && self.tx.snd_una >= self.tx.recover
+            && self.tx.sent.awaiting_retransmission() > 0
+        {
+            self.start_recovery(now);
+        }
+    }
+
+    /// The reorder timer (RFC 8985 Sec. 6.2 step 5; Linux's
+    /// `tcp_rack_reo_timeout`): segments whose window ran out are presumed
+    /// lost, and recovery starts if it has not.
+    fn on_reorder_timer(&mut self, now: SimTime) {
+        let marked = self.rack_detect_loss(now);
+        if marked > 0 {
+            self.recovery_counters.rack_timer_losses += marked as u64;
+            self.rack_start_recovery(now);
+        }
+    }
+
+    /// Arms (`restart`: after new data went or snd_una advanced) or clears
+    /// the probe timer (RFC 8985 Sec. 7.2).
+    fn arm_probe_timer(&mut self, now: SimTime, restart: bool) {
+        let eligible = self.tx.loss_by_time
+            && self.tx.snd_una > 0
+            && self.tx.state() == CongState::Open
+            && self.tx.snd_max > self.tx.snd_una;
+        let Some(t) = self.tlp.as_mut() else { return };
+        if !eligible {
+            t.clear_timer();
+        } else if restart || t.deadline().is_none() {
+            let segments = self.tx.sent.len();
+            t.schedule(true, segments, self.tx.rtt.srtt(), self.rto_deadline, now);
+        }
+    }
+
+    /// The probe timer ran out (RFC 8985 Sec. 7.3, Linux's
+    /// `tcp_send_loss_probe`): one segment, new data if the peer's window
+    /// lets it go, else the last segment again, whatever cwnd says; then
+    /// the retransmission timer, not the probe timer, runs.
+    fn send_loss_probe(&mut self, now: SimTime, out: &mut TcpOutput) {
+        let eligible = self.tx.loss_by_time
+            && self.tx.state() == CongState::Open
+            && self.tx.snd_max > self.tx.snd_una;
+        if !eligible {
+            if let Some(t) = self.tlp.as_mut() {
+                t.clear_timer();
+            }
+            return;
+        }
+        let resent = if self.new_data_can_go() {
+            let len = (self.tx.stream_end - self.tx.snd_max).min(self.tx.mss as u64);
+            self.send_new(len as u32, now, out);
+            false
+        } else {
+            let last = self.tx.sent.len() - 1;
+            self.resend(last, false, now, out);
+            true
+        };
+        self.recovery_counters.tlp_probes += 1;
+        let end = self.tx.snd_max;
+        if let Some(t) = self.tlp.as_mut() {
+            t.on_probe_sent(end, resent);
+        }
+        self.rto_deadline = Some(now + self.tx.rtt.rto());
+    }
+
+    /// An ACK while a probe is unanswered (RFC 8985 Sec. 7.4): a probe
+    /// that repaired a loss reduces cwnd as one loss does (Linux: ssthresh
+    /// from the congestion control, cwnd = ssthresh).
+    fn tlp_on_ack(
+        &mut self,
+        ack: u64,
+        dsack: Option<SeqRange>,
+        advanced: bool,
+        sacked: bool,
+        duplicate: bool,
+    ) {
+        let Some(t) = self.tlp.as_mut() else { return };
+        let dsack_of_probe = t
+            .probe_end()
+            .is_some_and(|end| dsack.is_some_and(|d| d.end == end));
+        if t.on_ack(ack, dsack_of_probe, advanced, sacked, duplicate) == ProbeAnswer::Repaired {
+            self.recovery_counters.tlp_repairs += 1;
+            self.tx.ssthresh = self.cc.ssthresh(&self.tx);
+            self.tx.cwnd = self.tx.ssthresh.max(self.tx.mss as u64);
+        }
     }
 
     fn arm_rto(&mut self, now: SimTime) {
@@ -669,11 +1018,14 @@ impl TcpEndpoint {
             }
             return;
         }
+        let snd_max_before = self.tx.snd_max;
         let limit = self
             .rules
             .timeout_retransmit_limit
             .filter(|_| self.tx.state == CongState::Loss);
         let mut retransmitted = 0;
+        // F-RTO step 2b: this round sends new data, no retransmission.
+        let new_data_only = self.frto.as_mut().is_some_and(|f| f.take_new_data_round());
         // The peer's window, as the variant sees it, is evaluated once per
         // transmission round (one ACK or timer event), like the send-size
         // computation of BSD-derived stacks; sending within the round does
@@ -692,7 +1044,7 @@ impl TcpEndpoint {
                 self.pacing_blocked = true;
                 break;
             }
-            if let Some(i) = self.tx.sent.next_lost() {
+            if let Some(i) = self.tx.sent.next_lost().filter(|_| !new_data_only) {
                 let len = self.tx.sent.get(i).len();
                 let capped = limit.is_some_and(|l| retransmitted >= l);
                 if !capped && self.tx.pipe() + len <= self.tx.cwnd {
@@ -742,6 +1094,9 @@ impl TcpEndpoint {
         }
         if !self.tx.extra.is_empty() {
             self.send_extra(now, out);
+        }
+        if self.tlp.is_some() && self.tx.snd_max > snd_max_before {
+            self.arm_probe_timer(now, true);
         }
     }
 

@@ -120,6 +120,9 @@ pub struct SendState {
     pub(in crate::tcp) next_send_time: SimTime,
     /// The last window reduction, for undoing it.
     pub(in crate::tcp) undo: UndoState,
+    /// Losses are found by time (RACK, RFC 8985), not by RFC 6675's
+    /// IsLost: `presume_lost_by_sack` leaves marking to RACK.
+    pub(in crate::tcp) loss_by_time: bool,
 }
 
 /// Reading the state.
@@ -234,7 +237,11 @@ impl SendState {
     /// Presumes lost every segment RFC 6675's IsLost says is (DupThresh
     /// SACKed segments above it).
     pub fn presume_lost_by_sack(&mut self) {
-        self.sent.mark_lost_by_sack(self.dupthresh, self.mss);
+        // With RACK, the segments RACK presumed lost are those (Linux's
+        // `tcp_fastretrans_alert` leaves RFC 6675's marking out then).
+        if !self.loss_by_time {
+            self.sent.mark_lost_by_sack(self.dupthresh, self.mss);
+        }
     }
     /// Presumes lost every unSACKed segment overlapping `r`; returns how
     /// many were newly presumed lost.

@@ -8,7 +8,10 @@
 //! recorder), whose access link corrupts packets that the gateway then
 //! discards. Every configuration of every registered variant runs, and the
 //! transport invariants (`tcp::invariants`) are checked after every event
-//! of every endpoint (docs/testing.md).
+//! of every endpoint (docs/testing.md). Every configuration runs twice:
+//! with the RFC loss recovery, and with the loss-recovery pieces of the
+//! `linux` profile on (RACK-TLP, PRR, F-RTO, undo, the scoreboard kept
+//! across timeouts).
 
 use crate::common::*;
 use proptest::prelude::*;
@@ -86,15 +89,27 @@ fn impairments() -> impl Strategy<Value = Value> {
 pub struct Config {
     pub variant: &'static str,
     pub recovery: Option<&'static str>,
+    /// The `linux` profile's loss-recovery settings on (`LINUX_RECOVERY`).
+    pub linux_recovery: bool,
 }
 
 impl std::fmt::Display for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         match self.recovery {
-            Some(r) => write!(f, "{} ({r})", self.variant),
-            None => write!(f, "{}", self.variant),
+            Some(r) => write!(f, "{} ({r})", self.variant)?,
+            None => write!(f, "{}", self.variant)?,
         }
+        if self.linux_recovery {
+            write!(f, " with Linux's loss recovery")?;
+        }
+        Ok(())
     }
+}
+
+/// The loss-recovery settings of the `linux` profile (tcp/profile.rs).
+pub fn linux_recovery() -> Value {
+    json!({"rack_tlp": true, "prr": true, "frto": true, "undo": true,
+           "scoreboard_after_timeout": "keep"})
 }
 
 /// Every configuration of every registered family (listed or not), read
@@ -106,16 +121,29 @@ pub fn registered_configs() -> Vec<Config> {
             out.push(Config {
                 variant: v.name,
                 recovery: Some(r.name()),
+                linux_recovery: false,
             });
         }
         for (s, _) in v.shorthands {
             out.push(Config {
                 variant: s,
                 recovery: None,
+                linux_recovery: false,
             });
         }
     }
     out
+}
+
+/// Each registered configuration with the RFC loss recovery and with
+/// Linux's (`linux_recovery`).
+pub fn configs_with_both_recoveries() -> Vec<Config> {
+    let rfc = registered_configs();
+    let linux = rfc.iter().map(|c| Config {
+        linux_recovery: true,
+        ..c.clone()
+    });
+    rfc.clone().into_iter().chain(linux).collect()
 }
 
 /// Every registered router function kind, or none.
@@ -252,6 +280,9 @@ fn scenario_of(c: &Case) -> Value {
         "dsack": dsack});
     if let Some(r) = c.config.recovery {
         tcp = with(tcp, json!({ "recovery": r }));
+    }
+    if c.config.linux_recovery {
+        tcp = with(tcp, linux_recovery());
     }
     if c.config.variant == "slowstart" {
         // The family has no default function: the most aggressive of the
@@ -404,7 +435,11 @@ fn case_rng() -> proptest::test_runner::TestRng {
 /// `shard` modulo `shards`; returns (configurations, cases) run.
 fn run_shard(shard: usize, shards: usize, n: u32) -> (usize, u64) {
     let mut configs = 0;
-    for config in registered_configs().into_iter().skip(shard).step_by(shards) {
+    for config in configs_with_both_recoveries()
+        .into_iter()
+        .skip(shard)
+        .step_by(shards)
+    {
         let mut runner = TestRunner::new_with_rng(
             ProptestConfig {
                 cases: n,
