@@ -547,7 +547,9 @@ impl TcpEndpoint {
         self.tx.dupacks = 0;
         self.consecutive_rtos = 0;
         if let Some(r) = rto_rtt {
-            self.tx.rtt.sample(r);
+            self.tx
+                .rtt
+                .sample_acked(r, self.tx.snd_una, self.tx.snd_max);
             self.stats.rtt_samples += 1;
         }
         if let Some(rtt) = rtt {

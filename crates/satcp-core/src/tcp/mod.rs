@@ -8,6 +8,7 @@ pub mod delivery_rate;
 pub mod ecn;
 pub mod endpoint;
 pub mod invariants;
+pub mod linux_rto;
 pub mod options;
 pub mod path_cache;
 pub mod profile;

@@ -268,7 +268,7 @@ impl SendState {
     }
     /// Feeds an RTT measured by the variant itself to the RTO estimator.
     pub fn add_rtt_sample(&mut self, rtt: Duration) {
-        self.rtt.sample(rtt);
+        self.rtt.sample_acked(rtt, self.snd_una, self.snd_max);
     }
 }
 
