@@ -211,7 +211,7 @@ pub fn endpoint_segments(data: &[u8]) -> Reached {
         // RN-TCP-ES samples from DSACKs and is rejected without them.
         dsack: o & 8 != 0 || variant == "rntcp-es",
         ecn: o & 16 != 0,
-        nagle: o & 32 != 0,
+        nagle: (o & 32 != 0).into(),
         max_retransmissions: 3,
         ..TcpConfig::default()
     };

@@ -15,6 +15,7 @@ use super::congestion::{CcEvent, CongestionControl, Reply};
 use super::delayed_ack::{AckPolicy, DelayedAck};
 use super::ecn::EcnState;
 use super::invariants;
+use super::nagle::NagleState;
 use super::options::TcpOptions;
 use super::path_cache::CachedPath;
 use super::receiver::ReceiveHalf;
@@ -97,7 +98,7 @@ pub struct TcpEndpoint {
     ack_now: bool,
     sack_offered: bool,
     initial_window: u32,
-    nagle: bool,
+    nagle: NagleState,
     max_retransmissions: u32,
     consecutive_rtos: u32,
     /// try_send stopped because the pacing gate was closed.
@@ -166,7 +167,7 @@ impl TcpEndpoint {
             ack_now: false,
             sack_offered: parts.sack,
             initial_window: cfg.initial_window,
-            nagle: cfg.nagle,
+            nagle: NagleState::new(cfg.nagle),
             max_retransmissions: cfg.max_retransmissions,
             consecutive_rtos: 0,
             pacing_blocked: false,
@@ -710,9 +711,7 @@ impl TcpEndpoint {
             if self.tx.snd_max < self.tx.stream_end {
                 let len = (self.tx.stream_end - self.tx.snd_max).min(self.tx.mss as u64);
                 let wnd_end = self.tx.snd_una + wnd_limit;
-                if (len < self.tx.mss as u64 && self.nagle && self.tx.flight_size() > 0)
-                    || self.tx.snd_max + len > wnd_end
-                {
+                if self.nagle_holds(len) || self.tx.snd_max + len > wnd_end {
                     new_data_held = true;
                 } else if self.tx.pipe() + len > self.tx.cwnd {
                     break;
@@ -747,10 +746,19 @@ impl TcpEndpoint {
         }
     }
 
+    /// Nagle's rule (`tcp/nagle.rs`) for a new segment of `len` bytes.
+    fn nagle_holds(&self, len: u64) -> bool {
+        let fin = self.tx.fin_seq == Some(self.tx.snd_max + len);
+        let t = &self.tx;
+        self.nagle
+            .holds(len, t.mss as u64, fin, t.snd_una, t.snd_max)
+    }
+
     fn send_new(&mut self, len: u32, now: SimTime, out: &mut TcpOutput) {
         let seq = self.tx.snd_max;
         let fin = self.tx.fin_seq == Some(seq + len as u64);
         let end = seq + len as u64 + fin as u64;
+        self.nagle.on_sent(len as u64, self.tx.mss as u64, end);
         self.tx
             .sent
             .push_new(SeqRange::new(seq, end), false, fin, now);

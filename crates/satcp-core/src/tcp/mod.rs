@@ -9,6 +9,7 @@ pub mod ecn;
 pub mod endpoint;
 pub mod invariants;
 pub mod linux_rto;
+pub mod nagle;
 pub mod options;
 pub mod path_cache;
 pub mod profile;
