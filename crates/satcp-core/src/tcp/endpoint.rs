@@ -18,6 +18,7 @@ use super::invariants;
 use super::nagle::NagleState;
 use super::options::TcpOptions;
 use super::path_cache::CachedPath;
+use super::quick_ack::QuickAck;
 use super::receiver::ReceiveHalf;
 use super::receiver_part::{ExtraAck, ReceiverPart};
 use super::recovery::{LossRecovery, RecoveryAck, RecoveryRules};
@@ -123,10 +124,17 @@ impl TcpEndpoint {
     /// An endpoint running the parts a variant's factory made.
     pub fn from_parts(cfg: &TcpConfig, parts: EndpointParts) -> TcpEndpoint {
         let ack_policy: Box<dyn AckPolicy> = if cfg.delayed_ack {
-            Box::new(DelayedAck::new(
-                Duration::from_secs_f64(cfg.max_ack_delay),
-                cfg.max_ack_segments,
-            ))
+            Box::new(
+                DelayedAck::new(
+                    Duration::from_secs_f64(cfg.max_ack_delay),
+                    cfg.max_ack_segments,
+                )
+                .with_quick_acks(QuickAck::new(
+                    cfg.quick_acks,
+                    cfg.rcv_buffer as u64,
+                    cfg.mss,
+                )),
+            )
         } else {
             Box::new(DelayedAck::disabled())
         };
@@ -997,7 +1005,10 @@ impl TcpEndpoint {
                 rp.on_reassembly(nxt, self.rx.out_of_order_blocks());
             }
         }
-        if self.ack_policy.on_arrival(&a, h.len >= self.tx.mss, now) {
+        if self
+            .ack_policy
+            .on_arrival(&a, h.len >= self.tx.mss, now, &self.tx.rtt)
+        {
             self.ack_now = true;
         }
     }

@@ -13,6 +13,7 @@ pub mod nagle;
 pub mod options;
 pub mod path_cache;
 pub mod profile;
+pub mod quick_ack;
 pub mod receiver;
 pub mod receiver_part;
 pub mod recovery;
