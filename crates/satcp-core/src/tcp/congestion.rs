@@ -170,18 +170,31 @@ impl SendState {
 }
 
 /// How much slow start adds per ACK: the hook for modified slow-start
-/// functions. The standard rule is RFC 5681 Eq. 2: min(acked, SMSS).
+/// functions. The standard rule is RFC 5681 Eq. 2: min(acked, SMSS), with
+/// the stack's byte counting and HyStart++ (`SendState::slow_start`).
 pub trait SlowStart {
     fn increase(&mut self, s: &SendState, acked: u64) -> u64;
+    /// Grows cwnd for an ACK of `acked` bytes in slow start; returns what
+    /// is left of `acked` for congestion avoidance. By default cwnd grows
+    /// by `increase` and nothing is left.
+    fn grow(&mut self, s: &mut SendState, acked: u64) -> u64 {
+        s.cwnd += self.increase(s, acked);
+        0
+    }
     /// Every ACK received (the congestion module passes its ACK event
     /// on), for policies that count ACKs.
     fn on_ack_info(&mut self, _s: &SendState, _ack: &AckInfo) {}
 }
 
+/// The standard slow start (`tcp/slow_start.rs`).
 pub struct StandardSlowStart;
 
 impl SlowStart for StandardSlowStart {
+    /// RFC 5681 Eq. 2, without the stack's rules.
     fn increase(&mut self, s: &SendState, acked: u64) -> u64 {
         acked.min(s.mss() as u64)
+    }
+    fn grow(&mut self, s: &mut SendState, acked: u64) -> u64 {
+        s.slow_start(acked)
     }
 }

@@ -25,6 +25,7 @@ use super::recovery::{LossRecovery, RecoveryAck, RecoveryRules};
 use super::rtt_estimator::RttEstimator;
 use super::send_state::{CongState, SendState, UndoState};
 use super::sent_queue::{Acked, SentQueue};
+use super::slow_start::SlowStartRules;
 use super::variant::EndpointParts;
 use crate::engine::{Duration, SimTime};
 use crate::metrics::FlowStats;
@@ -161,6 +162,7 @@ impl TcpEndpoint {
                 extra: Vec::new(),
                 next_send_time: SimTime::ZERO,
                 undo: UndoState::default(),
+                slow_start: SlowStartRules::new(cfg),
             },
             rx: ReceiveHalf::new(cfg.rcv_buffer.min(65_535), false, cfg.dsack),
             cc: parts.cc,
@@ -564,6 +566,7 @@ impl TcpEndpoint {
         if let Some(rtt) = rtt {
             self.cc.on_event(&mut self.tx, CcEvent::RttSample(rtt), now);
         }
+        self.tx.observe_slow_start(rtt);
         if self.state == ConnState::SynReceived {
             self.state = ConnState::Established;
             out.notices.push(Notice::Connected);

@@ -7,6 +7,7 @@ pub mod delayed_ack;
 pub mod delivery_rate;
 pub mod ecn;
 pub mod endpoint;
+pub mod hystart;
 pub mod invariants;
 pub mod linux_rto;
 pub mod nagle;
@@ -20,6 +21,7 @@ pub mod recovery;
 pub mod rtt_estimator;
 pub mod send_state;
 pub mod sent_queue;
+pub mod slow_start;
 pub mod variant;
 
 pub use ack_info::AckInfo;

@@ -7,6 +7,7 @@
 
 use super::rtt_estimator::RttEstimator;
 use super::sent_queue::{SentQueue, SentSegment};
+use super::slow_start::SlowStartRules;
 use crate::engine::{Duration, SimTime};
 use crate::net::packet::{Priority, SeqRange};
 
@@ -120,6 +121,9 @@ pub struct SendState {
     pub(in crate::tcp) next_send_time: SimTime,
     /// The last window reduction, for undoing it.
     pub(in crate::tcp) undo: UndoState,
+    /// The standard slow start's rules: byte counting, HyStart++
+    /// (`tcp/slow_start.rs`).
+    pub(in crate::tcp) slow_start: SlowStartRules,
 }
 
 /// Reading the state.

@@ -127,9 +127,14 @@ impl CongestionControl for Cubic {
 
     fn on_ack(&mut self, s: &mut SendState, acked: u64, now: SimTime) {
         let mss = s.mss() as f64;
+        let mut acked = acked;
         if s.in_slow_start() {
-            s.cwnd += acked.min(s.mss() as u64);
-            return;
+            // The standard slow start (tcp/slow_start.rs); what it leaves
+            // goes to congestion avoidance, as in cubictcp_cong_avoid.
+            acked = s.slow_start(acked);
+            if acked == 0 {
+                return;
+            }
         }
         let cwnd = s.cwnd as f64 / mss;
         let start = match self.epoch {
