@@ -155,6 +155,11 @@ pub struct TcpConfig {
     /// validation: Linux's `tcp_is_cwnd_limited`, RFC 7661's idea):
     /// `tcp/cwnd_validation.rs`.
     pub cwnd_validation: bool,
+    /// cwnd not used for a retransmission timeout shrinks: restarted after
+    /// an idle period, decayed towards what was used when the application
+    /// or the receiver limited the sender (RFC 2861, Linux's
+    /// `net.ipv4.tcp_slow_start_after_idle`): `tcp/cwnd_validation.rs`.
+    pub slow_start_after_idle: bool,
     /// The receiver acknowledges every segment for this many segments at
     /// the start of a connection (Linux's quick-ACK mode).
     pub quick_acks: u32,
@@ -202,6 +207,7 @@ impl Default for TcpConfig {
             hystart: false,
             byte_counting: false,
             cwnd_validation: false,
+            slow_start_after_idle: false,
             quick_acks: 0,
             variant_choice: None,
         }

@@ -67,6 +67,13 @@ pub enum CcEvent<'a> {
     /// what an earlier connection from this host to the same peer host
     /// left in the simulation's path cache, if anything.
     ConnectionStart(Option<&'a CachedPath>),
+    /// cwnd has not been used for a retransmission timeout (an idle
+    /// period, or an application or receiver limiting the sender) and the
+    /// machinery is about to shrink it (`slow_start_after_idle`:
+    /// `tcp/cwnd_validation.rs`). `Handled`: the variant keeps its window,
+    /// as Linux exempts congestion controls with their own `cong_control`
+    /// (BBR).
+    UnusedCwnd,
 }
 
 /// A variant's answer to an event.

@@ -12,6 +12,7 @@
 use super::ack_info::{dsack_block, AckInfo};
 use super::config::TcpConfig;
 use super::congestion::{CcEvent, CongestionControl, Reply};
+use super::cwnd_validation::CwndUse;
 use super::delayed_ack::{AckPolicy, DelayedAck};
 use super::ecn::EcnState;
 use super::invariants;
@@ -163,6 +164,7 @@ impl TcpEndpoint {
                 next_send_time: SimTime::ZERO,
                 undo: UndoState::default(),
                 slow_start: SlowStartRules::new(cfg),
+                cwnd_use: CwndUse::new(cfg),
             },
             rx: ReceiveHalf::new(cfg.rcv_buffer.min(65_535), false, cfg.dsack),
             cc: parts.cc,
@@ -253,6 +255,7 @@ impl TcpEndpoint {
     pub fn write(&mut self, bytes: u64, now: SimTime, out: &mut TcpOutput) {
         assert!(self.tx.fin_seq.is_none(), "write after close");
         self.tx.stream_end += bytes;
+        self.restart_if_idle(now);
         self.try_send(now, out);
         self.debug_check();
     }
@@ -582,7 +585,10 @@ impl TcpEndpoint {
                 self.recovery.on_ack(&mut self.tx, ack);
             }
         } else if bytes > 0 {
+            // Congestion window validation: growth only when cwnd-limited.
+            let (before, may_raise) = (self.tx.cwnd, self.tx.may_raise_cwnd());
             self.cc.on_ack(&mut self.tx, bytes, now);
+            self.tx.growth_offered(now, before, may_raise);
         }
         if self.tx.state == CongState::Loss && self.tx.snd_una >= self.tx.recover {
             self.set_state(CongState::Open, now);
@@ -665,6 +671,28 @@ impl TcpEndpoint {
         self.pacing_blocked.then_some(self.tx.next_send_time)
     }
 
+    /// A transmission round ended: how much of cwnd it used
+    /// (`tcp/cwnd_validation.rs`); an unused cwnd decays unless the
+    /// congestion control keeps it.
+    fn after_transmit(&mut self, sent_data: bool, now: SimTime) {
+        if self.tx.after_transmit(sent_data, now)
+            && self.cc.on_event(&mut self.tx, CcEvent::UnusedCwnd, now) == Reply::Default
+        {
+            self.tx.decay_unused_cwnd(now);
+        }
+    }
+
+    /// New data after an idle period longer than the RTO restarts the
+    /// window (`tcp/cwnd_validation.rs`), unless the congestion control
+    /// keeps it.
+    fn restart_if_idle(&mut self, now: SimTime) {
+        if self.tx.idle_restart_due(now)
+            && self.cc.on_event(&mut self.tx, CcEvent::UnusedCwnd, now) == Reply::Default
+        {
+            self.tx.restart_after_idle(now);
+        }
+    }
+
     /// Sends what the windows allow: the forced fast retransmission, then
     /// segments presumed lost (RFC 6675 NextSeg rule (1)), then new data
     /// (rule (2)), then a bare FIN; in a recovery episode whose module asks
@@ -683,6 +711,7 @@ impl TcpEndpoint {
             }
             return;
         }
+        let data_segments_before = self.stats.data_segments_sent;
         let limit = self
             .rules
             .timeout_retransmit_limit
@@ -755,6 +784,7 @@ impl TcpEndpoint {
         if !self.tx.extra.is_empty() {
             self.send_extra(now, out);
         }
+        self.after_transmit(self.stats.data_segments_sent > data_segments_before, now);
     }
 
     /// Nagle's rule (`tcp/nagle.rs`) for a new segment of `len` bytes.

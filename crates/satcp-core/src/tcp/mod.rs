@@ -3,6 +3,7 @@
 pub mod ack_info;
 pub mod config;
 pub mod congestion;
+pub mod cwnd_validation;
 pub mod delayed_ack;
 pub mod delivery_rate;
 pub mod ecn;

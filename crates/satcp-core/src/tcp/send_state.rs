@@ -5,6 +5,7 @@
 //! and ssthresh (public fields, its own), and a few requests (a segment
 //! presumed lost, an extra segment, the duplicate-ACK threshold).
 
+use super::cwnd_validation::CwndUse;
 use super::rtt_estimator::RttEstimator;
 use super::sent_queue::{SentQueue, SentSegment};
 use super::slow_start::SlowStartRules;
@@ -124,6 +125,9 @@ pub struct SendState {
     /// The standard slow start's rules: byte counting, HyStart++
     /// (`tcp/slow_start.rs`).
     pub(in crate::tcp) slow_start: SlowStartRules,
+    /// How much of cwnd is used: congestion window validation and the
+    /// restart after idle (`tcp/cwnd_validation.rs`).
+    pub(in crate::tcp) cwnd_use: CwndUse,
 }
 
 /// Reading the state.

@@ -243,6 +243,10 @@ impl CongestionControl for Bbr {
             CcEvent::Ack(ack) => self.on_ack_info(s, ack, now),
             // BBR v1 does not answer ECN.
             CcEvent::EcnEcho => return Reply::Handled,
+            // Nor does it let an unused cwnd shrink (Linux exempts its
+            // cong_control from tcp_cwnd_restart and
+            // tcp_cwnd_application_limited).
+            CcEvent::UnusedCwnd => return Reply::Handled,
             _ => {}
         }
         Reply::Default
