@@ -91,6 +91,9 @@ impl SendState {
     /// Every ACK of new data, before the congestion control grows cwnd:
     /// HyStart++ counts its rounds and RTT samples.
     pub(in crate::tcp) fn observe_slow_start(&mut self, rtt: Option<Duration>) {
+        if self.slow_start.hystart.is_none() {
+            return;
+        }
         let slow_start = self.in_slow_start() && self.state == CongState::Open;
         let (ack, snd_max) = (self.snd_una, self.snd_max);
         if let Some(h) = self.slow_start.hystart.as_mut() {

@@ -86,13 +86,19 @@ fn impairments() -> impl Strategy<Value = Value> {
 pub struct Config {
     pub variant: &'static str,
     pub recovery: Option<&'static str>,
+    /// The TCP stack profile (`tcp.profile`); None: the default, rfc.
+    pub profile: Option<&'static str>,
 }
 
 impl std::fmt::Display for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         match self.recovery {
-            Some(r) => write!(f, "{} ({r})", self.variant),
-            None => write!(f, "{}", self.variant),
+            Some(r) => write!(f, "{} ({r})", self.variant)?,
+            None => write!(f, "{}", self.variant)?,
+        }
+        match self.profile {
+            Some(p) => write!(f, " [{p}]"),
+            None => Ok(()),
         }
     }
 }
@@ -106,16 +112,31 @@ pub fn registered_configs() -> Vec<Config> {
             out.push(Config {
                 variant: v.name,
                 recovery: Some(r.name()),
+                profile: None,
             });
         }
         for (s, _) in v.shorthands {
             out.push(Config {
                 variant: s,
                 recovery: None,
+                profile: None,
             });
         }
     }
     out
+}
+
+/// The same configurations under the `linux` stack profile (issue 29:
+/// Linux's RTO, quick ACKs, byte counting, HyStart++, cwnd validation,
+/// ... for every variant).
+pub fn linux_configs() -> Vec<Config> {
+    registered_configs()
+        .into_iter()
+        .map(|c| Config {
+            profile: Some("linux"),
+            ..c
+        })
+        .collect()
 }
 
 /// Every registered router function kind, or none.
@@ -252,6 +273,9 @@ fn scenario_of(c: &Case) -> Value {
         "dsack": dsack});
     if let Some(r) = c.config.recovery {
         tcp = with(tcp, json!({ "recovery": r }));
+    }
+    if let Some(p) = c.config.profile {
+        tcp = with(tcp, json!({ "profile": p }));
     }
     if c.config.variant == "slowstart" {
         // The family has no default function: the most aggressive of the
@@ -404,7 +428,8 @@ fn case_rng() -> proptest::test_runner::TestRng {
 /// `shard` modulo `shards`; returns (configurations, cases) run.
 fn run_shard(shard: usize, shards: usize, n: u32) -> (usize, u64) {
     let mut configs = 0;
-    for config in registered_configs().into_iter().skip(shard).step_by(shards) {
+    let configs = registered_configs().into_iter().chain(linux_configs());
+    for config in configs.skip(shard).step_by(shards) {
         let mut runner = TestRunner::new_with_rng(
             ProptestConfig {
                 cases: n,

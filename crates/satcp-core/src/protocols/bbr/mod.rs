@@ -34,7 +34,7 @@ pub const VARIANT: Variant = Variant::congestion_only::<BbrSettings>(
 )
 .compared_as(&[Showcase {
     label: "BBR",
-    tcp: r#"{"variant": "bbr"}"#,
+    tcp: r#"{"variant": "bbr", "profile": "linux"}"#,
 }]);
 
 /// 2 / ln 2: the smallest gain that doubles the sending rate each round.

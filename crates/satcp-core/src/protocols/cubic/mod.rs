@@ -24,7 +24,7 @@ pub const VARIANT: Variant = Variant::congestion_only::<CubicConfig>(
 )
 .compared_as(&[Showcase {
     label: "CUBIC",
-    tcp: r#"{"variant": "cubic"}"#,
+    tcp: r#"{"variant": "cubic", "profile": "linux"}"#,
 }]);
 
 /// `[tcp.cubic]`, the RFC's constants.

@@ -24,7 +24,7 @@ pub const VARIANT: Variant = Variant::congestion_only::<HyblaConfig>(
 )
 .compared_as(&[Showcase {
     label: "Hybla",
-    tcp: r#"{"variant": "hybla"}"#,
+    tcp: r#"{"variant": "hybla", "profile": "linux"}"#,
 }]);
 
 /// `[tcp.hybla]`.
