@@ -407,7 +407,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         raise UsageError(_os_error(e)) from None
     for p in presets:
         best = [r for r in rows if r.preset == p][:3]
-        podium = ", ".join(f"{r.variant} {r.goodput_mbps:.2f}" for r in best)
+        podium = ", ".join(f"{r.variant} ({r.profile}) {r.goodput_mbps:.2f}" for r in best)
         print(f"{p}: {podium} Mb/s")
     print(f"wrote {os.path.join(out, 'ranking.md')} and {len(paths) - 1} more files")
     return 0

@@ -212,7 +212,7 @@ pub fn endpoint_segments(data: &[u8]) -> Reached {
         // RN-TCP-ES samples from DSACKs and is rejected without them.
         dsack: o & 8 != 0 || variant == "rntcp-es",
         ecn: o & 16 != 0,
-        nagle: o & 32 != 0,
+        nagle: (o & 32 != 0).into(),
         max_retransmissions: 3,
         // The `linux` profile's loss recovery: RACK-TLP, PRR, F-RTO, undo,
         // the scoreboard kept across timeouts.

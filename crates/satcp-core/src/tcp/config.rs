@@ -123,8 +123,9 @@ pub struct TcpConfig {
     pub rtt_deviation_coefficient: f64,
     /// Receiver reports duplicate segments in SACK blocks (RFC 2883).
     pub dsack: bool,
-    /// Nagle's algorithm (RFC 896) on the sender.
-    pub nagle: bool,
+    /// Nagle's algorithm on the sender: false, true (RFC 896) or "linux"
+    /// (Minshall's variant, the FIN exempt: `tcp/nagle.rs`).
+    pub nagle: super::nagle::Nagle,
     /// ECN (RFC 3168): offered in the SYN, used when the peer agrees.
     pub ecn: bool,
     /// How the RTO follows the RTT samples (`RtoAlgorithm`).
@@ -144,13 +145,21 @@ pub struct TcpConfig {
     pub frto: bool,
     /// HyStart++ (RFC 9406) leaves slow start before the first loss.
     pub hystart: bool,
-    /// Slow start counts what an ACK acknowledges (appropriate byte
-    /// counting, RFC 3465, as Linux counts acknowledged segments) instead
-    /// of at most one SMSS per ACK (RFC 5681).
+    /// Standard slow start and Reno's congestion avoidance count what an
+    /// ACK acknowledges (appropriate byte counting, RFC 3465, as Linux's
+    /// `tcp_slow_start` and `tcp_cong_avoid_ai` count acknowledged
+    /// segments) instead of at most one SMSS per ACK (RFC 5681):
+    /// `tcp/slow_start.rs`.
     pub byte_counting: bool,
     /// cwnd grows only while the sender is cwnd-limited (congestion window
-    /// validation: Linux's `tcp_is_cwnd_limited`, RFC 7661's idea).
+    /// validation: Linux's `tcp_is_cwnd_limited`, RFC 7661's idea):
+    /// `tcp/cwnd_validation.rs`.
     pub cwnd_validation: bool,
+    /// cwnd not used for a retransmission timeout shrinks: restarted after
+    /// an idle period, decayed towards what was used when the application
+    /// or the receiver limited the sender (RFC 2861, Linux's
+    /// `net.ipv4.tcp_slow_start_after_idle`): `tcp/cwnd_validation.rs`.
+    pub slow_start_after_idle: bool,
     /// The receiver acknowledges every segment for this many segments at
     /// the start of a connection (Linux's quick-ACK mode).
     pub quick_acks: u32,
@@ -187,7 +196,7 @@ impl Default for TcpConfig {
             deviation_gain: 0.25,
             rtt_deviation_coefficient: 4.0,
             dsack: false,
-            nagle: false,
+            nagle: super::nagle::Nagle::Off,
             ecn: false,
             rto_algorithm: RtoAlgorithm::Rfc6298,
             scoreboard_after_timeout: ScoreboardAfterTimeout::Clear,
@@ -198,6 +207,7 @@ impl Default for TcpConfig {
             hystart: false,
             byte_counting: false,
             cwnd_validation: false,
+            slow_start_after_idle: false,
             quick_acks: 0,
             variant_choice: None,
         }

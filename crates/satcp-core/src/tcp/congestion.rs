@@ -67,6 +67,13 @@ pub enum CcEvent<'a> {
     /// what an earlier connection from this host to the same peer host
     /// left in the simulation's path cache, if anything.
     ConnectionStart(Option<&'a CachedPath>),
+    /// cwnd has not been used for a retransmission timeout (an idle
+    /// period, or an application or receiver limiting the sender) and the
+    /// machinery is about to shrink it (`slow_start_after_idle`:
+    /// `tcp/cwnd_validation.rs`). `Handled`: the variant keeps its window,
+    /// as Linux exempts congestion controls with their own `cong_control`
+    /// (BBR).
+    UnusedCwnd,
 }
 
 /// A variant's answer to an event.
@@ -170,18 +177,31 @@ impl SendState {
 }
 
 /// How much slow start adds per ACK: the hook for modified slow-start
-/// functions. The standard rule is RFC 5681 Eq. 2: min(acked, SMSS).
+/// functions. The standard rule is RFC 5681 Eq. 2: min(acked, SMSS), with
+/// the stack's byte counting and HyStart++ (`SendState::slow_start`).
 pub trait SlowStart {
     fn increase(&mut self, s: &SendState, acked: u64) -> u64;
+    /// Grows cwnd for an ACK of `acked` bytes in slow start; returns what
+    /// is left of `acked` for congestion avoidance. By default cwnd grows
+    /// by `increase` and nothing is left.
+    fn grow(&mut self, s: &mut SendState, acked: u64) -> u64 {
+        s.cwnd += self.increase(s, acked);
+        0
+    }
     /// Every ACK received (the congestion module passes its ACK event
     /// on), for policies that count ACKs.
     fn on_ack_info(&mut self, _s: &SendState, _ack: &AckInfo) {}
 }
 
+/// The standard slow start (`tcp/slow_start.rs`).
 pub struct StandardSlowStart;
 
 impl SlowStart for StandardSlowStart {
+    /// RFC 5681 Eq. 2, without the stack's rules.
     fn increase(&mut self, s: &SendState, acked: u64) -> u64 {
         acked.min(s.mss() as u64)
+    }
+    fn grow(&mut self, s: &mut SendState, acked: u64) -> u64 {
+        s.slow_start(acked)
     }
 }

@@ -13,11 +13,14 @@ use super::ack_info::{dsack_block, AckInfo};
 use super::config::ScoreboardAfterTimeout;
 use super::config::TcpConfig;
 use super::congestion::{CcEvent, CongestionControl, Reply};
+use super::cwnd_validation::CwndUse;
 use super::delayed_ack::{AckPolicy, DelayedAck};
 use super::ecn::EcnState;
 use super::invariants;
+use super::nagle::NagleState;
 use super::options::TcpOptions;
 use super::path_cache::CachedPath;
+use super::quick_ack::QuickAck;
 use super::receiver::ReceiveHalf;
 use super::receiver_part::{ExtraAck, ReceiverPart};
 use super::recovery::frto::{Frto, FrtoAck, Verdict};
@@ -28,6 +31,7 @@ use super::recovery::{LossRecovery, RecoveryAck, RecoveryRules};
 use super::rtt_estimator::RttEstimator;
 use super::send_state::{CongState, SendState, UndoState};
 use super::sent_queue::{Acked, DeliveredNow, SentQueue};
+use super::slow_start::SlowStartRules;
 use super::variant::EndpointParts;
 use crate::engine::{Duration, SimTime};
 use crate::metrics::FlowStats;
@@ -102,7 +106,7 @@ pub struct TcpEndpoint {
     ack_now: bool,
     sack_offered: bool,
     initial_window: u32,
-    nagle: bool,
+    nagle: NagleState,
     max_retransmissions: u32,
     consecutive_rtos: u32,
     /// try_send stopped because the pacing gate was closed.
@@ -138,10 +142,17 @@ impl TcpEndpoint {
     /// An endpoint running the parts a variant's factory made.
     pub fn from_parts(cfg: &TcpConfig, parts: EndpointParts) -> TcpEndpoint {
         let ack_policy: Box<dyn AckPolicy> = if cfg.delayed_ack {
-            Box::new(DelayedAck::new(
-                Duration::from_secs_f64(cfg.max_ack_delay),
-                cfg.max_ack_segments,
-            ))
+            Box::new(
+                DelayedAck::new(
+                    Duration::from_secs_f64(cfg.max_ack_delay),
+                    cfg.max_ack_segments,
+                )
+                .with_quick_acks(QuickAck::new(
+                    cfg.quick_acks,
+                    cfg.rcv_buffer as u64,
+                    cfg.mss,
+                )),
+            )
         } else {
             Box::new(DelayedAck::disabled())
         };
@@ -170,6 +181,8 @@ impl TcpEndpoint {
                 next_send_time: SimTime::ZERO,
                 undo: UndoState::default(),
                 loss_by_time: false,
+                slow_start: SlowStartRules::new(cfg),
+                cwnd_use: CwndUse::new(cfg),
             },
             rx: ReceiveHalf::new(cfg.rcv_buffer.min(65_535), false, cfg.dsack),
             cc: parts.cc,
@@ -186,7 +199,7 @@ impl TcpEndpoint {
             ack_now: false,
             sack_offered: parts.sack,
             initial_window: cfg.initial_window,
-            nagle: cfg.nagle,
+            nagle: NagleState::new(cfg.nagle),
             max_retransmissions: cfg.max_retransmissions,
             consecutive_rtos: 0,
             pacing_blocked: false,
@@ -272,6 +285,7 @@ impl TcpEndpoint {
     pub fn write(&mut self, bytes: u64, now: SimTime, out: &mut TcpOutput) {
         assert!(self.tx.fin_seq.is_none(), "write after close");
         self.tx.stream_end += bytes;
+        self.restart_if_idle(now);
         self.try_send(now, out);
         self.debug_check();
     }
@@ -677,12 +691,15 @@ impl TcpEndpoint {
         self.tx.dupacks = 0;
         self.consecutive_rtos = 0;
         if let Some(r) = rto_rtt {
-            self.tx.rtt.sample(r);
+            self.tx
+                .rtt
+                .sample_acked(r, self.tx.snd_una, self.tx.snd_max);
             self.stats.rtt_samples += 1;
         }
         if let Some(rtt) = rtt {
             self.cc.on_event(&mut self.tx, CcEvent::RttSample(rtt), now);
         }
+        self.tx.observe_slow_start(rtt);
         if self.state == ConnState::SynReceived {
             self.state = ConnState::Established;
             out.notices.push(Notice::Connected);
@@ -698,7 +715,10 @@ impl TcpEndpoint {
                 self.recovery.on_ack(&mut self.tx, ack);
             }
         } else if bytes > 0 {
+            // Congestion window validation: growth only when cwnd-limited.
+            let (before, may_raise) = (self.tx.cwnd, self.tx.may_raise_cwnd());
             self.cc.on_ack(&mut self.tx, bytes, now);
+            self.tx.growth_offered(now, before, may_raise);
         }
         if self.tx.state == CongState::Loss && self.tx.snd_una >= self.tx.recover {
             self.set_state(CongState::Open, now);
@@ -1000,6 +1020,28 @@ impl TcpEndpoint {
         self.pacing_blocked.then_some(self.tx.next_send_time)
     }
 
+    /// A transmission round ended: how much of cwnd it used
+    /// (`tcp/cwnd_validation.rs`); an unused cwnd decays unless the
+    /// congestion control keeps it.
+    fn after_transmit(&mut self, sent_data: bool, now: SimTime) {
+        if self.tx.after_transmit(sent_data, now)
+            && self.cc.on_event(&mut self.tx, CcEvent::UnusedCwnd, now) == Reply::Default
+        {
+            self.tx.decay_unused_cwnd(now);
+        }
+    }
+
+    /// New data after an idle period longer than the RTO restarts the
+    /// window (`tcp/cwnd_validation.rs`), unless the congestion control
+    /// keeps it.
+    fn restart_if_idle(&mut self, now: SimTime) {
+        if self.tx.idle_restart_due(now)
+            && self.cc.on_event(&mut self.tx, CcEvent::UnusedCwnd, now) == Reply::Default
+        {
+            self.tx.restart_after_idle(now);
+        }
+    }
+
     /// Sends what the windows allow: the forced fast retransmission, then
     /// segments presumed lost (RFC 6675 NextSeg rule (1)), then new data
     /// (rule (2)), then a bare FIN; in a recovery episode whose module asks
@@ -1019,6 +1061,7 @@ impl TcpEndpoint {
             return;
         }
         let snd_max_before = self.tx.snd_max;
+        let data_segments_before = self.stats.data_segments_sent;
         let limit = self
             .rules
             .timeout_retransmit_limit
@@ -1060,9 +1103,7 @@ impl TcpEndpoint {
             if self.tx.snd_max < self.tx.stream_end {
                 let len = (self.tx.stream_end - self.tx.snd_max).min(self.tx.mss as u64);
                 let wnd_end = self.tx.snd_una + wnd_limit;
-                if (len < self.tx.mss as u64 && self.nagle && self.tx.flight_size() > 0)
-                    || self.tx.snd_max + len > wnd_end
-                {
+                if self.nagle_holds(len) || self.tx.snd_max + len > wnd_end {
                     new_data_held = true;
                 } else if self.tx.pipe() + len > self.tx.cwnd {
                     break;
@@ -1098,12 +1139,22 @@ impl TcpEndpoint {
         if self.tlp.is_some() && self.tx.snd_max > snd_max_before {
             self.arm_probe_timer(now, true);
         }
+        self.after_transmit(self.stats.data_segments_sent > data_segments_before, now);
+    }
+
+    /// Nagle's rule (`tcp/nagle.rs`) for a new segment of `len` bytes.
+    fn nagle_holds(&self, len: u64) -> bool {
+        let fin = self.tx.fin_seq == Some(self.tx.snd_max + len);
+        let t = &self.tx;
+        self.nagle
+            .holds(len, t.mss as u64, fin, t.snd_una, t.snd_max)
     }
 
     fn send_new(&mut self, len: u32, now: SimTime, out: &mut TcpOutput) {
         let seq = self.tx.snd_max;
         let fin = self.tx.fin_seq == Some(seq + len as u64);
         let end = seq + len as u64 + fin as u64;
+        self.nagle.on_sent(len as u64, self.tx.mss as u64, end);
         self.tx
             .sent
             .push_new(SeqRange::new(seq, end), false, fin, now);
@@ -1342,7 +1393,10 @@ impl TcpEndpoint {
                 rp.on_reassembly(nxt, self.rx.out_of_order_blocks());
             }
         }
-        if self.ack_policy.on_arrival(&a, h.len >= self.tx.mss, now) {
+        if self
+            .ack_policy
+            .on_arrival(&a, h.len >= self.tx.mss, now, &self.tx.rtt)
+        {
             self.ack_now = true;
         }
     }

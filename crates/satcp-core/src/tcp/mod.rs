@@ -3,20 +3,26 @@
 pub mod ack_info;
 pub mod config;
 pub mod congestion;
+pub mod cwnd_validation;
 pub mod delayed_ack;
 pub mod delivery_rate;
 pub mod ecn;
 pub mod endpoint;
+pub mod hystart;
 pub mod invariants;
+pub mod linux_rto;
+pub mod nagle;
 pub mod options;
 pub mod path_cache;
 pub mod profile;
+pub mod quick_ack;
 pub mod receiver;
 pub mod receiver_part;
 pub mod recovery;
 pub mod rtt_estimator;
 pub mod send_state;
 pub mod sent_queue;
+pub mod slow_start;
 pub mod variant;
 
 pub use ack_info::AckInfo;

@@ -23,8 +23,11 @@ pub fn settings(profile: Profile) -> Map<String, Value> {
             // TCP_INIT_CWND (RFC 6928); TCP_INFINITE_SSTHRESH
             "initial_window": 10,
             "initial_ssthresh": 1_000_000_000_000u64,
-            // net.ipv4.tcp_rmem's maximum (autotuning grows the window to it)
-            "rcv_buffer": 6_291_456,
+            // The largest window autotuning opens: net.ipv4.tcp_rmem's
+            // maximum (6 MB) as a window, tcp_win_from_space with the
+            // default scaling ratio (TCP_DEFAULT_SCALING_RATIO, 50 %; Linux
+            // measures the ratio from the buffers it receives)
+            "rcv_buffer": 3_145_728,
             // net.ipv4.tcp_window_scaling, tcp_timestamps, tcp_dsack; tcp_ecn = 2
             // (ECN only when the peer asks)
             "window_scaling": true,
@@ -39,18 +42,20 @@ pub fn settings(profile: Profile) -> Map<String, Value> {
             "timer_granularity": 0.001,
             "rto_algorithm": "linux",
             "max_retransmissions": 15,
-            // TCP_DELACK_MIN, TCP_MAX_QUICKACKS; Nagle unless TCP_NODELAY
+            // TCP_DELACK_MIN (TCP_ATO_MIN), TCP_MAX_QUICKACKS; Nagle unless
+            // TCP_NODELAY, as tcp_nagle_check runs it (Minshall's variant)
             "delayed_ack": true,
             "max_ack_delay": 0.04,
             "max_ack_segments": 2,
             "quick_acks": 16,
-            "nagle": true,
+            "nagle": "linux",
             // net.ipv4.tcp_reordering
             "dupack_threshold": 3,
             // the scoreboard survives a timeout; undo on DSACK and F-RTO
             // (net.ipv4.tcp_frto = 2); PRR; RACK-TLP (net.ipv4.tcp_recovery
             // = 1, tcp_early_retrans = 3); HyStart; tcp_slow_start's count
-            // of acknowledged segments; tcp_is_cwnd_limited
+            // of acknowledged segments; tcp_is_cwnd_limited;
+            // net.ipv4.tcp_slow_start_after_idle
             "scoreboard_after_timeout": "keep",
             "undo": true,
             "frto": true,
@@ -59,6 +64,7 @@ pub fn settings(profile: Profile) -> Map<String, Value> {
             "hystart": true,
             "byte_counting": true,
             "cwnd_validation": true,
+            "slow_start_after_idle": true,
         }),
     };
     match v {
@@ -115,6 +121,8 @@ mod tests {
         assert_eq!(l.scoreboard_after_timeout, ScoreboardAfterTimeout::Keep);
         assert!(l.prr && l.rack_tlp && l.frto && l.hystart && l.undo);
         assert!(l.byte_counting && l.cwnd_validation && l.timestamps && l.window_scaling);
+        assert!(l.slow_start_after_idle && l.quick_acks == 16);
+        assert_eq!(l.nagle, crate::tcp::nagle::Nagle::Linux);
     }
 
     /// A profile fills what the table leaves out, nothing more.

@@ -89,8 +89,8 @@ fn impairments() -> impl Strategy<Value = Value> {
 pub struct Config {
     pub variant: &'static str,
     pub recovery: Option<&'static str>,
-    /// The `linux` profile's loss-recovery settings on (`LINUX_RECOVERY`).
-    pub linux_recovery: bool,
+    /// The TCP stack profile (`tcp.profile`); None: the default, rfc.
+    pub profile: Option<&'static str>,
 }
 
 impl std::fmt::Display for Config {
@@ -99,17 +99,11 @@ impl std::fmt::Display for Config {
             Some(r) => write!(f, "{} ({r})", self.variant)?,
             None => write!(f, "{}", self.variant)?,
         }
-        if self.linux_recovery {
-            write!(f, " with Linux's loss recovery")?;
+        match self.profile {
+            Some(p) => write!(f, " [{p}]"),
+            None => Ok(()),
         }
-        Ok(())
     }
-}
-
-/// The loss-recovery settings of the `linux` profile (tcp/profile.rs).
-pub fn linux_recovery() -> Value {
-    json!({"rack_tlp": true, "prr": true, "frto": true, "undo": true,
-           "scoreboard_after_timeout": "keep"})
 }
 
 /// Every configuration of every registered family (listed or not), read
@@ -121,29 +115,31 @@ pub fn registered_configs() -> Vec<Config> {
             out.push(Config {
                 variant: v.name,
                 recovery: Some(r.name()),
-                linux_recovery: false,
+                profile: None,
             });
         }
         for (s, _) in v.shorthands {
             out.push(Config {
                 variant: s,
                 recovery: None,
-                linux_recovery: false,
+                profile: None,
             });
         }
     }
     out
 }
 
-/// Each registered configuration with the RFC loss recovery and with
-/// Linux's (`linux_recovery`).
-pub fn configs_with_both_recoveries() -> Vec<Config> {
-    let rfc = registered_configs();
-    let linux = rfc.iter().map(|c| Config {
-        linux_recovery: true,
-        ..c.clone()
-    });
-    rfc.clone().into_iter().chain(linux).collect()
+/// The same configurations under the `linux` stack profile (issue 29:
+/// Linux's RTO, quick ACKs, byte counting, HyStart++, cwnd validation,
+/// ... for every variant).
+pub fn linux_configs() -> Vec<Config> {
+    registered_configs()
+        .into_iter()
+        .map(|c| Config {
+            profile: Some("linux"),
+            ..c
+        })
+        .collect()
 }
 
 /// Every registered router function kind, or none.
@@ -281,8 +277,8 @@ fn scenario_of(c: &Case) -> Value {
     if let Some(r) = c.config.recovery {
         tcp = with(tcp, json!({ "recovery": r }));
     }
-    if c.config.linux_recovery {
-        tcp = with(tcp, linux_recovery());
+    if let Some(p) = c.config.profile {
+        tcp = with(tcp, json!({ "profile": p }));
     }
     if c.config.variant == "slowstart" {
         // The family has no default function: the most aggressive of the
@@ -435,11 +431,8 @@ fn case_rng() -> proptest::test_runner::TestRng {
 /// `shard` modulo `shards`; returns (configurations, cases) run.
 fn run_shard(shard: usize, shards: usize, n: u32) -> (usize, u64) {
     let mut configs = 0;
-    for config in configs_with_both_recoveries()
-        .into_iter()
-        .skip(shard)
-        .step_by(shards)
-    {
+    let all = registered_configs().into_iter().chain(linux_configs());
+    for config in all.skip(shard).step_by(shards) {
         let mut runner = TestRunner::new_with_rng(
             ProptestConfig {
                 cases: n,

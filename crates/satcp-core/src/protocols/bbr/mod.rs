@@ -34,7 +34,7 @@ pub const VARIANT: Variant = Variant::congestion_only::<BbrSettings>(
 )
 .compared_as(&[Showcase {
     label: "BBR",
-    tcp: r#"{"variant": "bbr"}"#,
+    tcp: r#"{"variant": "bbr", "profile": "linux"}"#,
 }]);
 
 /// 2 / ln 2: the smallest gain that doubles the sending rate each round.
@@ -243,6 +243,10 @@ impl CongestionControl for Bbr {
             CcEvent::Ack(ack) => self.on_ack_info(s, ack, now),
             // BBR v1 does not answer ECN.
             CcEvent::EcnEcho => return Reply::Handled,
+            // Nor does it let an unused cwnd shrink (Linux exempts its
+            // cong_control from tcp_cwnd_restart and
+            // tcp_cwnd_application_limited).
+            CcEvent::UnusedCwnd => return Reply::Handled,
             _ => {}
         }
         Reply::Default

@@ -11,7 +11,7 @@
 use super::{CongestionSettings, Showcase, Variant, VariantInput};
 use crate::engine::SimTime;
 use crate::error::{positive, ScenarioError};
-use crate::tcp::congestion::{CongestionControl, SlowStart, StandardSlowStart};
+use crate::tcp::congestion::CongestionControl;
 use crate::tcp::send_state::{CongState, SendState};
 use crate::tcp::Recovery;
 use serde::{Deserialize, Serialize};
@@ -24,7 +24,7 @@ pub const VARIANT: Variant = Variant::congestion_only::<CubicConfig>(
 )
 .compared_as(&[Showcase {
     label: "CUBIC",
-    tcp: r#"{"variant": "cubic"}"#,
+    tcp: r#"{"variant": "cubic", "profile": "linux"}"#,
 }]);
 
 /// `[tcp.cubic]`, the RFC's constants.
@@ -198,9 +198,14 @@ impl CongestionControl for Cubic {
 
     fn on_ack(&mut self, s: &mut SendState, acked: u64, now: SimTime) {
         let mss = s.mss() as f64;
+        let mut acked = acked;
         if s.in_slow_start() {
-            s.cwnd += StandardSlowStart.increase(s, acked);
-            return;
+            // The standard slow start (tcp/slow_start.rs); what it leaves
+            // goes to congestion avoidance, as in cubictcp_cong_avoid.
+            acked = s.slow_start(acked);
+            if acked == 0 {
+                return;
+            }
         }
         let cwnd = s.cwnd as f64 / mss;
         if self.epoch.is_none() {

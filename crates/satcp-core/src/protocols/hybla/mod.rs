@@ -42,7 +42,7 @@ pub const VARIANT: Variant = Variant::congestion_only::<HyblaConfig>(
 )
 .compared_as(&[Showcase {
     label: "Hybla",
-    tcp: r#"{"variant": "hybla"}"#,
+    tcp: r#"{"variant": "hybla", "profile": "linux"}"#,
 }]);
 
 /// `[tcp.hybla]`.

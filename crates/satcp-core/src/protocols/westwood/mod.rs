@@ -50,7 +50,7 @@ pub const VARIANT: Variant = Variant::congestion_only::<WestwoodSettings>(
 )
 .compared_as(&[Showcase {
     label: "Westwood+",
-    tcp: r#"{"variant": "westwood"}"#,
+    tcp: r#"{"variant": "westwood", "profile": "linux"}"#,
 }]);
 
 /// Westwood+ has no settings of its own: `[tcp.westwood]` must be empty.
