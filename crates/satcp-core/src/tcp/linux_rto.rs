@@ -194,7 +194,7 @@ mod tests {
         let mut down = linux();
         down.sample(600 * MS, 1, 1);
         down.sample(200 * MS, 1, 1); // error -400: (400 - 300) / 8
-        assert_eq!(down.mdev4, 1200 * MS + (100 * MS >> 3));
+        assert_eq!(down.mdev4, 1200 * MS + ((100 * MS) >> 3));
     }
 
     /// A rise within the round raises rttvar at once.

@@ -61,8 +61,8 @@ fn sack_one_by_one(srv: &mut TcpEndpoint, first_sacked: u64, from: u64, to: u64)
     sent
 }
 
-/// RFC 6937 Sec. 3: while pipe > ssthresh, "sndcnt = CEIL(prr_delivered
-/// * ssthresh / RecoverFS) - prr_out": of the 16 segments delivered after
+/// RFC 6937 Sec. 3: while pipe > ssthresh, "sndcnt =
+/// CEIL(prr_delivered * ssthresh / RecoverFS) - prr_out": of the 16 segments delivered after
 /// the fast retransmission (SACKs of 5-20), the sender sends back
 /// ceil(16 x 11 / 22) = 8 including the fast retransmission: seven new
 /// segments, spread over the ACKs (one per two delivered), where RFC

@@ -10,9 +10,9 @@
 //!
 //! - Sec. 7.2: the PTO runs while the connection is open (not in recovery,
 //!   nothing SACKed or duplicate-ACKed: Linux's TCP_CA_Open), has data
-//!   outstanding and no probe unanswered; PTO = 2 SRTT, + WCDelAckT
+//!   outstanding and no probe unanswered; PTO = 2 SRTT plus WCDelAckT
 //!   (200 ms) when one segment is outstanding (its ACK may be delayed),
-//!   + 2 ms otherwise (Linux's TCP_TIMEOUT_MIN), 1 s without an RTT
+//!   plus 2 ms otherwise (Linux's TCP_TIMEOUT_MIN), 1 s without an RTT
 //!   sample, never beyond the retransmission timer.
 //! - Sec. 7.3: on expiry one probe; TLP.end_seq = snd_max; the
 //!   retransmission timer is re-armed (the probe is not timed by a PTO).
