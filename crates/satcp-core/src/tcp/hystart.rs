@@ -2,9 +2,9 @@
 //! first loss, when the RTT grows.
 //!
 //! The machinery feeds it every ACK of new data (`on_ack`): rounds are
-//! measured by sequence number (a round ends when the ACK reaches
-//! windowEnd, the SND.NXT of the round's start), and each round keeps its
-//! minimum RTT sample. Once a round has N_RTT_SAMPLE samples and its
+//! measured by sequence number (a round ends when windowEnd, the SND.NXT
+//! of the round's start, is acknowledged: a cumulative ACK beyond it), and
+//! each round keeps its minimum RTT sample. Once a round has N_RTT_SAMPLE samples and its
 //! minimum RTT exceeds the last round's by RttThresh = clamp(last / 8,
 //! 4 ms, 16 ms), slow start hands over to Conservative Slow Start (CSS),
 //! which grows cwnd by a quarter of what slow start would
@@ -26,10 +26,19 @@
 //! before the ACK's sample goes into the new round; the round in which
 //! CSS starts counts as the first of the CSS_ROUNDS. (4) satcp's standard
 //! senders do not pace, so L = 8 SMSS (RFC 9406 Sec. 4.3, non-paced) caps
-//! what one ACK may add.
+//! what one ACK may add. (5) "windowEnd is ACKed" is a cumulative ACK
+//! beyond windowEnd, as Linux's HyStart ends its round (`after(ack,
+//! ca->end_seq)` in `cubictcp_cong_avoid`): the first ACK of the next
+//! flight. Ending the round at an ACK equal to windowEnd (the ACK of the
+//! round's last segment) sets the next windowEnd short of the flight
+//! under way by what that ACK releases; in an unpaced slow start the
+//! offset doubles with the flight, so every round would open with the
+//! RTT samples of the previous flight's tail, the most queued ones, and
+//! enter CSS while the queue still drains between flights (the issue's
+//! GEO path: 1.74x per round trip instead of 2, `tests/linux_stack.rs`).
 //!
 //! Linux's CUBIC does not run HyStart++ but its own HyStart
-//! (`bictcp_hystart` in net/ipv4/tcp_cubic.c: the ACK-train and the
+//! (`hystart_update` in net/ipv4/tcp_cubic.c: the ACK-train and the
 //! delay-increase heuristics, leaving slow start at once); the issue asks
 //! for HyStart++, which satcp's `linux` profile runs for CUBIC too.
 
@@ -80,7 +89,7 @@ impl HyStart {
             self.done = true;
             return;
         }
-        if ack >= self.window_end {
+        if ack > self.window_end {
             if self.css_baseline.is_some() {
                 self.css_rounds += 1;
                 if self.css_rounds >= CSS_ROUNDS {
@@ -159,7 +168,8 @@ mod tests {
     }
 
     /// Rounds of `n` ACKs each with RTT `rtt_ms`, one round per call: the
-    /// first ACK of a round reaches windowEnd (snd_max grows by `n` MSS).
+    /// first ACK of a round acknowledges windowEnd (snd_max grows by `n`
+    /// MSS).
     struct Driver {
         h: HyStart,
         ack: u64,
@@ -175,9 +185,11 @@ mod tests {
         fn round(&mut self, n: u32, rtt_ms: u64) {
             let end = self.ack + n as u64 * MSS;
             for _ in 0..n {
-                // The first ACK of the round reaches the previous windowEnd.
-                self.h.on_ack(self.ack, end, ms(rtt_ms), true);
+                // The first ACK of the round goes beyond the previous
+                // windowEnd (the round's start), the last one reaches the
+                // round's own.
                 self.ack += MSS;
+                self.h.on_ack(self.ack, end, ms(rtt_ms), true);
             }
         }
     }
@@ -205,6 +217,22 @@ mod tests {
         d.round(10, 80);
         d.round(10, 90);
         assert!(d.h.in_css());
+    }
+
+    /// RFC 9406 Sec. 4.2: the round ends "when windowEnd is ACKed", i.e. an
+    /// ACK beyond windowEnd (Linux: `after(ack, ca->end_seq)`); the ACK that
+    /// reaches it exactly still belongs to the round.
+    #[test]
+    fn a_round_ends_when_an_ack_goes_beyond_window_end() {
+        let mut h = HyStart::default();
+        h.on_ack(1 + MSS, 1 + 10 * MSS, ms(100), true);
+        assert_eq!(h.window_end, 1 + 10 * MSS);
+        h.on_ack(1 + 10 * MSS, 1 + 20 * MSS, ms(90), true);
+        assert_eq!(h.window_end, 1 + 10 * MSS, "windowEnd reached, not passed");
+        assert_eq!(h.current_round_min, ms(90));
+        h.on_ack(1 + 11 * MSS, 1 + 21 * MSS, ms(95), true);
+        assert_eq!(h.window_end, 1 + 21 * MSS, "a new round");
+        assert_eq!((h.last_round_min, h.current_round_min), (ms(90), ms(95)));
     }
 
     /// N_RTT_SAMPLE: fewer than 8 samples in a round decide nothing.
@@ -257,7 +285,7 @@ mod tests {
             assert!(!d.h.take_css_end(), "round {r}");
         }
         // The first ACK of the next round ends the fifth CSS round.
-        d.h.on_ack(d.ack, d.ack + 10 * MSS, ms(125), true);
+        d.h.on_ack(d.ack + MSS, d.ack + 10 * MSS, ms(125), true);
         assert!(d.h.take_css_end());
         assert!(!d.h.take_css_end());
         assert!(!d.h.in_css());
