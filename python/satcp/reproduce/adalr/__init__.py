@@ -34,9 +34,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from types import ModuleType
 
-from .. import experiment
-from ..experiment import REPORT as REPORT
-from ..experiment import PartResult, Report, Reproduction
+from .. import _legacy as experiment
+from .._legacy import REPORT as REPORT
+from .._legacy import PartResult, Report, Reproduction
 from .claims import CLAIMS_BEGIN, CLAIMS_END
 
 DEFAULT_OUT = os.path.join("reports", "adalr")

@@ -23,7 +23,7 @@ from typing import Any
 import pandas as pd
 
 from ...topology import window_bound
-from ..experiment import Experiment, Measured, run_experiment
+from .._legacy import Experiment, Measured, run_experiment
 from .claims import Check, Claim, check, checks_markdown, claims_markdown, findings_block
 from .measures import FtpRun, HttpRun, labelled, write_series
 from .plots import time_series_figures

@@ -44,8 +44,8 @@ from pathlib import Path
 from typing import Any
 
 from ..._fsutil import text_writer, write_files_atomically
+from .._legacy import Experiment, measure
 from ..claims import DEFAULT_TOLERANCE, Claim, claims_table
-from ..experiment import Experiment, measure
 from ..plotstyle import new_figure
 from .claims import findings_block, quoted
 from .scenarios import (

@@ -30,7 +30,7 @@ from typing import Any
 import pandas as pd
 
 from ...topology import window_bound
-from ..experiment import Experiment, measure
+from .._legacy import Experiment, measure
 from .claims import Check, Claim, check, checks_markdown, claims_markdown, findings_block
 from .measures import BIN_S, FtpRun, http_page_time, labelled, peak, write_series
 from .plots import LINK_THROUGHPUT, FigureKind, Line, figure_set, time_series_figures

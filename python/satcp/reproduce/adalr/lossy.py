@@ -50,8 +50,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..._fsutil import text_writer, write_files_atomically
+from .._legacy import measure
 from ..claims import DEFAULT_TOLERANCE, claims_table
-from ..experiment import measure
 from ..plotstyle import new_figure
 from .claims import findings_block, quoted
 from .lossy_claims import AN, AS, STATEMENTS, N, S, StatementClaim, evaluate, satcp_text, why_keys

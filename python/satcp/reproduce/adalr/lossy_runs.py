@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from ...results import Results
-from ..experiment import Experiment
+from .._legacy import Experiment
 from .measures import satellite_link
 from .scenarios import DELAYED_ACK, VARIANTS, thesis_scenario
 from .stats import mean_ci95

@@ -27,9 +27,9 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from .. import experiment
+from .. import _legacy as experiment
+from .._legacy import REPORT, PartResult, Report, Reproduction
 from ..claims import CLAIMS_CSV, DEFAULT_TOLERANCE, Claim
-from ..experiment import REPORT, PartResult, Report, Reproduction
 
 __all__ = [
     "CLAIMS_CSV",

@@ -5,8 +5,8 @@ engine's (:mod:`satcp.reproduce.experiment`)."""
 
 from __future__ import annotations
 
+from .._legacy import Section
 from ..claims import CLAIM_COLUMNS, DEFAULT_TOLERANCE, Claim, claims_table, fmt
-from ..experiment import Section
 
 __all__ = ["CLAIM_COLUMNS", "TOLERANCE_PCT", "Claim", "Section", "claims_table", "fmt"]
 

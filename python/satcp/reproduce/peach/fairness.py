@@ -33,8 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from ...stats import jain_index
-from ..experiment import Experiment, Measured, measure, run_experiment
-from ..experiment import Point as ExpPoint
+from .._legacy import Experiment, Measured, measure, run_experiment
+from .._legacy import Point as ExpPoint
 from ..tables import markdown_table
 from .claims import Claim, Section, fmt
 from .common import (

@@ -30,8 +30,8 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from ..experiment import Experiment, Measured, run_experiment
-from ..experiment import measure as measure_runs
+from .._legacy import Experiment, Measured, run_experiment
+from .._legacy import measure as measure_runs
 from ..tables import markdown_table
 from .claims import Claim, Section, fmt
 from .common import (

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..experiment import Experiment, Point, measure
+from .._legacy import Experiment, Point, measure
 from ..tables import write_csv
 from .claims import Claim, Section, fmt
 from .common import MSS, PEACH_PLAIN, RENO_PLAIN, RTT_S, sec5_scenario

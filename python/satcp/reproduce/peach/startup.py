@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..experiment import Experiment, Measured, Point, run_experiment
-from ..experiment import measure as measure_runs
+from .._legacy import Experiment, Measured, Point, run_experiment
+from .._legacy import measure as measure_runs
 from .claims import Claim, Section, fmt
 from .common import MSS, PEACH_PLAIN, RENO_PLAIN, RTT_S, RWND_SEG, sec5_scenario
 from .figures import Panel, Series, plot

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from ... import variants
-from ..experiment import Experiment, Measured, Point, measure, run_experiment
+from .._legacy import Experiment, Measured, Point, measure, run_experiment
 from ..tables import markdown_table
 from .claims import Claim, Section, fmt
 from .common import N_FLOWS, PEACH, RENO, RTT_S, aggregate_goodput, mean, sec5_scenario
