@@ -277,6 +277,8 @@ class PaperFile:
     tables: dict[str, TableSpec] = field(default_factory=dict)
     lists: dict[str, ListSpec] = field(default_factory=dict)
     texts: dict[str, TextSpec] = field(default_factory=dict)
+    #: the package it belongs to (where its functions module is)
+    package: str = ""
 
 
 # --- checking a table's keys -------------------------------------------------------

@@ -65,6 +65,7 @@ __all__ = [
     "reproduction",
     "run_one",
     "run_part",
+    "run_some",
     "scenario_path",
     "text",
 ]
@@ -289,14 +290,17 @@ HELPERS: dict[str, Any] = {
 def read(package: str, file: str = "paper.toml") -> PaperFile:
     """The data file ``file`` of the reproduction package ``package`` (in
     the directory of its ``__init__.py``)."""
-    return read_paper(Path(importlib.import_module(package).__file__).parent / file)
+    paper = read_paper(Path(importlib.import_module(package).__file__).parent / file)
+    paper.package = package
+    return paper
 
 
-def functions_of(paper: PaperFile, package: str) -> dict[str, Any]:
-    """The paper's functions module's public functions (``__all__``)."""
+def functions_of(paper: PaperFile, package: str = "") -> dict[str, Any]:
+    """The public functions (``__all__``) of the paper's functions module
+    (in ``package``, default the paper's)."""
     if not paper.functions:
         return {}
-    mod = importlib.import_module(f"{package}.{paper.functions}")
+    mod = importlib.import_module(f"{package or paper.package}.{paper.functions}")
     return {n: getattr(mod, n) for n in mod.__all__}
 
 
@@ -328,14 +332,29 @@ def run_one(
     out: Path,
     workers: int | None = None,
     quick: bool = True,
-    functions: Mapping[str, Any] | None = None,
     **changes: Any,
 ) -> ExperimentView:
     """Runs experiment ``name`` alone (its CSV and figures into ``out``),
     with ``changes`` to its spec (``quick_axes={"x": [0.3]}``, ``network=``,
     ``given=``), and returns it as a part sees it (for tests)."""
-    spec = replace(paper.experiments[name], **changes)
-    return run_experiment(paper, spec, base_scope(paper, functions or {}, quick), out, workers)
+    return run_some(paper, [name], out, workers, quick, **{name: changes})[name]
+
+
+def run_some(
+    paper: PaperFile,
+    names: Sequence[str],
+    out: Path,
+    workers: int | None = None,
+    quick: bool = True,
+    **changes: Mapping[str, Any],
+) -> dict[str, ExperimentView]:
+    """Runs the experiments ``names`` in order, each seeing the ones before
+    it, with ``changes[name]`` to a spec (:func:`run_one`; for tests)."""
+    scope = base_scope(paper, functions_of(paper), quick)
+    for name in names:
+        spec = replace(paper.experiments[name], **changes.get(name, {}))
+        scope[name] = run_experiment(paper, spec, scope, out, workers)
+    return {name: scope[name] for name in names}
 
 
 def text(paper: PaperFile, part: str, name: str, quick: bool = False, **given: Any) -> str:
@@ -347,7 +366,8 @@ def text(paper: PaperFile, part: str, name: str, quick: bool = False, **given: A
     target = spec.text if name == "text" else {**paper.texts, **spec.texts}[name]
     needed = _needed(spec, paper, names_in(target), set(given))
     lets = {k: e for k, e in spec.let.items() if k in needed and k not in given}
-    scope = part_names(replace(spec, let=lets), {**base_scope(paper, {}, quick), **given}, paper)
+    scope = {**base_scope(paper, functions_of(paper), quick), **given}
+    scope = part_names(replace(spec, let=lets), scope, paper)
     return spec.text(scope) if name == "text" else str(getattr(scope["texts"], name))
 
 

@@ -11,21 +11,23 @@ RTTs of 550 ms (:data:`satcp.topology.PEACH_NETWORK`).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ...stats import jain_index
-from ...topology import PEACH_NETWORK
+from ...topology import PEACH_NETWORK, peach_sender_delays
 
 __all__ = [
     "acked",
-    "curve",
+    "delay_correlation",
     "dummy_counters",
     "episode",
     "flow_goodputs",
+    "jain_index",
+    "lossless",
     "mathis",
-    "means",
     "sec5_counters",
     "startup",
     "web_run",
@@ -35,12 +37,6 @@ MSS = PEACH_NETWORK["mss"]
 RTT_S = PEACH_NETWORK["rtt_s"]
 RWND_SEG = PEACH_NETWORK["rwnd_seg"]
 STEP_S = 0.005  # the time series' sampling interval of Figs. 3, 7 and 9
-
-
-def means(values: Iterable[float]) -> float:
-    """The mean of the values that are numbers (NaN: none is)."""
-    v = [float(x) for x in values if x is not None and not math.isnan(float(x))]
-    return sum(v) / len(v) if v else math.nan
 
 
 def _first(t: Sequence[float], values: Sequence[float], at_least: float, after: float) -> float:
@@ -173,31 +169,35 @@ class Episode:
         return (self.deficit(lossless, 6.0, 8.0) - self.deficit(lossless, 4.0, 6.0)) / 2.0
 
 
-def episode(run: Any, align: str, lost_seq: int = 0, like: Episode | None = None) -> Episode:
-    """The first recovery of a run: t = 0 when the segment ``lost_seq`` was
-    sent (``align`` "lost_segment", Fig. 7) or one smoothed RTT before the
-    detection ("srtt", Fig. 9). ``like``: a run without the loss, on that
-    episode's time axis."""
+def lossless(run: Any, like: Episode) -> Episode:
+    """A run without the loss, on the time axis of episode ``like``."""
+    fs = run.flow_series
+    times, una, t0 = fs["time_s"].to_list(), fs["snd_una"].to_list(), like.t0_s
+    a0 = una[next(j for j, t in enumerate(times) if t >= t0)]
+    cwnd = [c / MSS for c in fs["cwnd"].to_list()]
+    return Episode(t0, [t - t0 for t in times], cwnd, [(u - a0) / MSS for u in una])
+
+
+def episode(run: Any, peach: bool, lost_seq: int | None = None) -> Episode:
+    """The first recovery of a run (``peach``: TCP-Peach's Rapid Recovery):
+    t = 0 when the segment ``lost_seq`` was sent (Fig. 7) or, without it,
+    one smoothed RTT before the detection (Fig. 9)."""
     fs = run.flow_series
     times = fs["time_s"].to_list()
     cwnd = [c / MSS for c in fs["cwnd"].to_list()]
     una = fs["snd_una"].to_list()
-    if like is not None:
-        a0 = una[next(j for j, t in enumerate(times) if t >= like.t0_s)]
-        t0 = like.t0_s
-        return Episode(t0, [t - t0 for t in times], cwnd, [(u - a0) / MSS for u in una])
     ss = fs["ssthresh"].to_list()
     phase = fs["cc_phase"].to_list()
     srtt = fs["srtt_s"].to_list()
     k = next(i for i, s in enumerate(ss) if s != ss[0])  # first sample of the recovery
-    if align == "lost_segment":
+    if lost_seq is not None:
         # The first sample with the lost segment sent: it left in the step before.
         flight = fs["flight_size"].to_list()
         i = next(j for j, (u, f) in enumerate(zip(una, flight, strict=True)) if u + f > lost_seq)
         t0 = times[i] - STEP_S / 2
     else:
         t0 = times[k] - srtt[k]
-    if phase[k] == 3:  # Peach: cc_phase 3 is Rapid Recovery
+    if peach:  # cc_phase 3 is Rapid Recovery
         e = next(j for j in range(k, len(times)) if phase[j] != 3)
     else:  # Fast Recovery ends when cwnd is deflated to ssthresh
         e = next(j for j in range(k + 1, len(times)) if cwnd[j] <= ss[j] / MSS + 1e-9)
@@ -282,47 +282,6 @@ def sec5_counters(run: Any) -> Counters:
     )
 
 
-@dataclass
-class Curve:
-    """Figs. 11-13: means over the seeds per x value (PLoss or c)."""
-
-    x: list[float]
-    goodput: dict[str, list[float]]  # per variant
-    overhead: list[float]  # TCP-Peach's dummies / data segments, %
-    share: list[float]  # TCP-Peach's dummies among all segments, %
-    rows: list[Mapping[str, Any]]
-
-    def at(self, variant: str, x: float) -> float:
-        return self.goodput[variant][self.x.index(x)]
-
-    def gain_pct(self, x: float) -> float:
-        return (self.at("peach-sack", x) / self.at("sack", x) - 1) * 100.0
-
-    def mean(self, variant: str, x: float, field: str) -> float:
-        """The mean over the seeds of a counter of the runs at ``x``."""
-        return means(getattr(r["m"], field) for r in self._at(variant, x))
-
-    def _at(self, variant: str, x: float) -> list[Mapping[str, Any]]:
-        return [r for r in self.rows if r["variant"] == variant and r[self._by] == x]
-
-    _by: str = "ploss"
-
-
-def curve(rows: Sequence[Mapping[str, Any]], by: str, xs: Sequence[float], **where: Any) -> Curve:
-    """The means over the seeds of the rows that match ``where``, per
-    ``by`` value of ``xs`` and variant."""
-    mine = [r for r in rows if all(r[k] == v for k, v in where.items())]
-    c = Curve(list(xs), {}, [], [], mine, by)
-
-    def at(v: str, x: float, field: str) -> float:
-        return means(getattr(r["m"], field) for r in mine if r["variant"] == v and r[by] == x)
-
-    c.goodput = {v: [at(v, x, "goodput") for x in xs] for v in ("peach-sack", "sack")}
-    c.overhead = [at("peach-sack", x, "overhead_pct") for x in xs]
-    c.share = [at("peach-sack", x, "dummy_share_pct") for x in xs]
-    return c
-
-
 def mathis(ploss: float) -> float:
     """Mathis et al.: per-connection segments/s of a loss-limited Reno."""
     return min(RWND_SEG / RTT_S, math.sqrt(1.5) / (RTT_S * math.sqrt(ploss)))
@@ -386,6 +345,13 @@ class Acked:
             {"case": case, "time_s": t, **{f"conn{i}": a[j] for i, a in enumerate(self.acked)}}
             for j, t in enumerate(self.times)
         ]
+
+
+def delay_correlation(a: Acked, seed: int = 1) -> float:
+    """The correlation between the senders' access delays (drawn from
+    ``seed``, :func:`satcp.topology.peach_sender_delays`) and acked_i at
+    the end of the run."""
+    return statistics.correlation(peach_sender_delays(len(a.acked), seed), a.final)
 
 
 def acked(run: Any, n: int) -> Acked:

@@ -1,0 +1,515 @@
+"""What ``paper.toml`` reads from the TCP-ADaLR thesis's runs that needs
+more than a formula: an FTP or HTTP run's numbers (:func:`ftp_run`,
+:func:`http_run`) and time series (:func:`rate_series`), the lossy
+runs' means over seeds (:func:`cells`) and the test of a statement of
+Secs. 7.5.3-7.5.4 on them (:func:`judge`), a fairness run (:func:`outcome`)
+and the bar figure of Tables 7.11-7.15 (:func:`fairness_bars`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import pandas as pd
+
+from ...stats import jain_index, maxmin_fairness, mean_ci95
+from ...topology import THESIS_FAIRNESS
+from ..claims import DEFAULT_TOLERANCE
+from ..plotstyle import new_figure
+
+__all__ = [
+    "cells",
+    "extended",
+    "fairness_bars",
+    "fairness_window",
+    "ftp_run",
+    "http_run",
+    "jain_index",
+    "judge",
+    "lossy_metrics",
+    "maxmin_fairness",
+    "outcome",
+    "peak",
+]
+
+#: Averaging interval of the figures and of "up to" peaks: OPNET's collection
+#: interval in the thesis runs (App. A: 18,000 s / 3,600 values = 5 s).
+BIN_S = 5.0
+
+
+# --- one run ---------------------------------------------------------------------------
+
+
+def satellite_link(run: Any) -> pd.Series:
+    """The links row of the satellite downlink (gateway -> client)."""
+    links = run.links
+    return links[(links["from"] == "gateway") & (links["to"] == "client")].iloc[0]
+
+
+def rate_series(run: Any, bin_s: float = BIN_S) -> pd.DataFrame:
+    """The thesis figures' quantities over time, averaged over ``bin_s``
+    (the run's sample interval must divide it): ``time_s`` (end of bin),
+    ``seq_bytes`` (the client's rcv_nxt), ``goodput_Bps`` (original bytes
+    delivered in order per second), ``tcp_Bps`` (payload bytes received per
+    second, retransmissions included), ``link_bps`` and ``util_pct``
+    (satellite downlink)."""
+    fs, ls = run.flow_series, run.link_series
+    fs = fs[fs["conn"] == 0].set_index("time_s")
+    link = satellite_link(run)
+    lk = ls[ls["link"] == int(link["link"])].set_index("time_s")
+    t_end = min(fs.index.max(), lk.index.max())
+    edges = [i * bin_s for i in range(int(t_end // bin_s + 1e-9) + 1)]
+    fs = fs.reindex(edges, method="ffill")
+    lk = lk.reindex(edges, method="ffill")
+    good = fs["bytes_delivered"].astype(float).diff() / bin_s
+    tcp = fs["payload_bytes_received"].astype(float).diff() / bin_s
+    link_bps = lk["rx_bytes"].astype(float).diff() * 8 / bin_s
+    out = pd.DataFrame(
+        {
+            "time_s": edges,
+            "seq_bytes": fs["rcv_nxt"].astype(float).to_numpy(),
+            "goodput_Bps": good.fillna(0.0).to_numpy(),
+            "tcp_Bps": tcp.fillna(0.0).to_numpy(),
+            "link_bps": link_bps.fillna(0.0).to_numpy(),
+        }
+    )
+    out["util_pct"] = out["link_bps"] / float(link["rate_bps"]) * 100.0
+    return out
+
+
+def extended(frames: Sequence[pd.DataFrame], bin_s: float = BIN_S) -> list[pd.DataFrame]:
+    """The series each continued until the longest ends: rates 0, the
+    sequence number flat (as OPNET draws a finished transfer)."""
+    until = max(float(s["time_s"].iloc[-1]) for s in frames)
+    out = []
+    for ser in frames:
+        extra, t = [], float(ser["time_s"].iloc[-1]) + bin_s
+        while t <= until + 1e-9:
+            extra.append({"time_s": t, "seq_bytes": ser["seq_bytes"].iloc[-1]})
+            t += bin_s
+        rest = pd.DataFrame(extra).assign(goodput_Bps=0.0, tcp_Bps=0.0, link_bps=0.0, util_pct=0.0)
+        out.append(pd.concat([ser, rest], ignore_index=True) if extra else ser)
+    return out
+
+
+def peak(series: pd.Series) -> float:
+    return float(series.max()) if len(series) else math.nan
+
+
+class FtpRun:
+    """What the experiments read from one FTP run."""
+
+    def __init__(self, run: Any) -> None:
+        self.run, self.sc = run, run.scenario or {}
+        t = run.response_times("ftp")
+        total = int((run.transfers["kind"] == "ftp").sum()) if not run.transfers.empty else 0
+        self.time = math.nan if len(t) == 0 or len(t) < total else float(t.mean())
+        f = run.flows.iloc[0]
+        self.goodput_bps = float(f["goodput_bps"])
+        self.tcp_bps = float(f["throughput_bps"])
+        self.srtt_s = float(f["srtt_s"])
+        self.final_cwnd = int(f["final_cwnd"])
+        self.retransmissions = int(f["server_retransmitted_segments"])
+        self.timeouts = int(f["server_timeouts"])
+        sat = satellite_link(run)
+        self.link_bps = float(sat["throughput_bps"])
+        self.util_pct = float(sat["utilization"]) * 100.0
+        self.drops = int(sat["queue_drops"])
+        self.max_queue = int(sat["max_queue_packets"])
+
+    @cached_property
+    def series(self) -> pd.DataFrame:
+        return rate_series(self.run)
+
+    @cached_property
+    def mean_flight(self) -> float:
+        """Mean sampled flight size away from the first and last 10 s."""
+        fs = self.run.flow_series
+        if fs.empty or math.isnan(self.time):
+            return math.nan
+        m = fs[(fs["time_s"] > 10) & (fs["time_s"] < self.time - 10)]
+        return float(m["flight_size"].mean()) if len(m) else math.nan
+
+
+def ftp_run(run: Any) -> FtpRun:
+    return FtpRun(run)
+
+
+@dataclass
+class HttpRun:
+    """What the experiments read from one HTTP run."""
+
+    mean: float  # page response time, s (NaN: none finished)
+    pages: int
+    drops: int
+    retransmissions: int
+    recoveries: int
+    timeouts: int
+
+
+def http_run(run: Any) -> HttpRun:
+    t, f = run.response_times("http"), run.flows
+    return HttpRun(
+        float(t.mean()) if len(t) else math.nan,
+        len(t),
+        int(satellite_link(run)["queue_drops"]),
+        int(f["server_retransmitted_segments"].sum()),
+        int(f["server_fast_retransmits"].sum()),
+        int(f["server_timeouts"].sum()),
+    )
+
+
+# --- Secs. 7.5.3-7.5.4: the lossy runs --------------------------------------------------
+
+
+def lossy_metrics(app: str, run: Any) -> dict[str, float]:
+    """The metrics of one lossy run (Sec. 7.4), and the counters kept as
+    evidence (summed over the run's connections; HTTP: one per page)."""
+    down, flows = satellite_link(run), run.flows
+    out: dict[str, float] = {}
+    if app == "ftp":
+        rt, f = run.transfers.iloc[0]["response_time_s"], flows.iloc[0]
+        out["ftp_response_time_s"] = float(rt) if rt is not None and rt == rt else math.nan
+        out["goodput_bps"] = float(f["goodput_bps"])
+        out["tcp_throughput_Bps"] = float(f["throughput_bps"]) / 8.0
+        out["link_throughput_bps"] = float(down["throughput_bps"])
+        out["link_utilization_pct"] = 100.0 * float(down["utilization"])
+        out["ftp_retransmitted_segments"] = float(f["server_retransmitted_segments"])
+    else:
+        times = run.response_times("http")
+        out["http_page_response_time_s"] = float(times.mean()) if len(times) else math.nan
+        pages = int((run.transfers["kind"] == "http").sum())
+        out["http_pages_unfinished"] = float(pages - len(times))
+    out[f"{app}_timeouts"] = float(flows["server_timeouts"].sum())
+    out[f"{app}_recovery_episodes"] = float(flows["server_fast_retransmits"].sum())
+    out[f"{app}_queue_drops"] = float(down["queue_drops"])
+    return out
+
+
+@dataclass
+class Cell:
+    """Mean over seeds of one metric at one point (NaN with a run that did
+    not finish)."""
+
+    mean: float
+    ci95: float
+    n: int
+    unfinished: int = 0
+
+
+def cells(names: Sequence[str], runs: Sequence[dict[str, float]], done: Sequence[bool]) -> dict:
+    """The means over the seeds of the metrics ``names`` (the download
+    time's NaN when a download did not finish)."""
+    out = {}
+    for name in names:
+        values = [r[name] for r in runs]
+        vals = [v for v in values if not math.isnan(v)]
+        unfinished = sum(1 for ok in done if not ok) if name == "ftp_response_time_s" else 0
+        if unfinished or not vals:
+            out[name] = Cell(math.nan, math.nan, len(values), unfinished)
+        else:
+            out[name] = Cell(*mean_ci95(vals), len(vals))
+    return out
+
+
+@dataclass
+class Judged:
+    """A statement tested on the means: the gains per (a, b, BER), positive
+    when ``a`` is better (Eqs. 7.2-7.3), the smallest and largest, the
+    verdict in words, whether it holds, whether the magnitudes match, the
+    gains per BER in words and the evidence paragraphs that explain it."""
+
+    bers: tuple[float, ...]
+    gains: dict[tuple[str, str, float], float]
+    low: float
+    high: float
+    verdict: str
+    holds: bool
+    magnitude_ok: bool | None
+    detail: str
+    why: list[str] = field(default_factory=list)
+
+
+def mean(table: Mapping[tuple, Cell], exp: str, metric: str, v: str, da: bool, b: float) -> float:
+    """The mean at one point (NaN if it was not run)."""
+    c = table.get((exp, metric, v, da, b))
+    return c.mean if c is not None else math.nan
+
+
+def _tie(
+    table: Mapping[tuple, Cell],
+    s: Mapping[str, Any],
+    a: str,
+    b: str,
+    da_a: bool,
+    da_b: bool,
+    ber: float,
+) -> bool:
+    """The two means differ by less than their two 95% CIs together, or by
+    less than ``tie_pct`` %."""
+    x = table.get((s["experiment"], s["metric"], a, da_a, ber))
+    y = table.get((s["experiment"], s["metric"], b, da_b, ber))
+    if x is None or y is None or math.isnan(x.mean) or math.isnan(y.mean) or y.mean == 0:
+        return False
+    if abs(x.mean - y.mean) / abs(y.mean) * 100 < s["tie_pct"]:
+        return True
+    return abs(x.mean - y.mean) <= sum(0.0 if math.isnan(z.ci95) else z.ci95 for z in (x, y))
+
+
+def judge(
+    s: Mapping[str, Any],
+    table: Mapping[tuple, Cell],
+    bers: Sequence[float],
+    labels: Mapping[str, str],
+    short: Mapping[str, str],
+) -> Judged:
+    """Tests statement ``s`` (its figure's ``experiment``, ``metric`` and
+    ``delayed_ack``, its ``kind``, ``pairs``, ``variant`` or ``each``, the
+    thesis's ``low`` and ``high``, its ``bers``; paper.toml says what each
+    kind tests) on the means over seeds ``table`` (keyed (experiment,
+    metric, variant, delayed ACK, BER)) at the BERs of both the statement
+    and the run; ``labels`` and ``short`` name the variants, in the
+    tables' order."""
+    exp, metric, kind, higher = s["experiment"], s["metric"], s["kind"], s["higher_is_better"]
+    use = tuple(b for b in s["bers"] if b in bers)
+    da = bool(s["delayed_ack"])
+
+    def at(v: str, d: bool, b: float) -> float:
+        return mean(table, exp, metric, v, d, b)
+
+    def gain(a: float, b: float) -> float:
+        g = (a - b) / b * 100.0 if b and not math.isnan(a) and not math.isnan(b) else math.nan
+        return g if higher else -g
+
+    gains: dict[tuple[str, str, float], float] = {}
+    ties: dict[tuple[str, str, float], bool] = {}
+    if kind.startswith("da_"):
+        for v in s["each"]:
+            for b in use:
+                k = (f"{v}/on", f"{v}/off", b)
+                gains[k] = gain(at(v, True, b), at(v, False, b))
+                ties[k] = _tie(table, s, v, v, True, False, b)
+    elif kind == "degrade":
+        for v in s["each"]:
+            ref = mean(table, "ideal", metric, v, da, 0.0)
+            base = ref if exp == "congestion_error" else at(v, da, bers[0])
+            for b in use:
+                gains[(v, "ref", b)] = gain(at(v, da, b), base)
+    elif kind == "best":
+        sign = 1.0 if higher else -1.0
+        others = [v for v in labels if v != s["variant"]]
+        for b in use:
+            best = max(others, key=lambda o, b=b: sign * at(o, da, b))
+            k = (s["variant"], best, b)
+            gains[k] = gain(at(s["variant"], da, b), at(best, da, b))
+            ties[k] = _tie(table, s, s["variant"], best, da, da, b)
+    else:
+        for a, o in s["pairs"]:
+            for b in use:
+                gains[(a, o, b)] = gain(at(a, da, b), at(o, da, b))
+                ties[(a, o, b)] = _tie(table, s, a, o, da, da, b)
+    vals = [g for g in gains.values() if not math.isnan(g)]
+    if not vals:
+        return Judged(use, gains, math.nan, math.nan, "not evaluated", False, None, "")
+    low, high = min(vals), max(vals)
+    magnitude_ok: bool | None = None
+
+    def by_sign(ok: Callable[[float], bool]) -> tuple[str, bool]:
+        """'holds' if every point satisfies ``ok`` (a majority with
+        ``most``); failures that are statistical ties are named."""
+        bad = [k for k, g in gains.items() if not math.isnan(g) and not ok(g)]
+        if s["most"]:
+            return ("holds", True) if len(bad) * 2 < len(vals) else ("does not hold", False)
+        if not bad:
+            return "holds", True
+        if len(bad) == len(vals):
+            if all(ties.get(k, False) for k in bad):
+                return "does not hold (opposite at every point, within the 95% CI)", False
+            return "does not hold", False
+        if all(ties.get(k, False) for k in bad):
+            where = ", ".join(sorted({fmt_ber(k[2]) for k in bad}, key=lambda t: float(t)))
+            return f"holds except ties within the 95% CI at {where}", False
+        return "does not hold", False
+
+    if kind in ("range", "upto", "point"):
+        verdict, holds = by_sign(lambda g: g > 0)
+        ends = [(high, s["high"])] if kind != "range" else [(low, s["low"]), (high, s["high"])]
+        magnitude_ok = all(t is not None and DEFAULT_TOLERANCE.holds(t, x) is True for x, t in ends)
+        if holds and not magnitude_ok:
+            verdict = "direction holds, magnitude differs"
+        elif not holds and verdict.startswith("holds except"):
+            verdict = "direction " + verdict + ("" if magnitude_ok else "; magnitude differs")
+    elif kind in ("better", "best", "da_on_better"):
+        verdict, holds = by_sign(lambda g: g > 0)
+    elif kind in ("worse", "da_off_better"):
+        verdict, holds = by_sign(lambda g: g < 0)
+    elif kind in ("comparable", "da_comparable"):
+        holds = all(abs(g) <= s["comparable_pct"] for g in vals)
+        verdict = "holds" if holds else "does not hold"
+    elif kind == "peak":
+        peaks = {}
+        for a, o in s["pairs"]:
+            pts = {k[2]: g for k, g in gains.items() if k[:2] == (a, o) and not math.isnan(g)}
+            if pts:
+                peaks[(a, o)] = max(pts, key=lambda b: pts[b])
+        holds = bool(peaks) and all(b < s["peak_below"] for b in peaks.values())
+        at_ = ", ".join(f"{short[a]} {fmt_ber(b)}" for (a, _), b in peaks.items())
+        verdict = "holds" if holds else f"does not hold (largest at {at_})"
+    else:  # degrade
+        bad = sorted({k[2] for k, g in gains.items() if not -g > s["high"]})
+        holds = not bad
+        verdict = "holds"
+        if bad:
+            verdict = "does not hold"
+            if len(bad) < len(use):
+                verdict += f" at {', '.join(fmt_ber(b) for b in bad)}"
+    j = Judged(
+        use, gains, low, high, verdict, holds, magnitude_ok, _detail(s, gains, labels, short)
+    )
+    j.why = _why(s, j)
+    return j
+
+
+def _why(s: Mapping[str, Any], r: Judged) -> list[str]:
+    """The keys of the evidence paragraphs that explain a statement that
+    does not fully hold."""
+    kind, http = s["kind"], s["metric"] == "http_page_response_time_s"
+    if r.verdict == "holds":
+        return []
+    if kind.startswith("da_"):
+        return ["delayed_ack"]
+    keys: list[str] = []
+    if s["experiment"] == "congestion_error":
+        keys.append("http_buffer" if http else "buffer")
+    if kind in ("range", "upto", "point") and not r.magnitude_ok:
+        # "is False", not "not ...": a NaN end (None) is not "off".
+        low_off = kind == "range" and DEFAULT_TOLERANCE.holds(s["low"], r.low) is False
+        high_off = DEFAULT_TOLERANCE.holds(s["high"], r.high) is False
+        if low_off and any(b <= 1e-8 for b in r.bers):
+            keys.append("http" if http else "lossless")
+        if high_off:
+            keys += (
+                ["http"]
+                if http
+                else ["high_ber"]
+                if s["metric"] == "ftp_response_time_s"
+                else ["metrics", "high_ber"]
+            )
+    if kind == "peak":
+        keys.append("http" if http else "high_ber")
+    if kind == "comparable" and any(
+        {a, b} == {"adalr-sack", "adalr-newreno"} and abs(g) > s["comparable_pct"]
+        for (a, b, _), g in r.gains.items()
+    ):
+        keys.append("sack_newreno")
+    return list(dict.fromkeys(keys))
+
+
+def _detail(
+    s: Mapping[str, Any],
+    gains: dict[tuple[str, str, float], float],
+    label: Mapping[str, str],
+    names: Mapping[str, str],
+) -> str:
+    """Per-BER gains, grouped by pair."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for (a, b, ber), g in gains.items():
+        groups.setdefault((a, b), []).append(f"{fmt_ber(ber)}: {g:+.1f}%")
+    parts = []
+    for (a, b), items in groups.items():
+        if s["kind"] == "best":
+            head = f"vs best other ({label[b]})"
+        elif s["kind"] == "degrade":
+            head = label[a]
+        elif s["kind"].startswith("da_"):
+            head = f"{label[a.split('/')[0]]} on vs off"
+        else:
+            head = f"{names[a]} vs {names[b]}"
+        parts.append(head + " " + ", ".join(items))
+    return "; ".join(parts)
+
+
+def fmt_ber(b: float) -> str:
+    """1e-07 -> '1e-7'."""
+    return f"1e{round(math.log10(b))}" if b > 0 else "0"
+
+
+# --- Sec. 7.5.5: fairness -----------------------------------------------------------------
+
+
+@dataclass
+class Outcome:
+    """One fairness run's connections, ordered as the receivers' delays."""
+
+    variants: tuple[str, ...]
+    throughput_Bps: list[float]
+    duration_s: list[float]
+    finished: list[bool]
+    retransmissions: int
+    max_queue_packets: int
+
+    @property
+    def jain(self) -> float:
+        return jain_index(self.throughput_Bps)
+
+    @property
+    def maxmin(self) -> float:
+        return maxmin_fairness(self.throughput_Bps)
+
+
+def outcome(run: Any, variants: Sequence[str]) -> Outcome:
+    """A fairness run: average throughput (payload bytes / the connection's
+    own duration, bytes/s) per connection, receiver 0 first; a download
+    finished when its transfer has a response time (the run stops at the
+    last one, before its connection is closed)."""
+    f = run.flows.sort_values("app")
+    t = run.transfers
+    done = {int(a) for a, rt in zip(t["app"], t["response_time_s"], strict=True) if rt == rt}
+    return Outcome(
+        tuple(variants),
+        [float(x) / 8.0 for x in f["throughput_bps"]],
+        [float(x) for x in f["duration_s"]],
+        [i in done for i in range(len(variants))],
+        int(f["server_retransmitted_segments"].sum()),
+        int(run.links["max_queue_packets"].max()),
+    )
+
+
+def fairness_window() -> tuple[int, float, float]:
+    """The largest window (payload bytes) satcp's per-ACK reading of
+    Algorithm 5.3 ever allows (rho at its bound 60), the smallest RTT of
+    the 500 ms connection, and the throughput bound they make (bytes/s)."""
+    mss, rwnd, gain, rho_max = 1460, 65_535, 0.25, 60.0
+    window = (rwnd + int(gain * rho_max * mss)) // mss * mss
+    f = THESIS_FAIRNESS
+    one_way = f["receiver_delay_s"][0] + 4 * f["link_delay_s"]
+    rtt = 2 * one_way + 5 * (1500 * 8 + 40 * 8) / f["link_bps"]
+    return window, rtt, window / rtt
+
+
+def fairness_bars(tables: Sequence[tuple[str, Outcome, list[float], str]]) -> Any:
+    """Tables 7.11, 7.12, 7.14: satcp's and the thesis's throughput per
+    connection, 25 ms first, one panel per (title, outcome, thesis values,
+    x label of each connection)."""
+    fig = new_figure((13, 4.2), dpi=100)
+    axes = fig.subplots(1, 3, sharey=True)
+    labels = THESIS_FAIRNESS["rtt_labels_ms"]
+    order = list(reversed(range(len(labels))))  # 25 ms first, as the tables
+    xs = list(range(len(labels)))
+    for ax, (title, o, thesis, kinds) in zip(axes, tables, strict=True):
+        ax.bar(
+            [x - 0.2 for x in xs], [o.throughput_Bps[i] for i in order], width=0.4, label="satcp"
+        )
+        ax.bar([x + 0.2 for x in xs], [thesis[i] for i in order], width=0.4, label="thesis")
+        ax.set_xticks(xs)
+        ax.set_xticklabels([f"{labels[i]}\n{kinds[i]}" for i in order], fontsize=8)
+        ax.set_xlabel("RTT (ms)")
+        ax.set_title(title, fontsize=9)
+        ax.grid(True, axis="y", alpha=0.3)
+    axes[0].set_ylabel("Average throughput (bytes/s)")
+    axes[0].legend(fontsize=8)
+    return fig
