@@ -150,8 +150,6 @@ def test_every_registered_reproduction_is_on_the_engine():
         assert callable(mod.reproduce) and mod.DEFAULT_OUT
         repro = mod.REPRODUCTION
         assert repro.name == name and repro.parts
-        if name == "adalr":  # still on the old engine (satcp.reproduce._legacy)
-            continue
         assert all(callable(p.run) for p in repro.parts.values())
 
 

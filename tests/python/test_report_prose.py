@@ -8,8 +8,7 @@ in test_slowstart_reproduce.py)."""
 
 from __future__ import annotations
 
-from satcp.reproduce import paper_run, peach, tcpr
-from satcp.reproduce.adalr import lossy_evidence
+from satcp.reproduce import adalr, paper_run, peach, tcpr
 
 # Total goodputs (segments/s, 20 connections) at PLoss = 1e-2 and the
 # (recovery episodes, timeouts) counts; only the goodputs decide the wording.
@@ -120,18 +119,23 @@ def test_peach_fig9_overlap_follows_the_largest_gap():
     assert "5.0 segments" in apart
 
 
+def _lossy(name: str, **names) -> str:
+    """The ADaLR lossy part's text ``name`` with made-up numbers."""
+    return paper_run.text(adalr.PAPER, "lossy", name, **names)
+
+
 def test_adalr_metrics_paragraph_follows_the_gains():
     # (delayed ACK, BER, goodput, TCP throughput, link throughput gains in %)
-    together = lossy_evidence.metrics_text(
-        [(True, 1e-5, 47.2, 44.6, 44.6), (False, 1e-5, 53.9, 54.1, 54.1)]
+    together = _lossy(
+        "metrics", metric_gains=[(True, 1e-5, 47.2, 44.6, 44.6), (False, 1e-5, 53.9, 54.1, 54.1)]
     )
     assert "move together." in together
     assert "nearly the same in the three metrics (within 2.6 percentage points" in together
     assert "TCP throughput gains with delayed ACK are within the thesis's 16%-61%" in together
     assert "goodput gains (up to +47.2%) are above the thesis's 27%" in together
     assert "satcp agrees with the larger TCP throughput figure" in together
-    apart = lossy_evidence.metrics_text(
-        [(True, 1e-5, 20.0, 70.0, 80.0), (False, 1e-5, 53.9, 54.1, 54.1)]
+    apart = _lossy(
+        "metrics", metric_gains=[(True, 1e-5, 20.0, 70.0, 80.0), (False, 1e-5, 53.9, 54.1, 54.1)]
     )
     assert "do not move together." in apart
     assert "up to 60.0 percentage points apart" in apart
@@ -260,12 +264,12 @@ def test_adalr_high_ber_timeouts_follow_the_counts():
         (1e-5, "sack"): (140.0, 198.0),
         (1e-5, "newreno"): (284.0, 76.0),
     }
-    text = lossy_evidence.high_ber_text(counts)
+    text = _lossy("high_ber", counts=counts)
     assert "avoid many RTOs, most for NewReno" in text
     assert "ADaLR NewReno 136 RTOs / 160 fast recoveries" in text
-    sack_most = lossy_evidence.high_ber_text({**counts, (1e-5, "newreno"): (150.0, 76.0)})
+    sack_most = _lossy("high_ber", counts={**counts, (1e-5, "newreno"): (150.0, 76.0)})
     assert "avoid many RTOs;" in sack_most and "most for NewReno" not in sack_most
-    more = lossy_evidence.high_ber_text({**counts, (1e-5, "adalr-sack"): (150.0, 190.0)})
+    more = _lossy("high_ber", counts={**counts, (1e-5, "adalr-sack"): (150.0, 190.0)})
     assert "do not avoid RTOs" in more and "avoid many" not in more
 
 
@@ -276,8 +280,8 @@ def test_adalr_sack_vs_newreno_follows_the_times():
         ("HTTP", 1e-6, 12.0, 12.5),
         ("HTTP", 1e-5, 15.4, 20.6),
     ]
-    assert "separate as the BER grows" in lossy_evidence.sack_newreno_text(grow)
-    one_ber = lossy_evidence.sack_newreno_text([("FTP", 1e-5, 536.9, 770.1)])
+    assert "separate as the BER grows" in _lossy("sack_newreno", adalr_times=grow)
+    one_ber = _lossy("sack_newreno", adalr_times=[("FTP", 1e-5, 536.9, 770.1)])
     assert "faster at each high BER shown" in one_ber and "as the BER grows" not in one_ber
-    slower = lossy_evidence.sack_newreno_text([("FTP", 1e-5, 800.0, 770.1)])
+    slower = _lossy("sack_newreno", adalr_times=[("FTP", 1e-5, 800.0, 770.1)])
     assert "not faster at every high BER" in slower

@@ -179,22 +179,24 @@ def summary_markdown(parts: Sequence[PartResult]) -> list[str]:
     return md
 
 
-def _run_time(p: PartResult) -> str:
-    runs = f"{p.section.runs} runs, " if p.section.runs else ""
+def _run_time(p: PartResult, run_counts: bool) -> str:
+    runs = f"{p.section.runs} runs, " if p.section.runs and run_counts else ""
     return f"- {p.covers}: {runs}{p.section.seconds:.1f} s"
 
 
-def sections_markdown(parts: Sequence[PartResult], seconds: float) -> list[str]:
+def sections_markdown(
+    parts: Sequence[PartResult], seconds: float, run_counts: bool = True
+) -> list[str]:
     """The report's lines after its summary's introduction: the summary
     (:func:`summary_markdown`), then each part's section, then the run
-    time."""
+    time (with each part's runs unless not ``run_counts``)."""
     md = summary_markdown(parts)
     for p in parts:
         md += [p.section.markdown.rstrip("\n"), ""]
     md += [
         "## Run time",
         "",
-        *[_run_time(p) for p in parts],
+        *[_run_time(p, run_counts) for p in parts],
         f"- total {seconds:.1f} s (simulations in threads, `--workers`)",
         "",
     ]

@@ -74,7 +74,7 @@ def write_csvs(
                     else:
                         records.append(record(spec.columns, s))
             names = list(dict.fromkeys(k for r in records for k in r))
-        write_csv(out / name, names, records, header=spec.header)
+        write_csv(out / name, names, records, header=evaluate(spec.header, scope))
         files.append(name)
     return files
 

@@ -78,7 +78,7 @@ class CsvSpec:
     each: tuple[Loop, ...] = ()
     where: Expression | None = None
     columns: Columns | None = None
-    header: list[str] | None = None
+    header: Any = None  # a list of names, or an expression giving it
     pivot: dict[str, Any] | None = None
 
 
@@ -130,8 +130,17 @@ SERIES_SETTINGS = {
     "capsize": None,
 }
 #: A figure's keys that are values (expressions) and their defaults: its
-#: size (inches; height default 3.4 per panel and 0.6), resolution, title.
-FIGURE_VALUES = {"width": 7.0, "height": None, "dpi": 100, "title_width": 80, "title_size": 10}
+#: size (inches; height default 3.4 per panel and 0.6), the resolution it is
+#: saved at and laid out at (None: matplotlib's default), its title's wrap
+#: width (None: as it is) and size.
+FIGURE_VALUES = {
+    "width": 7.0,
+    "height": None,
+    "dpi": 100,
+    "figure_dpi": None,
+    "title_width": 80,
+    "title_size": 10,
+}
 
 
 @dataclass
@@ -224,10 +233,11 @@ class ListSpec:
 @dataclass
 class TextSpec:
     """Prose with alternatives: ``when`` names the one to render (None: the
-    one alternative, "text")."""
+    one alternative, "text"), after its own ``let`` names."""
 
     when: Expression | None
     variants: dict[str, Template]
+    let: dict[str, Expression] = field(default_factory=dict)
 
 
 @dataclass
@@ -261,6 +271,7 @@ class PaperFile:
     out: str
     report: Template
     report_file: str
+    run_counts: bool  # the run-time list says each part's runs
     report_let: dict[str, Expression]
     report_texts: dict[str, TextSpec]
     functions: str
@@ -399,6 +410,7 @@ def read_paper(path: str | Path) -> PaperFile:
         out=repro.get("out", str, f"reports/{name}"),
         report=Template(report_text, str(template)),
         report_file=report.get("file", str, "report.md"),
+        run_counts=report.get("run_counts", bool, True),
         report_let=report.expressions("let"),
         report_texts=_texts(report.table("texts")),
         functions=repro.get("functions", str, ""),
@@ -574,7 +586,7 @@ def _csvs(t: _Table, k: str) -> list[CsvSpec]:
                 each=c.loops("for"),
                 where=c.expression("where"),
                 columns=_columns(c.table("columns")) if "columns" in c.doc else None,
-                header=c.get("header", list),
+                header=c.value("header"),
                 pivot=pivot,
             )
         )
@@ -675,15 +687,18 @@ def _pieces(t: _Table) -> tuple[dict[str, TableSpec], dict[str, ListSpec], dict[
 
 
 def _texts(t: _Table) -> dict[str, TextSpec]:
-    """Texts: a template, or a table of alternatives and ``when``."""
+    """Texts: a template, or a table of its ``let`` names and alternatives
+    and ``when`` (or one alternative, ``text``)."""
     out = {}
     for k in t.doc:
         if isinstance(t.doc[k], str):
             out[k] = TextSpec(None, {"text": t.template(k, required=True)})
             continue
         tt = t.table(k)
-        when = tt.expression("when", required=True)
-        out[k] = TextSpec(when, {v: tt.template(v, required=True) for v in tt.doc if v != "when"})
+        let = tt.expressions("let")
+        when = tt.expression("when", required="text" not in tt.doc)
+        names = [v for v in tt.doc if v not in ("when", "let")]
+        out[k] = TextSpec(when, {v: tt.template(v, required=True) for v in names}, let)
         tt.done()
     return out
 

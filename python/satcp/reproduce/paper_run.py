@@ -28,6 +28,7 @@ import itertools
 import json
 import math
 import os
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -54,7 +55,7 @@ from .paper_file import (
     TextSpec,
     read_paper,
 )
-from .tables import is_nan, markdown_table, write_text
+from .tables import diff_pct, is_nan, markdown_table, write_text
 
 __all__ = [
     "Case",
@@ -85,6 +86,8 @@ class Case:
         self.key, self.fields = key, dict(fields)
 
     def __getattr__(self, name: str) -> Any:
+        if name in self.__slots__:  # not set yet (a copy being made)
+            raise AttributeError(name)
         try:
             return self.fields[name]
         except KeyError:
@@ -243,21 +246,33 @@ class _ClaimTables:
         if name.startswith("_"):
             raise AttributeError(name)
         if name not in self._made:
-            specs = [s for s in self._specs if s.table == name]
-            if not specs:
+            if not any(_tables(s, name) for s in self._specs):
                 raise AttributeError(f"no claims table {name!r}")
-            self._made[name] = ClaimList(
-                c for s in specs for c in claims(s, self._scope, self._paper)
-            )
+            made = [claims(s, self._scope, self._paper, name) for s in self._specs]
+            self._made[name] = ClaimList(c for cs in made for c in cs)
         return self._made[name]
 
 
+def _tables(spec: ClaimSpec, name: str) -> bool:
+    """Whether a claim, or a claim of a group, is in claims table ``name``."""
+    return any(_tables(g, name) for g in spec.group) if spec.group else spec.table == name
+
+
 def render_text(spec: TextSpec, scope: dict[str, Any]) -> str:
-    """The alternative of a text that its ``when`` names."""
+    """The alternative of a text that its ``when`` names (after its ``let``)."""
+    if spec.let:
+        scope = dict(scope)
+        for name, e in spec.let.items():
+            scope[name] = e(scope)
     which = spec.when(scope) if spec.when else "text"
     if which not in spec.variants:
         raise DataError(f"{spec.when.key}: {which!r} is not one of {', '.join(spec.variants)}")
     return spec.variants[which](scope)
+
+
+def fixed(v: float | None, digits: int) -> str:
+    """A number with ``digits`` decimals; "" for NaN (a CSV cell)."""
+    return "" if is_nan(v) else f"{v:.{digits}f}"
 
 
 def fmt(v: float | None, digits: int = 1, unit: str = "") -> str:
@@ -274,6 +289,10 @@ HELPERS: dict[str, Any] = {
     "mean": lambda values: sum(values) / len(values),
     "mean_by": mean_by,
     "fmt": fmt,
+    "fixed": fixed,
+    "diff_pct": diff_pct,
+    "claims_table": lambda claims: "\n".join(claims_table(claims)),
+    "paragraphs": lambda items: "\n\n".join(str(x) for x in items),
     "padded": lambda values, n: np.concatenate([values, np.zeros(n - len(values))]),
     "arange": np.arange,
     "math": math,
@@ -538,16 +557,19 @@ def run_part(
     claims, findings, runs."""
     scope = base_scope(paper, functions, quick)
     views = {}
+    t0 = time.perf_counter()
     for e in paper.experiments.values():
         if e.part == spec.name:
             views[e.name] = run_experiment(paper, e, scope, out, workers)
             scope[e.name] = views[e.name]
     if len(views) == 1:
         scope |= experiment_scope(next(iter(views.values())))
+    scope["seconds"] = time.perf_counter() - t0  # the experiments' wall time
     scope = part_names(spec, scope, paper)
     draw_figures(paper.styles, spec.figures, scope, out)
     write_csvs(spec.csv, scope, out)
     findings = [f for f in (t(scope) for t in spec.findings) if f]
+    scope["findings"] = findings
     for file, names in spec.files.items():
         write_text(
             out / file,
@@ -556,7 +578,7 @@ def run_part(
     return Section(
         spec.title,
         spec.text(scope),
-        [c for cs in spec.claims if not cs.table for c in claims(cs, scope, paper)],
+        [c for cs in spec.claims for c in claims(cs, scope, paper)],
         runs=sum(v.runs for v in views.values()),
         findings=findings,
     )
@@ -569,9 +591,10 @@ def part_names(
     and its and the paper's ``tables``, ``lists`` and ``texts``."""
     scope = dict(scope)
     scope["claims"] = _ClaimTables(spec.claims, scope, paper)
+    with_pieces(scope, paper, spec.tables, spec.lists, spec.texts)  # the lets may use them
     for name, e in spec.let.items() if lets else ():
         scope[name] = e(scope)
-    return with_pieces(scope, paper, spec.tables, spec.lists, spec.texts)
+    return scope
 
 
 def with_pieces(
@@ -608,9 +631,20 @@ def markdown(spec: TableSpec, scope: dict[str, Any]) -> str:
     return "\n".join(markdown_table(headers, rows, spec.align))
 
 
-def claims(spec: ClaimSpec, scope: dict[str, Any], paper: PaperFile) -> list[Claim]:
+def claims(
+    spec: ClaimSpec,
+    scope: dict[str, Any],
+    paper: PaperFile,
+    table: str = "",
+    part: Mapping[str, Any] | None = None,
+) -> list[Claim]:
     """The claim (one per combination of its ``for`` loops, each with its
-    ``with`` and ``let`` names), or a group's claims."""
+    ``with`` and ``let`` names), or a group's claims, of claims table
+    ``table`` ("": the part's own). A claim's ``data``: its names and its
+    groups' that the part (``part``, default ``scope``) does not have."""
+    if not _tables(spec, table):
+        return []
+    part = scope if part is None else part
     out = []
     for s in each_of(spec.loops, scope):
         for name, value in spec.given.items():
@@ -618,7 +652,7 @@ def claims(spec: ClaimSpec, scope: dict[str, Any], paper: PaperFile) -> list[Cla
         for name, e in spec.let.items():
             s[name] = e(s)
         if spec.group:
-            out += [c for g in spec.group for c in claims(g, s, paper)]
+            out += [c for g in spec.group for c in claims(g, s, paper, table, part)]
             continue
         paper_value = evaluate(spec.paper, s)
         satcp = evaluate(spec.satcp, s)
@@ -639,7 +673,7 @@ def claims(spec: ClaimSpec, scope: dict[str, Any], paper: PaperFile) -> list[Cla
                 tolerance=tolerance,
                 implied=None if implied is None else float(implied),
                 verdict_text=spec.verdict(s) if spec.verdict else "",
-                data={k: s[k] for k in (*spec.given, *spec.let) if k in s},
+                data={k: v for k, v in s.items() if k not in part or part[k] is not v},
             )
         )
     return out
@@ -659,7 +693,7 @@ def render_report(
     scope = base_scope(paper, functions, quick)
     scope |= {
         "claims": [c for p in parts for c in p.section.claims],
-        "sections": "\n".join(sections_markdown(parts, seconds)),
+        "sections": "\n".join(sections_markdown(parts, seconds, paper.run_counts)),
         "section": SimpleNamespace(**{p.module: p.section.markdown for p in parts}),
         "seconds": seconds,
     }

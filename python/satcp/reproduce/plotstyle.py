@@ -156,12 +156,13 @@ def plot(
     height: float | None = None,
     title_width: int | None = 80,
     title_size: float = 10,
+    figure_dpi: float | None = None,
 ) -> Path:
     """Draws one figure of stacked panels (like a paper's upper and bottom
     plots) and writes it as PNG: ``width`` x ``height`` inches (default
     3.4 per panel and 0.6 for the title), the title wrapped at
     ``title_width`` characters (None: as it is)."""
-    fig = new_figure((width, height or 3.4 * len(panels) + 0.6))
+    fig = new_figure((width, height or 3.4 * len(panels) + 0.6), figure_dpi)
     axes = fig.subplots(len(panels), 1, squeeze=False)[:, 0]
     for ax, pn in zip(axes, panels, strict=True):
         for s in pn.series:

@@ -23,10 +23,13 @@ from ..plotstyle import new_figure
 
 __all__ = [
     "cells",
+    "direction",
     "extended",
     "fairness_bars",
     "fairness_window",
+    "fmt_ber",
     "ftp_run",
+    "halves",
     "http_run",
     "jain_index",
     "judge",
@@ -139,6 +142,15 @@ def ftp_run(run: Any) -> FtpRun:
     return FtpRun(run)
 
 
+def halves(r: FtpRun) -> tuple[float, float]:
+    """The mean TCP throughput (bytes/s) in the first and the second half of
+    the transfer (its 5 s means after the first)."""
+    ser = r.series
+    active = ser[(ser["time_s"] > BIN_S) & (ser["time_s"] <= r.time)]
+    half = len(active) // 2
+    return active["tcp_Bps"].iloc[:half].mean(), active["tcp_Bps"].iloc[half:].mean()
+
+
 @dataclass
 class HttpRun:
     """What the experiments read from one HTTP run."""
@@ -240,83 +252,132 @@ def mean(table: Mapping[tuple, Cell], exp: str, metric: str, v: str, da: bool, b
     return c.mean if c is not None else math.nan
 
 
-def _tie(
-    table: Mapping[tuple, Cell],
-    s: Mapping[str, Any],
-    a: str,
-    b: str,
-    da_a: bool,
-    da_b: bool,
-    ber: float,
-) -> bool:
-    """The two means differ by less than their two 95% CIs together, or by
-    less than ``tie_pct`` %."""
-    x = table.get((s["experiment"], s["metric"], a, da_a, ber))
-    y = table.get((s["experiment"], s["metric"], b, da_b, ber))
-    if x is None or y is None or math.isnan(x.mean) or math.isnan(y.mean) or y.mean == 0:
-        return False
-    if abs(x.mean - y.mean) / abs(y.mean) * 100 < s["tie_pct"]:
-        return True
-    return abs(x.mean - y.mean) <= sum(0.0 if math.isnan(z.ci95) else z.ci95 for z in (x, y))
-
-
 def judge(
-    s: Mapping[str, Any],
+    said: Mapping[str, Any],
+    place: tuple[str, str, bool],
+    higher: bool,
     table: Mapping[tuple, Cell],
     bers: Sequence[float],
     labels: Mapping[str, str],
     short: Mapping[str, str],
+    comparable_pct: float = 10.0,
+    tie_pct: float = 0.5,
 ) -> Judged:
-    """Tests statement ``s`` (its figure's ``experiment``, ``metric`` and
-    ``delayed_ack``, its ``kind``, ``pairs``, ``variant`` or ``each``, the
-    thesis's ``low`` and ``high``, its ``bers``; paper.toml says what each
-    kind tests) on the means over seeds ``table`` (keyed (experiment,
-    metric, variant, delayed ACK, BER)) at the BERs of both the statement
-    and the run; ``labels`` and ``short`` name the variants, in the
-    tables' order."""
-    exp, metric, kind, higher = s["experiment"], s["metric"], s["kind"], s["higher_is_better"]
-    use = tuple(b for b in s["bers"] if b in bers)
-    da = bool(s["delayed_ack"])
+    """Tests a statement of Secs. 7.5.3-7.5.4 (``said``: its ``kind``, the
+    variants ``compared`` (pairs, a better one first, or for ``best`` one
+    variant), the thesis's ``pct`` (low, high) or one number, its ``bers``,
+    ``most``, ``peak_below``; paper.toml says what each kind tests) on the
+    means over seeds ``table`` (keyed (experiment, metric, variant, delayed
+    ACK, BER)) of its figure's ``place`` (experiment, metric, delayed ACK),
+    at the BERs of both the statement and the run. ``higher``: the metric
+    is better higher; ``labels`` and ``short`` name the variants, in the
+    tables' order; "comparable" is within ``comparable_pct`` %, means within
+    ``tie_pct`` % or their 95 % intervals are a tie."""
+    compared, pct = said["compared"], said.get("pct")
+    low, high = pct if isinstance(pct, list) else (None, pct)
+    s = {
+        **said,
+        "place": place,
+        "low": low,
+        "high": high,
+        "variant": compared if isinstance(compared, str) else "",
+        "pairs": [] if isinstance(compared, str) else [tuple(p) for p in compared],
+        "most": said.get("most", False),
+        "peak_below": said.get("peak_below", math.inf),
+    }
+    use = tuple(b for b in said["bers"] if b in bers)
+    gains, ties = _gains(s, use, higher, table, bers, list(labels), tie_pct)
+    vals = [g for g in gains.values() if not math.isnan(g)]
+    if not vals:
+        j = Judged(use, gains, math.nan, math.nan, "not evaluated", False, None, "")
+    else:
+        verdict, holds, magnitude_ok = _verdict(s, gains, ties, use, comparable_pct, short)
+        detail = _detail(s["kind"], gains, labels, short)
+        j = Judged(use, gains, min(vals), max(vals), verdict, holds, magnitude_ok, detail)
+    j.why = _why(s, j, comparable_pct)
+    return j
 
-    def at(v: str, d: bool, b: float) -> float:
-        return mean(table, exp, metric, v, d, b)
 
-    def gain(a: float, b: float) -> float:
+Gains = dict[tuple[str, str, float], float]
+
+
+def _gains(
+    s: Mapping[str, Any],
+    use: Sequence[float],
+    higher: bool,
+    table: Mapping[tuple, Cell],
+    bers: Sequence[float],
+    variants: Sequence[str],
+    tie_pct: float,
+) -> tuple[Gains, dict[tuple[str, str, float], bool]]:
+    """The gains (Eqs. 7.2-7.3, positive when the first is better) of what
+    a statement compares, per (first, second, BER), and whether each is a
+    statistical tie (the means closer than ``tie_pct`` % or than their two
+    95 % intervals together)."""
+    exp, metric, da = s["place"]
+    da = bool(da)
+
+    def cell(v: str, d: bool, b: float, e: str = exp) -> Cell | None:
+        return table.get((e, metric, v, d, b))
+
+    def gain(x: Cell | None, y: Cell | None) -> float:
+        a, b = (math.nan if c is None else c.mean for c in (x, y))
         g = (a - b) / b * 100.0 if b and not math.isnan(a) and not math.isnan(b) else math.nan
         return g if higher else -g
 
-    gains: dict[tuple[str, str, float], float] = {}
-    ties: dict[tuple[str, str, float], bool] = {}
-    if kind.startswith("da_"):
-        for v in s["each"]:
-            for b in use:
-                k = (f"{v}/on", f"{v}/off", b)
-                gains[k] = gain(at(v, True, b), at(v, False, b))
-                ties[k] = _tie(table, s, v, v, True, False, b)
-    elif kind == "degrade":
-        for v in s["each"]:
-            ref = mean(table, "ideal", metric, v, da, 0.0)
-            base = ref if exp == "congestion_error" else at(v, da, bers[0])
-            for b in use:
-                gains[(v, "ref", b)] = gain(at(v, da, b), base)
-    elif kind == "best":
-        sign = 1.0 if higher else -1.0
-        others = [v for v in labels if v != s["variant"]]
-        for b in use:
-            best = max(others, key=lambda o, b=b: sign * at(o, da, b))
-            k = (s["variant"], best, b)
-            gains[k] = gain(at(s["variant"], da, b), at(best, da, b))
-            ties[k] = _tie(table, s, s["variant"], best, da, da, b)
+    def tie(x: Cell | None, y: Cell | None) -> bool:
+        if x is None or y is None or math.isnan(x.mean) or math.isnan(y.mean) or y.mean == 0:
+            return False
+        if abs(x.mean - y.mean) / abs(y.mean) * 100 < tie_pct:
+            return True
+        return abs(x.mean - y.mean) <= sum(0.0 if math.isnan(z.ci95) else z.ci95 for z in (x, y))
+
+    kind = s["kind"]
+    if kind.startswith("da_"):  # each variant with delayed ACK against itself without
+        points = [
+            ((f"{v}/on", f"{v}/off", b), cell(v, True, b), cell(v, False, b))
+            for v in variants
+            for b in use
+        ]
+    elif kind == "degrade":  # against its lossless value (congestion) or the lowest BER
+        ideal = exp == "congestion_error"
+        points = [
+            (
+                (v, "ref", b),
+                cell(v, da, b),
+                cell(v, da, 0.0, "ideal") if ideal else cell(v, da, bers[0]),
+            )
+            for v in variants
+            for b in use
+        ]
+    elif kind == "best":  # against the best of the other three at each BER
+        sign, v = (1.0 if higher else -1.0), s["variant"]
+        others = [o for o in variants if o != v]
+        best = {
+            b: max(others, key=lambda o, b=b: sign * mean(table, exp, metric, o, da, b))
+            for b in use
+        }
+        points = [((v, best[b], b), cell(v, da, b), cell(best[b], da, b)) for b in use]
     else:
-        for a, o in s["pairs"]:
-            for b in use:
-                gains[(a, o, b)] = gain(at(a, da, b), at(o, da, b))
-                ties[(a, o, b)] = _tie(table, s, a, o, da, da, b)
+        points = [((a, o, b), cell(a, da, b), cell(o, da, b)) for a, o in s["pairs"] for b in use]
+    gains = {k: gain(x, y) for k, x, y in points}
+    ties = {k: tie(x, y) for k, x, y in points if kind != "degrade"}
+    return gains, ties
+
+
+def _verdict(
+    s: Mapping[str, Any],
+    gains: Gains,
+    ties: Mapping[tuple[str, str, float], bool],
+    use: Sequence[float],
+    comparable_pct: float,
+    short: Mapping[str, str],
+) -> tuple[str, bool, bool | None]:
+    """The verdict in words, whether the statement holds and (for a stated
+    percentage) whether the magnitudes match."""
+    kind = s["kind"]
     vals = [g for g in gains.values() if not math.isnan(g)]
-    if not vals:
-        return Judged(use, gains, math.nan, math.nan, "not evaluated", False, None, "")
     low, high = min(vals), max(vals)
-    magnitude_ok: bool | None = None
 
     def by_sign(ok: Callable[[float], bool]) -> tuple[str, bool]:
         """'holds' if every point satisfies ``ok`` (a majority with
@@ -338,52 +399,46 @@ def judge(
     if kind in ("range", "upto", "point"):
         verdict, holds = by_sign(lambda g: g > 0)
         ends = [(high, s["high"])] if kind != "range" else [(low, s["low"]), (high, s["high"])]
-        magnitude_ok = all(t is not None and DEFAULT_TOLERANCE.holds(t, x) is True for x, t in ends)
-        if holds and not magnitude_ok:
+        magnitude = all(t is not None and DEFAULT_TOLERANCE.holds(t, x) is True for x, t in ends)
+        if holds and not magnitude:
             verdict = "direction holds, magnitude differs"
         elif not holds and verdict.startswith("holds except"):
-            verdict = "direction " + verdict + ("" if magnitude_ok else "; magnitude differs")
-    elif kind in ("better", "best", "da_on_better"):
-        verdict, holds = by_sign(lambda g: g > 0)
-    elif kind in ("worse", "da_off_better"):
-        verdict, holds = by_sign(lambda g: g < 0)
-    elif kind in ("comparable", "da_comparable"):
-        holds = all(abs(g) <= s["comparable_pct"] for g in vals)
-        verdict = "holds" if holds else "does not hold"
-    elif kind == "peak":
+            verdict = "direction " + verdict + ("" if magnitude else "; magnitude differs")
+        return verdict, holds, magnitude
+    if kind in ("better", "best", "da_on_better"):
+        return (*by_sign(lambda g: g > 0), None)
+    if kind in ("worse", "da_off_better"):
+        return (*by_sign(lambda g: g < 0), None)
+    if kind in ("comparable", "da_comparable"):
+        holds = all(abs(g) <= comparable_pct for g in vals)
+        return ("holds" if holds else "does not hold"), holds, None
+    if kind == "peak":  # where each pair's largest gain lies
         peaks = {}
         for a, o in s["pairs"]:
             pts = {k[2]: g for k, g in gains.items() if k[:2] == (a, o) and not math.isnan(g)}
             if pts:
                 peaks[(a, o)] = max(pts, key=lambda b: pts[b])
         holds = bool(peaks) and all(b < s["peak_below"] for b in peaks.values())
-        at_ = ", ".join(f"{short[a]} {fmt_ber(b)}" for (a, _), b in peaks.items())
-        verdict = "holds" if holds else f"does not hold (largest at {at_})"
-    else:  # degrade
-        bad = sorted({k[2] for k, g in gains.items() if not -g > s["high"]})
-        holds = not bad
-        verdict = "holds"
-        if bad:
-            verdict = "does not hold"
-            if len(bad) < len(use):
-                verdict += f" at {', '.join(fmt_ber(b) for b in bad)}"
-    j = Judged(
-        use, gains, low, high, verdict, holds, magnitude_ok, _detail(s, gains, labels, short)
-    )
-    j.why = _why(s, j)
-    return j
+        at = ", ".join(f"{short[a]} {fmt_ber(b)}" for (a, _), b in peaks.items())
+        return ("holds" if holds else f"does not hold (largest at {at})"), holds, None
+    bad = sorted({k[2] for k, g in gains.items() if not -g > s["high"]})  # degrade
+    if not bad:
+        return "holds", True, None
+    where = f" at {', '.join(fmt_ber(b) for b in bad)}" if len(bad) < len(use) else ""
+    return f"does not hold{where}", False, None
 
 
-def _why(s: Mapping[str, Any], r: Judged) -> list[str]:
+def _why(s: Mapping[str, Any], r: Judged, comparable_pct: float) -> list[str]:
     """The keys of the evidence paragraphs that explain a statement that
     does not fully hold."""
-    kind, http = s["kind"], s["metric"] == "http_page_response_time_s"
+    (exp, metric, _), kind = s["place"], s["kind"]
+    http = metric == "http_page_response_time_s"
     if r.verdict == "holds":
         return []
     if kind.startswith("da_"):
         return ["delayed_ack"]
     keys: list[str] = []
-    if s["experiment"] == "congestion_error":
+    if exp == "congestion_error":
         keys.append("http_buffer" if http else "buffer")
     if kind in ("range", "upto", "point") and not r.magnitude_ok:
         # "is False", not "not ...": a NaN end (None) is not "off".
@@ -396,36 +451,31 @@ def _why(s: Mapping[str, Any], r: Judged) -> list[str]:
                 ["http"]
                 if http
                 else ["high_ber"]
-                if s["metric"] == "ftp_response_time_s"
+                if metric == "ftp_response_time_s"
                 else ["metrics", "high_ber"]
             )
     if kind == "peak":
         keys.append("http" if http else "high_ber")
     if kind == "comparable" and any(
-        {a, b} == {"adalr-sack", "adalr-newreno"} and abs(g) > s["comparable_pct"]
+        {a, b} == {"adalr-sack", "adalr-newreno"} and abs(g) > comparable_pct
         for (a, b, _), g in r.gains.items()
     ):
         keys.append("sack_newreno")
     return list(dict.fromkeys(keys))
 
 
-def _detail(
-    s: Mapping[str, Any],
-    gains: dict[tuple[str, str, float], float],
-    label: Mapping[str, str],
-    names: Mapping[str, str],
-) -> str:
+def _detail(kind: str, gains: Gains, label: Mapping[str, str], names: Mapping[str, str]) -> str:
     """Per-BER gains, grouped by pair."""
     groups: dict[tuple[str, str], list[str]] = {}
     for (a, b, ber), g in gains.items():
         groups.setdefault((a, b), []).append(f"{fmt_ber(ber)}: {g:+.1f}%")
     parts = []
     for (a, b), items in groups.items():
-        if s["kind"] == "best":
+        if kind == "best":
             head = f"vs best other ({label[b]})"
-        elif s["kind"] == "degrade":
+        elif kind == "degrade":
             head = label[a]
-        elif s["kind"].startswith("da_"):
+        elif kind.startswith("da_"):
             head = f"{label[a.split('/')[0]]} on vs off"
         else:
             head = f"{names[a]} vs {names[b]}"
@@ -477,6 +527,18 @@ def outcome(run: Any, variants: Sequence[str]) -> Outcome:
         int(f["server_retransmitted_segments"].sum()),
         int(run.links["max_queue_packets"].max()),
     )
+
+
+def direction(thesis: float, satcp: float) -> str:
+    """The verdict on a percentage the thesis states: it holds when satcp's
+    has its sign and is within the default tolerance of it."""
+    if math.isnan(satcp):
+        return "not evaluated"
+    if (satcp > 0) != (thesis > 0):
+        return "does not hold"
+    if DEFAULT_TOLERANCE.holds(thesis, satcp):
+        return "holds"
+    return "direction holds, magnitude differs"
 
 
 def fairness_window() -> tuple[int, float, float]:
