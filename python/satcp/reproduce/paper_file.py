@@ -224,10 +224,12 @@ class TableSpec:
 
 @dataclass
 class ListSpec:
-    """A Markdown list of the report: an item per element of ``items``."""
+    """A Markdown list of the report: an item per element of ``items``; with
+    ``sep``, the items in a line, separated by it (a list in a sentence)."""
 
     items: Loop
     item: Template
+    sep: str | None = None
 
 
 @dataclass
@@ -677,7 +679,8 @@ def _pieces(t: _Table) -> tuple[dict[str, TableSpec], dict[str, ListSpec], dict[
     listed = {}
     for k in lists.doc:
         lt = lists.table(k)
-        listed[k] = ListSpec(lt.loop("items"), lt.template("item", required=True))
+        item = lt.template("item", required=True)
+        listed[k] = ListSpec(lt.loop("items"), item, lt.get("sep", str))
         lt.done()
     return (
         {k: _markdown_table(tables.table(k)) for k in tables.doc},

@@ -613,8 +613,11 @@ def with_pieces(
 
 
 def markdown_list(spec: ListSpec, scope: dict[str, Any]) -> str:
-    """A list in Markdown."""
-    return "\n".join(f"- {spec.item(s)}" for s in each(spec.items, scope))
+    """A list in Markdown, or in a line."""
+    items = [spec.item(s) for s in each(spec.items, scope)]
+    if spec.sep is not None:
+        return spec.sep.join(items)
+    return "\n".join(f"- {item}" for item in items)
 
 
 def markdown(spec: TableSpec, scope: dict[str, Any]) -> str:
