@@ -12,7 +12,8 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from itertools import product
+from typing import Any, NamedTuple
 
 import pandas as pd
 
@@ -20,13 +21,18 @@ from ...stats import jain_index, maxmin_fairness, mean_ci95
 from ...topology import THESIS_FAIRNESS
 from ..claims import DEFAULT_TOLERANCE
 from ..plotstyle import new_figure
+from ..tables import diff_pct
 
 __all__ = [
+    "Means",
     "cells",
+    "csv_gains",
     "direction",
+    "ends",
     "extended",
     "fairness_bars",
     "fairness_window",
+    "find_statement",
     "fmt_ber",
     "ftp_run",
     "halves",
@@ -37,6 +43,7 @@ __all__ = [
     "maxmin_fairness",
     "outcome",
     "peak",
+    "size_metrics",
 ]
 
 #: Averaging interval of the figures and of "up to" peaks: OPNET's collection
@@ -142,6 +149,29 @@ def ftp_run(run: Any) -> FtpRun:
     return FtpRun(run)
 
 
+def size_metrics(r: FtpRun, mode: str) -> list[tuple[str, float]]:
+    """The rows of Figs. 7.16-7.19's CSV file of a run: its metrics, the
+    download time only for the cumulative reading (``mode``)."""
+    rows = [("ftp_download_response_time_s", r.time)]
+    if not mode:
+        rows += [
+            ("tcp_throughput_Bps", r.tcp_bps / 8),
+            ("link_throughput_bps", r.link_bps),
+            ("link_utilization_pct", r.util_pct),
+        ]
+    return rows
+
+
+def ends(pct: Any, gains: Sequence[float]) -> list[tuple[str | None, float, float]]:
+    """A file-size statement beside satcp's gains over the file sizes:
+    "X%-Y%" as its smallest and largest gain in size, "up to X%" as the
+    largest: (which, the thesis's, satcp's)."""
+    if isinstance(pct, list):
+        by_size = sorted(gains, key=abs)
+        return [("smallest", pct[0], by_size[0]), ("largest", pct[1], by_size[-1])]
+    return [(None, pct, max(gains))]
+
+
 def halves(r: FtpRun) -> tuple[float, float]:
     """The mean TCP throughput (bytes/s) in the first and the second half of
     the transfer (its 5 s means after the first)."""
@@ -244,58 +274,149 @@ class Judged:
     magnitude_ok: bool | None
     detail: str
     why: list[str] = field(default_factory=list)
+    pairs: list[tuple[str, str]] = field(default_factory=list)
 
 
-def mean(table: Mapping[tuple, Cell], exp: str, metric: str, v: str, da: bool, b: float) -> float:
-    """The mean at one point (NaN if it was not run)."""
-    c = table.get((exp, metric, v, da, b))
-    return c.mean if c is not None else math.nan
+class Change(NamedTuple):
+    """A relative change (%) of a mean, and where (variant, delayed ACK, BER)."""
+
+    pct: float
+    where: str
+
+
+class Means(dict):
+    """The lossy runs' means over seeds (:class:`Cell`) by (experiment,
+    metric, variant, delayed ACK, BER), and the comparisons the prose makes
+    of them; ``variants`` and ``metrics``: the cases of the data file."""
+
+    def __init__(self, rows: Sequence[Any], variants: Sequence[Any], metrics: Any) -> None:
+        super().__init__(
+            ((r.experiment.key, k, r.variant.key, r.da, r.ber), c)
+            for r in rows
+            for k, c in r.cells.items()
+        )
+        self.variants = [v.key for v in variants]
+        self.short = {v.key: v.short for v in variants}
+        self.metrics = metrics
+
+    def mean(self, *key: Any) -> float:
+        """The mean at (experiment, metric, variant, delayed ACK, BER); NaN
+        where nothing was run."""
+        c = self.get(key)
+        return c.mean if c is not None else math.nan
+
+    def error_bar(self, *key: Any) -> float:
+        """The 95 % interval's half width at a point, 0 where there is none."""
+        ci = self[key].ci95
+        return 0.0 if math.isnan(ci) else ci
+
+    def gain(
+        self, exp: str, metric: str, da: bool, ber: float, a: str = "adalr-sack", b: str = "sack"
+    ) -> float:
+        """``a``'s gain over ``b`` (Eqs. 7.2-7.3, %), positive when ``a`` is
+        better: shorter times, higher rates."""
+        g = diff_pct(self.mean(exp, metric, a, da, ber), self.mean(exp, metric, b, da, ber))
+        return g if self.metrics[metric].higher else -g
+
+    def over_variants(self, exp: str, metric: str, da: bool, ber: float) -> float:
+        """The mean over the four variants."""
+        total = math.fsum(self.mean(exp, metric, v, da, ber) for v in self.variants)
+        return total / len(self.variants)
+
+    def changes(self, metric: str, base: str, other: str, bers: Sequence[float]) -> list[Change]:
+        """How much experiment ``other``'s means differ from ``base``'s, at
+        each (BER, delayed ACK, variant) where both are numbers."""
+        out = []
+        for b, da, v in product(bers, (True, False), self.variants):
+            x, y = self.mean(base, metric, v, da, b), self.mean(other, metric, v, da, b)
+            if x and not math.isnan(x) and not math.isnan(y):
+                where = f"{self.short[v]}, delayed ACK {'on' if da else 'off'}, {fmt_ber(b)}"
+                out.append(Change((y - x) / x * 100, where))
+        return out
+
+    def in_order(self, metrics: Sequence[str]) -> list[tuple[tuple, Cell]]:
+        """The means in adalr_lossy.csv's order: by experiment, metric
+        (``metrics`` first, in their order, then the counters by name),
+        variant, delayed ACK (on first) and BER."""
+
+        def order(k: tuple) -> tuple:
+            m = metrics.index(k[1]) if k[1] in metrics else len(metrics)
+            return (k[0], m, k[1], self.variants.index(k[2]), not k[3], k[4])
+
+        return sorted(self.items(), key=lambda kc: order(kc[0]))
+
+    def largest_change(self, metric: str, base: str, other: str, bers: Sequence[float]) -> Change:
+        """The largest of :meth:`changes` in size (0 if there are none)."""
+        found = self.changes(metric, base, other, bers)
+        return max([Change(0.0, ""), *found], key=lambda c: abs(c.pct))
 
 
 def judge(
-    said: Mapping[str, Any],
+    s: Any,
     place: tuple[str, str, bool],
-    higher: bool,
-    table: Mapping[tuple, Cell],
+    cases: Any,
+    table: Means,
     bers: Sequence[float],
-    labels: Mapping[str, str],
-    short: Mapping[str, str],
     comparable_pct: float = 10.0,
     tie_pct: float = 0.5,
 ) -> Judged:
-    """Tests a statement of Secs. 7.5.3-7.5.4 (``said``: its ``kind``, the
-    variants ``compared`` (pairs, a better one first, or for ``best`` one
-    variant), the thesis's ``pct`` (low, high) or one number, its ``bers``,
+    """Tests a statement of Secs. 7.5.3-7.5.4 (``s``, a case of
+    ``[cases.statement]``: its ``kind``, the variants ``compared`` (a pair
+    set of ``[cases.who]``, or for ``best`` one variant), the thesis's
+    ``pct`` (low, high) or one number, its BERs (``[cases.ber_set]``),
     ``most``, ``peak_below``; paper.toml says what each kind tests) on the
-    means over seeds ``table`` (keyed (experiment, metric, variant, delayed
-    ACK, BER)) of its figure's ``place`` (experiment, metric, delayed ACK),
-    at the BERs of both the statement and the run. ``higher``: the metric
-    is better higher; ``labels`` and ``short`` name the variants, in the
-    tables' order; "comparable" is within ``comparable_pct`` %, means within
-    ``tie_pct`` % or their 95 % intervals are a tie."""
-    compared, pct = said["compared"], said.get("pct")
+    means over seeds of its figure's ``place`` (experiment, metric, delayed
+    ACK), at the BERs of both the statement and the run. "Comparable" is
+    within ``comparable_pct`` %, means within ``tie_pct`` % or their 95 %
+    intervals are a tie."""
+    compared = cases.who[s.compared].pairs if s.compared in cases.who else s.compared
+    pct = s.get("pct")
     low, high = pct if isinstance(pct, list) else (None, pct)
-    s = {
-        **said,
+    said = {
+        **s.fields,
         "place": place,
         "low": low,
         "high": high,
         "variant": compared if isinstance(compared, str) else "",
         "pairs": [] if isinstance(compared, str) else [tuple(p) for p in compared],
-        "most": said.get("most", False),
-        "peak_below": said.get("peak_below", math.inf),
+        "most": s.get("most", False),
+        "peak_below": s.get("peak_below", math.inf),
     }
-    use = tuple(b for b in said["bers"] if b in bers)
-    gains, ties = _gains(s, use, higher, table, bers, list(labels), tie_pct)
+    use = tuple(b for b in cases.ber_set[s.bers].bers if b in bers)
+    labels = {v.key: v.label for v in cases.variant}
+    higher = cases.metric[place[1]].higher
+    gains, ties = _gains(said, use, higher, table, bers, list(labels), tie_pct)
     vals = [g for g in gains.values() if not math.isnan(g)]
     if not vals:
         j = Judged(use, gains, math.nan, math.nan, "not evaluated", False, None, "")
     else:
-        verdict, holds, magnitude_ok = _verdict(s, gains, ties, use, comparable_pct, short)
-        detail = _detail(s["kind"], gains, labels, short)
+        verdict, holds, magnitude_ok = _verdict(said, gains, ties, use, comparable_pct, table.short)
+        detail = _detail(said["kind"], gains, labels, table.short)
         j = Judged(use, gains, min(vals), max(vals), verdict, holds, magnitude_ok, detail)
-    j.why = _why(s, j, comparable_pct)
+    j.pairs = said["pairs"]
+    j.why = _why(said, j, comparable_pct)
     return j
+
+
+def find_statement(
+    results: Sequence[tuple[Any, Judged]], figure: str, kind: str, pair: Any = None
+) -> Any:
+    """The first statement tested (``(s, judged)``) on ``figure`` by ``kind``
+    (comparing ``pair``), or (None, None)."""
+    for s, j in results:
+        if s.figure == figure and s.kind == kind and (pair is None or tuple(pair) in j.pairs):
+            return s, j
+    return None, None
+
+
+def csv_gains(s: Any, j: Judged) -> list[tuple[str, float, Any]]:
+    """A statement's rows of adalr_lossy_claims.csv: (metric suffix, satcp's
+    gain, the thesis's percentage)."""
+    if s.kind == "range":
+        return [("gain_pct_low", j.low, s.pct[0]), ("gain_pct_high", j.high, s.pct[1])]
+    if s.kind in ("upto", "point"):
+        return [("gain_pct_max", j.high, s.pct)]
+    return [("gain_pct_min", j.low, None), ("gain_pct_max", j.high, None)]
 
 
 Gains = dict[tuple[str, str, float], float]
@@ -305,7 +426,7 @@ def _gains(
     s: Mapping[str, Any],
     use: Sequence[float],
     higher: bool,
-    table: Mapping[tuple, Cell],
+    table: Means,
     bers: Sequence[float],
     variants: Sequence[str],
     tie_pct: float,
@@ -354,8 +475,7 @@ def _gains(
         sign, v = (1.0 if higher else -1.0), s["variant"]
         others = [o for o in variants if o != v]
         best = {
-            b: max(others, key=lambda o, b=b: sign * mean(table, exp, metric, o, da, b))
-            for b in use
+            b: max(others, key=lambda o, b=b: sign * table.mean(exp, metric, o, da, b)) for b in use
         }
         points = [((v, best[b], b), cell(v, da, b), cell(best[b], da, b)) for b in use]
     else:
@@ -553,16 +673,17 @@ def fairness_window() -> tuple[int, float, float]:
     return window, rtt, window / rtt
 
 
-def fairness_bars(tables: Sequence[tuple[str, Outcome, list[float], str]]) -> Any:
+def fairness_bars(tables: Sequence[tuple[str, Outcome, list[float]]]) -> Any:
     """Tables 7.11, 7.12, 7.14: satcp's and the thesis's throughput per
-    connection, 25 ms first, one panel per (title, outcome, thesis values,
-    x label of each connection)."""
+    connection, 25 ms first, one panel per (title, outcome, thesis values);
+    each connection labelled by its RTT and variant."""
     fig = new_figure((13, 4.2), dpi=100)
     axes = fig.subplots(1, 3, sharey=True)
     labels = THESIS_FAIRNESS["rtt_labels_ms"]
     order = list(reversed(range(len(labels))))  # 25 ms first, as the tables
     xs = list(range(len(labels)))
-    for ax, (title, o, thesis, kinds) in zip(axes, tables, strict=True):
+    for ax, (title, o, thesis) in zip(axes, tables, strict=True):
+        kinds = ["ADaLR" if v.startswith("adalr") else "NewReno" for v in o.variants]
         ax.bar(
             [x - 0.2 for x in xs], [o.throughput_Bps[i] for i in order], width=0.4, label="satcp"
         )
