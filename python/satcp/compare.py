@@ -35,6 +35,7 @@ routers (its paper, Sec. III).
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import statistics
@@ -44,7 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import run_many, topology
+from . import _core, run_many, topology
 from ._fsutil import fill_dir_atomically
 from .stats import mean_ci95
 from .topology import HANDOVER_OUTAGE_S
@@ -53,19 +54,10 @@ __all__ = ["DEFAULT_OUT", "HANDOVER_OUTAGE_S", "PRESETS", "VARIANTS", "compare"]
 
 DEFAULT_OUT = os.path.join("reports", "compare")
 
-#: (name shown, tcp settings)
-VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = (
-    ("NewReno", {"variant": "newreno"}),
-    ("SACK", {"variant": "sack"}),
-    ("TCP-ADaLR", {"variant": "adalr-sack"}),
-    ("TCP-Peach", {"variant": "peach-sack"}),
-    ("Slow start K=2", {"variant": "slowstart", "slowstart": {"function": "constant", "k": 2}}),
-    ("DSACK-R", {"variant": "dsack-r", "dsack": True}),
-    ("DSACK-TA", {"variant": "dsack-ta", "dsack": True}),
-    ("CUBIC", {"variant": "cubic"}),
-    ("Hybla", {"variant": "hybla"}),
-    ("Westwood+", {"variant": "westwood"}),
-    ("BBR", {"variant": "bbr"}),
+#: (name shown, tcp settings): the configurations the variant registry
+#: marks for comparison (`Variant::compared_as`), in registry order.
+VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = tuple(
+    (label, json.loads(tcp)) for label, tcp in _core.compared_variants()
 )
 
 

@@ -78,7 +78,7 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
             ));
         }
         seconds(&format!("{f}.start_s"), a.start_s())?;
-        tcp(&format!("{f}.tcp"), a.tcp())?;
+        tcp_fields(&format!("{f}.tcp"), a.tcp())?;
         match a {
             AppConfig::Ftp(ftp) => {
                 if ftp.files == 0 {
@@ -327,14 +327,6 @@ fn red_direction(link: &str, dir: &str, d: &DirectionConfig) -> Result<(), Scena
             &format!("must be above red_min_th ({min_th}) in direction {dir}"),
         ));
     }
-    Ok(())
-}
-
-/// An application's TCP settings: the machinery's fields and the variant
-/// with its own settings (checked by its factory).
-pub fn tcp(f: &str, t: &TcpConfig) -> Result<(), ScenarioError> {
-    tcp_fields(f, t)?;
-    crate::protocols::factory(t).map_err(|e| e.under(f))?;
     Ok(())
 }
 
