@@ -46,11 +46,6 @@ __all__ = [
     "size_metrics",
 ]
 
-#: Averaging interval of the figures and of "up to" peaks: OPNET's collection
-#: interval in the thesis runs (App. A: 18,000 s / 3,600 values = 5 s).
-BIN_S = 5.0
-
-
 # --- one run ---------------------------------------------------------------------------
 
 
@@ -60,7 +55,7 @@ def satellite_link(run: Any) -> pd.Series:
     return links[(links["from"] == "gateway") & (links["to"] == "client")].iloc[0]
 
 
-def rate_series(run: Any, bin_s: float = BIN_S) -> pd.DataFrame:
+def rate_series(run: Any, bin_s: float) -> pd.DataFrame:
     """The thesis figures' quantities over time, averaged over ``bin_s``
     (the run's sample interval must divide it): ``time_s`` (end of bin),
     ``seq_bytes`` (the client's rcv_nxt), ``goodput_Bps`` (original bytes
@@ -91,7 +86,7 @@ def rate_series(run: Any, bin_s: float = BIN_S) -> pd.DataFrame:
     return out
 
 
-def extended(frames: Sequence[pd.DataFrame], bin_s: float = BIN_S) -> list[pd.DataFrame]:
+def extended(frames: Sequence[pd.DataFrame], bin_s: float) -> list[pd.DataFrame]:
     """The series each continued until the longest ends: rates 0, the
     sequence number flat (as OPNET draws a finished transfer)."""
     until = max(float(s["time_s"].iloc[-1]) for s in frames)
@@ -111,10 +106,11 @@ def peak(series: pd.Series) -> float:
 
 
 class FtpRun:
-    """What the experiments read from one FTP run."""
+    """What the experiments read from one FTP run; its time series averaged
+    over ``bin_s``."""
 
-    def __init__(self, run: Any) -> None:
-        self.run, self.sc = run, run.scenario or {}
+    def __init__(self, run: Any, bin_s: float) -> None:
+        self.run, self.sc, self.bin_s = run, run.scenario or {}, bin_s
         t = run.response_times("ftp")
         total = int((run.transfers["kind"] == "ftp").sum()) if not run.transfers.empty else 0
         self.time = math.nan if len(t) == 0 or len(t) < total else float(t.mean())
@@ -133,7 +129,7 @@ class FtpRun:
 
     @cached_property
     def series(self) -> pd.DataFrame:
-        return rate_series(self.run)
+        return rate_series(self.run, self.bin_s)
 
     @cached_property
     def mean_flight(self) -> float:
@@ -145,8 +141,8 @@ class FtpRun:
         return float(m["flight_size"].mean()) if len(m) else math.nan
 
 
-def ftp_run(run: Any) -> FtpRun:
-    return FtpRun(run)
+def ftp_run(run: Any, bin_s: float) -> FtpRun:
+    return FtpRun(run, bin_s)
 
 
 def size_metrics(r: FtpRun, mode: str) -> list[tuple[str, float]]:
@@ -176,7 +172,7 @@ def halves(r: FtpRun) -> tuple[float, float]:
     """The mean TCP throughput (bytes/s) in the first and the second half of
     the transfer (its 5 s means after the first)."""
     ser = r.series
-    active = ser[(ser["time_s"] > BIN_S) & (ser["time_s"] <= r.time)]
+    active = ser[(ser["time_s"] > r.bin_s) & (ser["time_s"] <= r.time)]
     half = len(active) // 2
     return active["tcp_Bps"].iloc[:half].mean(), active["tcp_Bps"].iloc[half:].mean()
 
@@ -357,8 +353,8 @@ def judge(
     cases: Any,
     table: Means,
     bers: Sequence[float],
-    comparable_pct: float = 10.0,
-    tie_pct: float = 0.5,
+    comparable_pct: float,
+    tie_pct: float,
 ) -> Judged:
     """Tests a statement of Secs. 7.5.3-7.5.4 (``s``, a case of
     ``[cases.statement]``: its ``kind``, the variants ``compared`` (a pair
@@ -385,7 +381,9 @@ def judge(
     use = tuple(b for b in cases.ber_set[s.bers].bers if b in bers)
     labels = {v.key: v.label for v in cases.variant}
     higher = cases.metric[place[1]].higher
-    gains, ties = _gains(said, use, higher, table, bers, list(labels), tie_pct)
+    points = _points(said, use, higher, table, bers)
+    gains = {k: _gain(x, y, higher) for k, x, y in points}
+    ties = {k: _tie(x, y, tie_pct) for k, x, y in points if said["kind"] != "degrade"}
     vals = [g for g in gains.values() if not math.isnan(g)]
     if not vals:
         j = Judged(use, gains, math.nan, math.nan, "not evaluated", False, None, "")
@@ -420,69 +418,62 @@ def csv_gains(s: Any, j: Judged) -> list[tuple[str, float, Any]]:
 
 
 Gains = dict[tuple[str, str, float], float]
+Point = tuple[tuple[str, str, float], Cell | None, Cell | None]
 
 
-def _gains(
+def _points(
     s: Mapping[str, Any],
     use: Sequence[float],
     higher: bool,
     table: Means,
     bers: Sequence[float],
-    variants: Sequence[str],
-    tie_pct: float,
-) -> tuple[Gains, dict[tuple[str, str, float], bool]]:
-    """The gains (Eqs. 7.2-7.3, positive when the first is better) of what
-    a statement compares, per (first, second, BER), and whether each is a
-    statistical tie (the means closer than ``tie_pct`` % or than their two
-    95 % intervals together)."""
+) -> list[Point]:
+    """What a statement compares: per (first, second, BER) the two means."""
     exp, metric, da = s["place"]
-    da = bool(da)
+    da, kind, variants = bool(da), s["kind"], table.variants
 
     def cell(v: str, d: bool, b: float, e: str = exp) -> Cell | None:
         return table.get((e, metric, v, d, b))
 
-    def gain(x: Cell | None, y: Cell | None) -> float:
-        a, b = (math.nan if c is None else c.mean for c in (x, y))
-        g = (a - b) / b * 100.0 if b and not math.isnan(a) and not math.isnan(b) else math.nan
-        return g if higher else -g
+    def reference(v: str) -> Cell | None:  # lossless (congestion) or the lowest BER
+        return cell(v, da, 0.0, "ideal") if exp == "congestion_error" else cell(v, da, bers[0])
 
-    def tie(x: Cell | None, y: Cell | None) -> bool:
-        if x is None or y is None or math.isnan(x.mean) or math.isnan(y.mean) or y.mean == 0:
-            return False
-        if abs(x.mean - y.mean) / abs(y.mean) * 100 < tie_pct:
-            return True
-        return abs(x.mean - y.mean) <= sum(0.0 if math.isnan(z.ci95) else z.ci95 for z in (x, y))
-
-    kind = s["kind"]
     if kind.startswith("da_"):  # each variant with delayed ACK against itself without
-        points = [
+        return [
             ((f"{v}/on", f"{v}/off", b), cell(v, True, b), cell(v, False, b))
             for v in variants
             for b in use
         ]
-    elif kind == "degrade":  # against its lossless value (congestion) or the lowest BER
-        ideal = exp == "congestion_error"
-        points = [
-            (
-                (v, "ref", b),
-                cell(v, da, b),
-                cell(v, da, 0.0, "ideal") if ideal else cell(v, da, bers[0]),
-            )
-            for v in variants
-            for b in use
-        ]
-    elif kind == "best":  # against the best of the other three at each BER
+    if kind == "degrade":
+        return [((v, "ref", b), cell(v, da, b), reference(v)) for v in variants for b in use]
+    if kind == "best":  # against the best of the other three at each BER
         sign, v = (1.0 if higher else -1.0), s["variant"]
         others = [o for o in variants if o != v]
         best = {
             b: max(others, key=lambda o, b=b: sign * table.mean(exp, metric, o, da, b)) for b in use
         }
-        points = [((v, best[b], b), cell(v, da, b), cell(best[b], da, b)) for b in use]
-    else:
-        points = [((a, o, b), cell(a, da, b), cell(o, da, b)) for a, o in s["pairs"] for b in use]
-    gains = {k: gain(x, y) for k, x, y in points}
-    ties = {k: tie(x, y) for k, x, y in points if kind != "degrade"}
-    return gains, ties
+        return [((v, best[b], b), cell(v, da, b), cell(best[b], da, b)) for b in use]
+    return [((a, o, b), cell(a, da, b), cell(o, da, b)) for a, o in s["pairs"] for b in use]
+
+
+def _gain(x: Cell | None, y: Cell | None, higher: bool) -> float:
+    """``x``'s gain over ``y`` (Eqs. 7.2-7.3, %), positive when ``x`` is better."""
+    a, b = (math.nan if c is None else c.mean for c in (x, y))
+    g = (a - b) / b * 100.0 if b and not math.isnan(a) and not math.isnan(b) else math.nan
+    return g if higher else -g
+
+
+def _tie(x: Cell | None, y: Cell | None, tie_pct: float) -> bool:
+    """Whether two means are a statistical tie: closer than ``tie_pct`` % or
+    than their two 95 % intervals together."""
+    if x is None or y is None or math.isnan(x.mean) or math.isnan(y.mean) or y.mean == 0:
+        return False
+    if abs(x.mean - y.mean) / abs(y.mean) * 100 < tie_pct:
+        return True
+    return abs(x.mean - y.mean) <= sum(0.0 if math.isnan(z.ci95) else z.ci95 for z in (x, y))
+
+
+Verdict = tuple[str, bool, bool | None]
 
 
 def _verdict(
@@ -492,56 +483,82 @@ def _verdict(
     use: Sequence[float],
     comparable_pct: float,
     short: Mapping[str, str],
-) -> tuple[str, bool, bool | None]:
+) -> Verdict:
     """The verdict in words, whether the statement holds and (for a stated
     percentage) whether the magnitudes match."""
     kind = s["kind"]
+    if kind in ("range", "upto", "point"):
+        return _stated_pct(s, gains, ties)
+    if kind in ("better", "best", "da_on_better"):
+        return (*_by_sign(s, gains, ties, lambda g: g > 0), None)
+    if kind in ("worse", "da_off_better"):
+        return (*_by_sign(s, gains, ties, lambda g: g < 0), None)
+    if kind in ("comparable", "da_comparable"):
+        holds = all(abs(g) <= comparable_pct for g in gains.values() if not math.isnan(g))
+        return ("holds" if holds else "does not hold"), holds, None
+    if kind == "peak":
+        return _peak(s, gains, short)
+    return _degrade(s, gains, use)
+
+
+def _by_sign(
+    s: Mapping[str, Any],
+    gains: Gains,
+    ties: Mapping[tuple[str, str, float], bool],
+    ok: Callable[[float], bool],
+) -> tuple[str, bool]:
+    """'holds' if every gain satisfies ``ok`` (a majority with ``most``);
+    failures that are statistical ties are named."""
+    n = sum(1 for g in gains.values() if not math.isnan(g))
+    bad = [k for k, g in gains.items() if not math.isnan(g) and not ok(g)]
+    if s["most"]:
+        return ("holds", True) if len(bad) * 2 < n else ("does not hold", False)
+    if not bad:
+        return "holds", True
+    tied = all(ties.get(k, False) for k in bad)
+    if len(bad) == n:
+        if tied:
+            return "does not hold (opposite at every point, within the 95% CI)", False
+        return "does not hold", False
+    if tied:
+        where = ", ".join(sorted({fmt_ber(k[2]) for k in bad}, key=lambda t: float(t)))
+        return f"holds except ties within the 95% CI at {where}", False
+    return "does not hold", False
+
+
+def _stated_pct(
+    s: Mapping[str, Any], gains: Gains, ties: Mapping[tuple[str, str, float], bool]
+) -> Verdict:
+    """A range, "up to" or "~" percentage: every gain positive, and the
+    ends (the largest; for a range the smallest too) within the default
+    tolerance of the thesis's."""
     vals = [g for g in gains.values() if not math.isnan(g)]
     low, high = min(vals), max(vals)
+    verdict, holds = _by_sign(s, gains, ties, lambda g: g > 0)
+    ends = [(high, s["high"])] if s["kind"] != "range" else [(low, s["low"]), (high, s["high"])]
+    magnitude = all(t is not None and DEFAULT_TOLERANCE.holds(t, x) is True for x, t in ends)
+    if holds and not magnitude:
+        verdict = "direction holds, magnitude differs"
+    elif not holds and verdict.startswith("holds except"):
+        verdict = "direction " + verdict + ("" if magnitude else "; magnitude differs")
+    return verdict, holds, magnitude
 
-    def by_sign(ok: Callable[[float], bool]) -> tuple[str, bool]:
-        """'holds' if every point satisfies ``ok`` (a majority with
-        ``most``); failures that are statistical ties are named."""
-        bad = [k for k, g in gains.items() if not math.isnan(g) and not ok(g)]
-        if s["most"]:
-            return ("holds", True) if len(bad) * 2 < len(vals) else ("does not hold", False)
-        if not bad:
-            return "holds", True
-        if len(bad) == len(vals):
-            if all(ties.get(k, False) for k in bad):
-                return "does not hold (opposite at every point, within the 95% CI)", False
-            return "does not hold", False
-        if all(ties.get(k, False) for k in bad):
-            where = ", ".join(sorted({fmt_ber(k[2]) for k in bad}, key=lambda t: float(t)))
-            return f"holds except ties within the 95% CI at {where}", False
-        return "does not hold", False
 
-    if kind in ("range", "upto", "point"):
-        verdict, holds = by_sign(lambda g: g > 0)
-        ends = [(high, s["high"])] if kind != "range" else [(low, s["low"]), (high, s["high"])]
-        magnitude = all(t is not None and DEFAULT_TOLERANCE.holds(t, x) is True for x, t in ends)
-        if holds and not magnitude:
-            verdict = "direction holds, magnitude differs"
-        elif not holds and verdict.startswith("holds except"):
-            verdict = "direction " + verdict + ("" if magnitude else "; magnitude differs")
-        return verdict, holds, magnitude
-    if kind in ("better", "best", "da_on_better"):
-        return (*by_sign(lambda g: g > 0), None)
-    if kind in ("worse", "da_off_better"):
-        return (*by_sign(lambda g: g < 0), None)
-    if kind in ("comparable", "da_comparable"):
-        holds = all(abs(g) <= comparable_pct for g in vals)
-        return ("holds" if holds else "does not hold"), holds, None
-    if kind == "peak":  # where each pair's largest gain lies
-        peaks = {}
-        for a, o in s["pairs"]:
-            pts = {k[2]: g for k, g in gains.items() if k[:2] == (a, o) and not math.isnan(g)}
-            if pts:
-                peaks[(a, o)] = max(pts, key=lambda b: pts[b])
-        holds = bool(peaks) and all(b < s["peak_below"] for b in peaks.values())
-        at = ", ".join(f"{short[a]} {fmt_ber(b)}" for (a, _), b in peaks.items())
-        return ("holds" if holds else f"does not hold (largest at {at})"), holds, None
-    bad = sorted({k[2] for k, g in gains.items() if not -g > s["high"]})  # degrade
+def _peak(s: Mapping[str, Any], gains: Gains, short: Mapping[str, str]) -> Verdict:
+    """Whether each pair's largest gain lies below ``peak_below``."""
+    peaks = {}
+    for a, o in s["pairs"]:
+        pts = {k[2]: g for k, g in gains.items() if k[:2] == (a, o) and not math.isnan(g)}
+        if pts:
+            peaks[(a, o)] = max(pts, key=lambda b: pts[b])
+    holds = bool(peaks) and all(b < s["peak_below"] for b in peaks.values())
+    at = ", ".join(f"{short[a]} {fmt_ber(b)}" for (a, _), b in peaks.items())
+    return ("holds" if holds else f"does not hold (largest at {at})"), holds, None
+
+
+def _degrade(s: Mapping[str, Any], gains: Gains, use: Sequence[float]) -> Verdict:
+    """Whether every loss against the reference exceeds the threshold."""
+    bad = sorted({k[2] for k, g in gains.items() if not -g > s["high"]})
     if not bad:
         return "holds", True, None
     where = f" at {', '.join(fmt_ber(b) for b in bad)}" if len(bad) < len(use) else ""
@@ -661,11 +678,11 @@ def direction(thesis: float, satcp: float) -> str:
     return "direction holds, magnitude differs"
 
 
-def fairness_window() -> tuple[int, float, float]:
+def fairness_window(rwnd: int, mss: int, gain: float, rho_max: float) -> tuple[int, float, float]:
     """The largest window (payload bytes) satcp's per-ACK reading of
-    Algorithm 5.3 ever allows (rho at its bound 60), the smallest RTT of
-    the 500 ms connection, and the throughput bound they make (bytes/s)."""
-    mss, rwnd, gain, rho_max = 1460, 65_535, 0.25, 60.0
+    Algorithm 5.3 ever allows (rwnd + ``gain`` x rho x MSS, rho at its bound
+    ``rho_max``, in whole segments), the smallest RTT of the 500 ms
+    connection, and the throughput bound they make (bytes/s)."""
     window = (rwnd + int(gain * rho_max * mss)) // mss * mss
     f = THESIS_FAIRNESS
     one_way = f["receiver_delay_s"][0] + 4 * f["link_delay_s"]
