@@ -26,6 +26,11 @@ pub enum CcEvent<'a> {
     /// and SACKed, RTT and delivery-rate samples), after the scoreboard
     /// took it in and before the machinery acts on it.
     Ack(&'a AckInfo<'a>),
+    /// The same ACK once the machinery has acted on it (segments presumed
+    /// lost, recovery entered or left, the recovery module's cwnd set) and
+    /// before anything is sent: where Linux calls a congestion control's
+    /// `cong_control` hook (BBR's `bbr_main`).
+    AckProcessed(&'a AckInfo<'a>),
     /// A Karn-valid RTT sample from an ACK of new data (the estimator has
     /// taken it).
     RttSample(Duration),
@@ -121,6 +126,17 @@ pub trait CongestionControl {
         let (cwnd, ssthresh) = (u.prior_cwnd, u.prior_ssthresh);
         s.cwnd = s.cwnd.max(cwnd);
         s.ssthresh = s.ssthresh.max(ssthresh);
+    }
+
+    /// Whether the variant sets cwnd itself on every ACK, in loss recovery
+    /// too, as a Linux congestion control with a `cong_control` hook (BBR)
+    /// does: the machinery's cwnd rules then stay out of it (no PRR, no
+    /// cwnd = ssthresh when recovery starts or a tail loss probe shows a
+    /// repaired loss: Linux's `tcp_cong_control` and
+    /// `tcp_end_cwnd_reduction` skip such a congestion control). ssthresh
+    /// is still asked (the variant may save its window there).
+    fn owns_cwnd(&self) -> bool {
+        false
     }
 
     /// Pacing rate in bytes per second, if the variant paces.

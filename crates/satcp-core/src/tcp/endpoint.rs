@@ -157,7 +157,9 @@ impl TcpEndpoint {
             Box::new(DelayedAck::disabled())
         };
         let mss = cfg.mss;
-        let recovery = super::recovery::with_settings(parts.recovery, cfg.prr);
+        // PRR sets cwnd in recovery, unless the congestion control does.
+        let prr = cfg.prr && !parts.cc.owns_cwnd();
+        let recovery = super::recovery::with_settings(parts.recovery, prr);
         TcpEndpoint {
             state: ConnState::Closed,
             tx: SendState {
@@ -500,6 +502,7 @@ impl TcpEndpoint {
         }
         let window = self.opts.peer_window(h);
         let in_timeout_recovery = self.tx.state == CongState::Loss;
+        let prior_in_flight = self.tx.pipe();
         let mut newly_sacked = 0;
         let mut dsack = None;
         if self.tx.sack && h.has_sack() {
@@ -538,6 +541,7 @@ impl TcpEndpoint {
             duplicate,
             rtt,
             rate: self.tx.sent.rate.take_sample(),
+            prior_in_flight,
         };
         self.cc.on_event(&mut self.tx, CcEvent::Ack(&info), now);
         if let Some(d) = dsack {
@@ -568,6 +572,8 @@ impl TcpEndpoint {
             self.arm_probe_timer(now, new_ack);
         }
         self.on_ecn_echo(h, now);
+        self.cc
+            .on_event(&mut self.tx, CcEvent::AckProcessed(&info), now);
     }
 
     /// F-RTO (RFC 5682 Sec. 3) reads an ACK of the timeout's recovery.
@@ -771,7 +777,10 @@ impl TcpEndpoint {
         self.tx.recover = self.tx.snd_max;
         self.tx.state = CongState::Recovery;
         self.tx.sent.on_recovery_entry();
-        self.recovery.enter(&mut self.tx, reduce);
+        // A congestion control that sets cwnd itself keeps the recovery
+        // module's entry rule (cwnd = ssthresh) out.
+        let module_sets_cwnd = reduce && !self.cc.owns_cwnd();
+        self.recovery.enter(&mut self.tx, module_sets_cwnd);
         self.announce_state(from, now);
         if let Some(t) = self.tlp.as_mut() {
             t.reset();
@@ -1006,7 +1015,9 @@ impl TcpEndpoint {
         if t.on_ack(ack, dsack_of_probe, advanced, sacked, duplicate) == ProbeAnswer::Repaired {
             self.recovery_counters.tlp_repairs += 1;
             self.tx.ssthresh = self.cc.ssthresh(&self.tx);
-            self.tx.cwnd = self.tx.ssthresh.max(self.tx.mss as u64);
+            if !self.cc.owns_cwnd() {
+                self.tx.cwnd = self.tx.ssthresh.max(self.tx.mss as u64);
+            }
         }
     }
 

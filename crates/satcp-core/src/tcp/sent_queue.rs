@@ -146,6 +146,10 @@ pub struct SentQueue {
     pub rate: DeliveryRate,
     /// Sequence bytes resent, every retransmission counted.
     retransmitted_bytes: u64,
+    /// Sequence bytes presumed lost, every presumption counted: a segment
+    /// once, and again each time a retransmission of it is presumed lost
+    /// (Linux's `tp->lost`, `tcp_mark_skb_lost`).
+    lost_bytes: u64,
     /// The end of the highest segment ever resent: above it, segments
     /// have been sent once, in sequence order, so in order of time too
     /// (RACK's scan stops there, `mark_lost_by_time`).
@@ -201,6 +205,18 @@ impl SentQueue {
             (false, true) => self.sacked_bytes += len,
             (true, false) => self.sacked_bytes -= len,
             _ => {}
+        }
+    }
+
+    /// Presumes segment `i` lost with `f` (which sets `lost`), counting it
+    /// in `lost_bytes` unless it already waited for a retransmission.
+    fn presume_lost<F: FnOnce(&mut SentSegment)>(&mut self, i: usize, f: F) {
+        let s = &self.segs[i];
+        let fresh = !(s.lost && !s.rtx_after_loss && !s.rtx_before_loss);
+        let len = s.len();
+        self.update(i, f);
+        if fresh {
+            self.lost_bytes += len;
         }
     }
 
@@ -550,7 +566,7 @@ impl SentQueue {
         while i < self.segs.len() && self.segs[i].range.start < below {
             let s = self.segs[i];
             if !s.sacked && !s.lost {
-                self.update(i, |s| s.lost = true);
+                self.presume_lost(i, |s| s.lost = true);
                 any = true;
             }
             i += 1;
@@ -593,7 +609,7 @@ impl SentQueue {
     /// Presumes the first segment lost (fast retransmit, NewReno partial ACK).
     pub fn mark_first_lost(&mut self) {
         if !self.segs.is_empty() && !self.segs[0].sacked {
-            self.update(0, |s| {
+            self.presume_lost(0, |s| {
                 s.lost = true;
                 s.rtx_after_loss = false;
                 s.rtx_before_loss = false;
@@ -613,7 +629,7 @@ impl SentQueue {
                 break;
             }
             if !s.sacked && !s.lost {
-                self.update(i, |s| {
+                self.presume_lost(i, |s| {
                     s.lost = true;
                     s.rtx_after_loss = false;
                     s.rtx_before_loss = false;
@@ -636,7 +652,7 @@ impl SentQueue {
                 break;
             }
             if s.range.start >= r.start && s.range.end <= r.end && !s.sacked && !s.lost {
-                self.update(i, |s| {
+                self.presume_lost(i, |s| {
                     s.lost = true;
                     s.rtx_after_loss = false;
                     s.rtx_before_loss = false;
@@ -681,7 +697,7 @@ impl SentQueue {
             } else if !s.awaits_retransmission() {
                 let due = s.last_sent + expiry;
                 if due <= now {
-                    self.update(i, |s| {
+                    self.presume_lost(i, |s| {
                         s.lost = true;
                         s.rtx_after_loss = false;
                         s.rtx_before_loss = false;
@@ -706,7 +722,7 @@ impl SentQueue {
     /// RTO").
     pub fn mark_all_lost(&mut self) {
         for i in 0..self.segs.len() {
-            self.update(i, |s| {
+            self.presume_lost(i, |s| {
                 s.sacked = false;
                 s.lost = true;
                 s.rtx_after_loss = false;
@@ -737,7 +753,7 @@ impl SentQueue {
             if s.sacked || spared {
                 continue;
             }
-            self.update(i, |s| {
+            self.presume_lost(i, |s| {
                 s.lost = true;
                 s.rtx_after_loss = false;
                 s.rtx_before_loss = false;
@@ -773,6 +789,11 @@ impl SentQueue {
     /// snd_max, what the connection has sent (PRR's prr_out, RFC 6937).
     pub fn retransmitted_bytes(&self) -> u64 {
         self.retransmitted_bytes
+    }
+    /// Sequence bytes presumed lost so far, every presumption counted
+    /// (Linux's `tp->lost`): what an ACK presumed lost is the change.
+    pub fn lost_bytes(&self) -> u64 {
+        self.lost_bytes
     }
 
     /// Recomputes what is kept incrementally (pipe, SACKed bytes, segments

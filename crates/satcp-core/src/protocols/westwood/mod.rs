@@ -218,6 +218,7 @@ mod tests {
             duplicate: acked == 0,
             rtt: rtt.map(Duration::from_secs_f64),
             rate: None,
+            prior_in_flight: 0,
         };
         w.on_event(s, CcEvent::Ack(&info), SimTime::from_secs_f64(t));
     }
