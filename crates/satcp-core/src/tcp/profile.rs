@@ -53,7 +53,8 @@ pub fn settings(profile: Profile) -> Map<String, Value> {
             "dupack_threshold": 3,
             // the scoreboard survives a timeout; undo on DSACK and F-RTO
             // (net.ipv4.tcp_frto = 2); PRR; RACK-TLP (net.ipv4.tcp_recovery
-            // = 1, tcp_early_retrans = 3); HyStart; tcp_slow_start's count
+            // = 1, tcp_early_retrans = 3); HyStart (CUBIC's: `apply` sets it
+            // for CUBIC only); tcp_slow_start's count
             // of acknowledged segments; tcp_is_cwnd_limited;
             // net.ipv4.tcp_slow_start_after_idle
             "scoreboard_after_timeout": "keep",
@@ -83,7 +84,14 @@ pub fn apply(tcp: &mut Map<String, Value>) {
     else {
         return;
     };
-    for (k, v) in settings(profile) {
+    let settings = settings(profile);
+    let variant = tcp.get("variant").or(settings.get("variant")).cloned();
+    for (k, v) in settings {
+        // HyStart is CUBIC's: Linux runs it inside tcp_cubic.c, and every
+        // other congestion control's slow start is tcp_slow_start alone.
+        if k == "hystart" && variant != Some(json!("cubic")) {
+            continue;
+        }
         tcp.entry(k).or_insert(v);
     }
 }
@@ -134,6 +142,30 @@ mod tests {
         apply(&mut m);
         assert_eq!(m["min_rto"], json!(1.0));
         assert_eq!(m["initial_window"], json!(10));
+    }
+
+    /// The linux profile's HyStart is CUBIC's only (Linux's other
+    /// congestion controls slow-start with tcp_slow_start alone); asked
+    /// for, any variant runs it.
+    #[test]
+    fn linux_runs_hystart_with_cubic_only() {
+        let hystart = |variant: Option<&str>, hystart: Option<bool>| {
+            let mut m = Map::new();
+            m.insert("profile".into(), json!("linux"));
+            if let Some(v) = variant {
+                m.insert("variant".into(), json!(v));
+            }
+            if let Some(h) = hystart {
+                m.insert("hystart".into(), json!(h));
+            }
+            apply(&mut m);
+            m.get("hystart").cloned()
+        };
+        assert_eq!(hystart(None, None), Some(json!(true)));
+        assert_eq!(hystart(Some("cubic"), None), Some(json!(true)));
+        assert_eq!(hystart(Some("westwood"), None), None);
+        assert_eq!(hystart(Some("newreno"), None), None);
+        assert_eq!(hystart(Some("westwood"), Some(true)), Some(json!(true)));
     }
 
     /// Every key a profile sets is a `[tcp]` field.
