@@ -305,6 +305,28 @@ fn scenario_of(c: &Case) -> Value {
     )
 }
 
+/// What the linux-profile cases of one shard made the loss-recovery
+/// mechanisms do, summed over the cases (`exercised`).
+type Exercised = std::collections::BTreeMap<String, u64>;
+
+thread_local! {
+    static EXERCISED: std::cell::RefCell<Exercised> = Default::default();
+}
+
+/// Notes what a linux-profile case's sender did: its recovery counters
+/// (RACK, TLP, F-RTO, reneging), its timeouts (the scoreboard kept across
+/// them) and its fast retransmissions (PRR's episodes).
+fn note_exercised(f: &satcp_core::scenario::results::FlowRow) {
+    EXERCISED.with(|e| {
+        let mut e = e.borrow_mut();
+        for (k, v) in &f.recovery_counters {
+            *e.entry(k.clone()).or_default() += v;
+        }
+        *e.entry("timeouts".into()).or_default() += f.server.timeouts;
+        *e.entry("fast_retransmits".into()).or_default() += f.server.fast_retransmits;
+    });
+}
+
 fn check(c: &Case) -> Result<(), TestCaseError> {
     let s = scenario_of(c);
     let text = s.to_string();
@@ -321,6 +343,9 @@ fn check(c: &Case) -> Result<(), TestCaseError> {
     let checked = satcp_core::run_checked(&parsed);
     let r = &checked.result;
     let f = &r.flows[0];
+    if c.config.profile == Some("linux") {
+        note_exercised(f);
+    }
     let (cli, srv) = (&f.client, &f.server);
     // server -> client, or gw -> client (links are listed a->b, b->a).
     let down = &r.links[if c.gateway.is_some() { 2 } else { 0 }].stats;
@@ -446,6 +471,29 @@ fn run_shard(shard: usize, shards: usize, n: u32) -> (usize, u64) {
             panic!("{name}: {e}");
         }
         configs += 1;
+    }
+    // The linux configurations ran the loss-recovery mechanisms, not only
+    // with them switched on: RACK marked losses, TLP probed, F-RTO found
+    // spurious timeouts, the scoreboard outlived timeouts and PRR ran fast
+    // recoveries (each shard holds linux configurations of SACK variants;
+    // a run of a few cases, PROPTEST_CASES, may not).
+    let exercised = EXERCISED.with(|e| std::mem::take(&mut *e.borrow_mut()));
+    println!("shard {shard}/{shards}: linux profile: {exercised:?}");
+    for k in (n >= 100)
+        .then_some([
+            "rack_marked_lost",
+            "tlp_probes",
+            "frto_spurious_timeouts",
+            "timeouts",
+            "fast_retransmits",
+        ])
+        .into_iter()
+        .flatten()
+    {
+        assert!(
+            exercised.get(k).copied().unwrap_or(0) > 0,
+            "shard {shard}: the linux cases never had {k}: {exercised:?}"
+        );
     }
     println!("shard {shard}/{shards}: {configs} configurations x {n} cases");
     (configs, configs as u64 * n as u64)
