@@ -4,7 +4,7 @@
 //! window = BDP (113 kB, window scaling), DSACK, min RTO 1 s, EPDN v2
 //! gateways at R1 and R2, one bulk flow. Readings: docs/tcpr.md.
 
-use satcp_core::metrics::flow_stats::FlowStats;
+use satcp_core::tcp::FlowStats;
 use satcp_core::RunResult;
 use serde_json::{json, Value};
 

@@ -4,9 +4,9 @@
 use super::build::link_name;
 use super::config::Scenario;
 use crate::metrics::timeseries::{FlowSeries, LinkSeries};
-use crate::metrics::FlowStats;
 use crate::net::link::LinkStats;
 use crate::sim::Simulation;
+use crate::tcp::FlowStats;
 use serde::Serialize;
 use std::collections::BTreeMap;
 

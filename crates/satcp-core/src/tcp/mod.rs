@@ -7,6 +7,7 @@ pub mod delayed_ack;
 pub mod delivery_rate;
 pub mod ecn;
 pub mod endpoint;
+pub mod flow_stats;
 pub mod invariants;
 pub mod options;
 pub mod path_cache;
@@ -21,6 +22,7 @@ pub mod variant;
 pub use ack_info::AckInfo;
 pub use config::{Recovery, TcpConfig};
 pub use endpoint::{ConnState, Notice, TcpEndpoint, TcpOutput};
+pub use flow_stats::FlowStats;
 pub use path_cache::{CachedPath, PathCache};
 pub use variant::{EndpointParts, VariantFactory};
 
