@@ -95,7 +95,7 @@ def thesis_geo(tcp: dict[str, Any], secs: float) -> dict[str, Any]:
                 "delay_s": 0.250,
                 "queue_packets": 100,
                 "queue": "priority",
-                "ab": {"rate_bps": 2.048e6, "ber": 1e-6},
+                "ab": {"rate_bps": 2.048e6, "errors": {"ber": 1e-6}},
                 "ba": {"rate_bps": 256e3},
             },
         ],
@@ -116,7 +116,7 @@ def peach_geo(tcp: dict[str, Any], secs: float) -> dict[str, Any]:
                 "delay_s": 0.274,
                 "queue_packets": 50,
                 "queue": "priority",
-                "ab": {"loss": 1e-3, "errors_data_only": True},
+                "ab": {"errors": {"loss": 1e-3, "data_only": True}},
             },
         ],
         {**tcp, "mss": 1000, "rcv_buffer": 4_000_000, "window_scaling": True},
@@ -125,7 +125,13 @@ def peach_geo(tcp: dict[str, Any], secs: float) -> dict[str, Any]:
 
 
 def _leo_links(delay, rate, loss) -> list[dict[str, Any]]:
-    sat = {"a": "gs1", "b": "gs2", "queue_packets": 500, "queue": "priority", "ab": {"loss": loss}}
+    sat = {
+        "a": "gs1",
+        "b": "gs2",
+        "queue_packets": 500,
+        "queue": "priority",
+        "ab": {"errors": {"loss": loss}},
+    }
     sat.update(delay)
     sat.update(rate)
     return [
@@ -163,7 +169,7 @@ def _london_new_york(secs: float) -> tuple[list[list[float]], list[list[float]]]
 def starlink_isl(tcp: dict[str, Any], secs: float) -> dict[str, Any]:
     delay, outages = _london_new_york(secs)
     links = _leo_links({"delay_schedule": delay}, {"rate_bps": 100e6}, 1e-5)
-    links[1]["loss_schedule"] = outages
+    links[1]["errors"] = {"loss_schedule": outages}
     return _bulk(
         ["server", "gs1", "gs2", "client"],
         links,
