@@ -81,8 +81,9 @@ def thesis_scenario(
     ``thesis_http.toml`` (a test checks this). ``gateway_buffer_packets``
     limits the gateway's output queue towards the satellite
     (``links[1].ab.queue_packets``, waiting packets); ``satellite_ber`` sets
-    the bit error rate of both satellite directions (``links[1].ber``), or
-    of the downlink only (``links[1].ab.ber``) with ``downlink_ber_only``;
+    the bit error rate of both satellite directions (``links[1].errors.ber``),
+    or of the downlink only (``links[1].ab.errors.ber``) with
+    ``downlink_ber_only``;
     ``rwnd_mode`` sets ``tcp.adalr.rwnd_mode``.
     """
     if app not in ("ftp", "http"):
@@ -103,7 +104,7 @@ def thesis_scenario(
         "ba": up,
     }
     if satellite_ber is not None:
-        (down if downlink_ber_only else satellite)["ber"] = float(satellite_ber)
+        (down if downlink_ber_only else satellite)["errors"] = {"ber": float(satellite_ber)}
     if app == "ftp":
         application: dict[str, Any] = {
             "kind": "ftp",

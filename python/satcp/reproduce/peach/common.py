@@ -188,7 +188,7 @@ def sec5_scenario(
     - satellite channel A -> B: ``c_seg`` segments/s, priority queue of
       ``k_seg`` segments (dummies and marked ACKs are low priority; data
       pushes queued dummies out), link-error loss ``ploss`` on every data
-      and dummy segment (ACKs are not lost: ``errors_data_only``); the
+      and dummy segment (ACKs are not lost: ``errors.data_only``); the
       return direction is error-free with the same rate and queue;
     - access links of 100 Mb/s and 0.5 ms, so the round-trip propagation
       time is 550 ms; with several connections (or ``jitter_s`` given) each
@@ -214,8 +214,9 @@ def sec5_scenario(
         links.append(_access(f"down{i}", "station_b", r))
         apps.append(_app(r, s, v, app))
     one_way = RTT_S / 2 - 2 * ACCESS_DELAY_S
-    ab: dict[str, Any] = {"loss": float(ploss), "errors_data_only": True}
-    ab.update(satellite or {})
+    ab: dict[str, Any] = {"errors": {"loss": float(ploss), "data_only": True}}
+    for key, value in (satellite or {}).items():
+        ab[key] = {**ab[key], **value} if key == "errors" else value
     links.append(
         {
             "name": "satellite",
@@ -317,7 +318,7 @@ def hetero_scenario(
             "delay_s": sat_delay,
             "queue": "priority",
             "queue_packets": int(k_seg),
-            "ab": {"loss": float(ploss_x), "errors_data_only": True},
+            "ab": {"errors": {"loss": float(ploss_x), "data_only": True}},
         },
     ]
     apps = []

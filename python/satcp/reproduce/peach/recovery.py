@@ -61,7 +61,7 @@ def fig7_scenario(variant: str, drop: bool = True, duration_s: float = 10.0) -> 
         duration_s=duration_s,
         sample_interval_s=STEP_S,
         tcp=tcp,
-        satellite={"drop_seqs": [LOST_SEQ]} if drop else None,
+        satellite={"errors": {"drop_seqs": [LOST_SEQ]}} if drop else None,
         name=f"peach-fig7-{variant}",
     )
 

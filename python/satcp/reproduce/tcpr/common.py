@@ -93,10 +93,7 @@ def reorder_normal(fraction: float, mean_s: float) -> dict[str, Any]:
     [0, 2 mean] (Secs. 4.1, 4.4-4.7; sd = mean / 3 as the paper's y P / 3
     and its 0.6 s / 0.2 s)."""
     return {
-        "reorder": fraction,
-        "reorder_delay": "normal",
-        "reorder_delay_mean_s": mean_s,
-        "reorder_delay_sd_s": mean_s / 3.0,
+        "reorder": {"prob": fraction, "delay": "normal", "mean_s": mean_s, "sd_s": mean_s / 3.0}
     }
 
 
@@ -119,8 +116,8 @@ def network(
     deterministic simulation into phase effects."""
     bdp = bdp_bytes(p_s)
     q = queue_packets or max(4, math.ceil(bdp / PACKET))
-    red = {"queue": "red", "queue_packets": q, "ecn_marking": True}
-    ab = {**red, "errors_data_only": True, **sat_ab}
+    red = {"queue": "red", "queue_packets": q, "red": {"ecn_marking": True}}
+    ab = {**red, **sat_ab, "errors": {"data_only": True, **sat_ab.get("errors", {})}}
     kinds = [VARIANTS[k] for k, n in flows for _ in range(n)]
     gw = gateway or kinds[0].gateway
     rng = _starts(seed, len(kinds))
@@ -141,7 +138,7 @@ def network(
                 **_link("sat", "R1", "R2", RATE_BPS, p_s, ab, red),
                 # A corrupted packet reaches R2, which discards it: EPDNv2
                 # records it there (docs/tcpr.md, "EPDN").
-                "corrupted_reach_next_node": True,
+                "errors": {"corrupted_reach_next_node": True},
             },
             _link("tail", "R2", "dst", ACCESS_BPS, ACCESS_DELAY_S, red, red),
         ],

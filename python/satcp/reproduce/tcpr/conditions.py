@@ -35,11 +35,14 @@ BERS = tuple(10.0**e for e in range(-13, -4))
 
 def _delay_link(p: float, _reorder: bool) -> dict[str, Any]:
     # 7 % delayed U[0, 4P]: satcp's uniform U[0, 2 mean] with mean 2P.
-    return {"reorder": 0.07, "reorder_delay": "uniform", "reorder_delay_mean_s": 2 * p, "ber": 1e-7}
+    return {
+        "reorder": {"prob": 0.07, "delay": "uniform", "mean_s": 2 * p},
+        "errors": {"ber": 1e-7},
+    }
 
 
 def _ber_link(ber: float, _reorder: bool) -> dict[str, Any]:
-    return {**reorder_normal(0.05, 0.6), "ber": ber}
+    return {**reorder_normal(0.05, 0.6), "errors": {"ber": ber}}
 
 
 def _drop_link(pct: float, reorder: bool) -> dict[str, Any]:

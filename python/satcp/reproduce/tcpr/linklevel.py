@@ -27,7 +27,7 @@ def _ys(lo: float, hi: float) -> tuple[float, ...]:
 
 def _link(fraction: float, ber: float):
     def link(x: float, _reorder: bool) -> dict[str, Any]:
-        return {**reorder_normal(fraction, x), "ber": ber}
+        return {**reorder_normal(fraction, x), "errors": {"ber": ber}}
 
     return link
 

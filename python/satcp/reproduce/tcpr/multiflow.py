@@ -19,7 +19,7 @@ KEYS = ("tcpr", "rntcp-v3", "dsack-ta", "dsack-r", "sack")
 
 
 def _link(x: float, _reorder: bool) -> dict[str, Any]:
-    return {**reorder_normal(0.04, x), "ber": 1e-6}
+    return {**reorder_normal(0.04, x), "errors": {"ber": 1e-6}}
 
 
 FIGURES = (

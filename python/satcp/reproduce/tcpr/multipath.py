@@ -1,7 +1,7 @@
 """Sec. 4.2, Figs. 4 and 5: reordering by multipath routing in a LEO
 network, P = 400 ms. Half of the data packets take a second path longer by
 a constant, the mean packet delay x = 0 ... 0.8 s (docs/tcpr.md, "Link
-models": ``reorder = 0.5``, ``reorder_delay = "fixed"``); scenario 3 adds
+models": ``reorder = { prob = 0.5, delay = "fixed" }``); scenario 3 adds
 corruption at BER 1e-6 (Fig. 4), scenario 4 has none (Fig. 5)."""
 
 from __future__ import annotations
@@ -31,9 +31,9 @@ XS_QUICK = (0.0, 0.2, 0.4, 0.8)
 
 def _link(ber: float):
     def link(x: float, _reorder: bool) -> dict[str, Any]:
-        d: dict[str, Any] = {"ber": ber}
+        d: dict[str, Any] = {"errors": {"ber": ber}}
         if x > 0:
-            d |= {"reorder": 0.5, "reorder_delay": "fixed", "reorder_delay_mean_s": x}
+            d |= {"reorder": {"prob": 0.5, "delay": "fixed", "mean_s": x}}
         return d
 
     return link
