@@ -175,7 +175,10 @@ fn link_arq_and_congestion_loss() {
     );
     check(
         |v| v["links"][1]["arq"] = json!(3),
-        &["links[1].arq", "expected struct ArqConfig"],
+        &[
+            "links[1].arq",
+            "invalid type: integer `3`, expected a table",
+        ],
     );
     // Valid: ARQ on the link, off in one direction; recover_all with it.
     let mut v = base();

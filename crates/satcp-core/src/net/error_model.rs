@@ -21,7 +21,7 @@ use serde::Deserialize;
 /// `errors = { ber, loss, duplicate, data_only, corrupted_reach_next_node,
 /// drop_seqs, loss_schedule, gilbert_elliott }`.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+#[serde(deny_unknown_fields, default, expecting = "a table")]
 pub struct ErrorsConfig {
     /// Bit error rate in [0, 1].
     pub ber: f64,

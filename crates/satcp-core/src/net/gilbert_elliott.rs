@@ -27,7 +27,7 @@ use serde::Deserialize;
 /// must be given; the rest defaults to Gilbert's channel, every packet
 /// lost in the bad state and none in the good one.
 #[derive(Clone, Copy, Debug, PartialEq, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = "a table")]
 pub struct GilbertElliottConfig {
     /// Per-packet probability of G -> B.
     pub p: f64,

@@ -26,7 +26,7 @@ use std::collections::VecDeque;
 /// `arq = { attempts, recover_all }`: the ARQ settings of one link
 /// direction.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+#[serde(deny_unknown_fields, default, expecting = "a table")]
 pub struct ArqConfig {
     /// Most transmissions of one frame, the first included; 0: no ARQ.
     pub attempts: u32,

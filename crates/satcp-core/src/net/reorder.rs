@@ -9,7 +9,7 @@ use serde::Deserialize;
 
 /// `reorder = { prob, delay, mean_s, sd_s }`.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+#[serde(deny_unknown_fields, default, expecting = "a table")]
 pub struct ReorderConfig {
     /// Probability that a packet is held back.
     pub prob: f64,

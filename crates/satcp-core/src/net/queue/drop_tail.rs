@@ -15,7 +15,7 @@ pub const KIND: QueueKind = QueueKind {
 };
 
 #[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = "a table")]
 pub struct DropTailConfig {}
 
 impl QueueSettings for DropTailConfig {

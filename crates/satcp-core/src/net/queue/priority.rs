@@ -18,7 +18,7 @@ pub const KIND: QueueKind = QueueKind {
 };
 
 #[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+#[serde(deny_unknown_fields, default, expecting = "a table")]
 pub struct PriorityConfig {
     /// A high-priority arrival to a full buffer pushes out queued
     /// low-priority packets, newest first.

@@ -32,7 +32,7 @@ pub const KIND: QueueKind = QueueKind {
 
 /// The RED parameters of one queue.
 #[derive(Clone, Copy, Debug, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+#[serde(deny_unknown_fields, default, expecting = "a table")]
 pub struct RedConfig {
     /// Thresholds on the average queue, packets.
     pub min_th: f64,
