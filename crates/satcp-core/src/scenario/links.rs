@@ -91,6 +91,9 @@ fn written_where(
 ) -> ScenarioError {
     let path = steps(&e.field);
     let (in_own, in_link) = (written(own, &path), written(link, &path));
+    // The direction's table wins where it holds the field, or as much of
+    // its path as the link's (a table the direction set, whose field took
+    // its default); a field written nowhere is the link's.
     if in_own == path.len() || (in_own >= in_link && in_own > 0) {
         return e.under(&format!("{f}.{dir}"));
     }
@@ -103,20 +106,20 @@ fn written_where(
 
 /// How many leading steps of `path` the table holds.
 fn written(table: &Map<String, Value>, path: &[Step]) -> usize {
-    let mut here = Some(Value::Object(table.clone()));
-    let mut n = 0;
-    for step in path {
-        here = match (here, step) {
-            (Some(Value::Object(mut m)), Step::Key(k)) => m.remove(k),
-            (Some(Value::Array(mut a)), Step::Index(i)) if *i < a.len() => Some(a.swap_remove(*i)),
+    let mut here: Option<&Value> = None;
+    for (n, step) in path.iter().enumerate() {
+        let next = match (here, step) {
+            (None, Step::Key(k)) => table.get(k),
+            (Some(Value::Object(m)), Step::Key(k)) => m.get(k),
+            (Some(Value::Array(a)), Step::Index(i)) => a.get(*i),
             _ => None,
         };
-        if here.is_none() {
-            break;
+        match next {
+            Some(v) => here = Some(v),
+            None => return n,
         }
-        n += 1;
     }
-    n
+    path.len()
 }
 
 enum Step {
