@@ -1,10 +1,13 @@
 # satcp: build, test and reproduce.
 #
 #   make setup   .venv with the dev tools; the package (Rust extension
-#                included) installed in editable mode via `maturin develop`,
-#                built with profile-guided optimisation where the toolchain
-#                allows (tools/pgo.sh; SATCP_PGO=0 turns it off)
-#   make run     setup + `satcp reproduce baseline` (thesis Tables 7.5, 7.8)
+#                included) installed in editable mode via `maturin develop
+#                --release`: an ordinary incremental release build, the
+#                fast loop after a Rust change
+#   make run     the same, with the extension built with profile-guided
+#                optimisation (tools/pgo.sh; SATCP_PGO=0 uses setup's
+#                build), then
+#                `satcp reproduce baseline` (thesis Tables 7.5, 7.8)
 #                + `satcp reproduce adalr` (every TCP-ADaLR thesis experiment)
 #                + `satcp reproduce peach` (every TCP-Peach paper experiment)
 #                + `satcp reproduce slowstart` (every modified slow-start paper
@@ -14,7 +17,7 @@
 #                + `satcp report` (reports/index.html: all of it on one page)
 #   make test    setup + Rust format/lint/tests + Python lint/tests
 #   make bench   the core's benchmarks (summary table, then criterion),
-#                built with profile-guided optimisation like the extension
+#                built with profile-guided optimisation (tools/pgo.sh)
 #   make validate  satcp against ns-3 3.44 under loss (own ns-3 venv; not in CI)
 #   make flamegraph  flame graphs of benchmark scenarios a and c into docs/perf/
 #                (perf and inferno; not in CI: tools/flamegraph.sh)
@@ -26,15 +29,29 @@
 #
 # setup is incremental: the venv is re-provisioned when requirements-dev.txt
 # changes and the extension is rebuilt when Rust sources, Cargo files or
-# pyproject.toml change (stamp files in .venv/). Python sources need no
-# rebuild: the editable install points at python/.
+# pyproject.toml change. Python sources need no rebuild: the editable
+# install points at python/. The two builds of the extension are kept side
+# by side (target/ext/plain, target/ext/pgo, each with a stamp that is
+# newer than the sources when it is current); the one in use is copied to
+# python/satcp/ and named by a stamp in .venv/. Switching between make test
+# and make run copies a file and rebuilds nothing unless a source changed.
 
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 VENV_ABS := $(abspath $(VENV))
 DEPS_STAMP := $(VENV)/.satcp-deps.stamp
-BUILD_STAMP := $(VENV)/.satcp-build.stamp
+# The extension's two builds: each build stamp is newer than the sources
+# when the copy of the extension beside it is current; each installed
+# stamp says that this copy is the one in python/satcp/ (at most one of the
+# two exists).
+EXT_DIR := target/ext
+PLAIN_BUILD := $(EXT_DIR)/plain.stamp
+PGO_BUILD := $(EXT_DIR)/pgo.stamp
+PLAIN_INSTALLED := $(VENV)/.satcp-plain.stamp
+PGO_INSTALLED := $(VENV)/.satcp-pgo.stamp
+# make run's build: profile-guided unless SATCP_PGO=0.
+RUN_EXT := $(if $(filter 0,$(SATCP_PGO)),$(PLAIN_INSTALLED),$(PGO_INSTALLED))
 RUST_SOURCES := $(shell find crates -type f \( -name '*.rs' -o -name Cargo.toml \) 2>/dev/null) \
 	Cargo.toml Cargo.lock
 
@@ -44,7 +61,7 @@ export PYO3_PYTHON := $(VENV_ABS)/bin/python
 
 .PHONY: setup system-tools run test test-rust test-python lint-rust lint-python bench soak fuzz clean validate
 
-setup: $(BUILD_STAMP)
+setup: $(PLAIN_INSTALLED)
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
@@ -55,11 +72,36 @@ $(DEPS_STAMP): requirements-dev.txt | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
 	@touch $@
 
-$(BUILD_STAMP): $(DEPS_STAMP) $(RUST_SOURCES) pyproject.toml
-	tools/pgo.sh extension $(VENV)
-	@touch $@
+# An ordinary release build: cargo rebuilds only the crates that changed.
+$(PLAIN_BUILD): $(DEPS_STAMP) $(RUST_SOURCES) pyproject.toml
+	@rm -f $(PLAIN_INSTALLED) $(PGO_INSTALLED)
+	VIRTUAL_ENV=$(VENV_ABS) $(BIN)/maturin develop --release --quiet
+	@$(call keep_ext,plain)
 
-run: setup
+# Profile-guided: an instrumented build, the training run, the final build
+# (tools/pgo.sh; minutes rather than seconds).
+$(PGO_BUILD): $(DEPS_STAMP) $(RUST_SOURCES) pyproject.toml tools/pgo.sh
+	@rm -f $(PLAIN_INSTALLED) $(PGO_INSTALLED)
+	tools/pgo.sh extension $(VENV)
+	@$(call keep_ext,pgo)
+
+$(PLAIN_INSTALLED): $(PLAIN_BUILD)
+	@$(call install_ext,plain,$(PGO_INSTALLED))
+
+$(PGO_INSTALLED): $(PGO_BUILD)
+	@$(call install_ext,pgo,$(PLAIN_INSTALLED))
+
+# keep_ext,KIND: keep a copy of the extension maturin just installed in
+# python/satcp/ as KIND's build, and mark it current.
+keep_ext = mkdir -p $(EXT_DIR)/$(1) && rm -f $(EXT_DIR)/$(1)/_core*.so \
+	&& cp python/satcp/_core*.so $(EXT_DIR)/$(1)/ && touch $(EXT_DIR)/$(1).stamp
+# install_ext,KIND,OTHER_STAMP: put KIND's copy in python/satcp/ (removed
+# first, so that a running process keeps the file it loaded) and say so.
+install_ext = rm -f $(2) python/satcp/_core*.so \
+	&& cp $(EXT_DIR)/$(1)/_core*.so python/satcp/ \
+	&& echo "satcp extension: $(1) build" && touch $@
+
+run: $(RUN_EXT)
 	$(BIN)/satcp reproduce baseline
 	$(BIN)/satcp reproduce adalr
 	$(BIN)/satcp reproduce peach
@@ -176,4 +218,4 @@ fuzz:
 	done
 
 clean:
-	rm -rf $(VENV) python/satcp/_core*.so
+	rm -rf $(VENV) $(EXT_DIR) python/satcp/_core*.so

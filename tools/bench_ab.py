@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Compare builds of the `summary` benchmark (docs/performance.md).
+"""Compare builds of the `summary` benchmark (docs/performance.md, "Comparing
+two builds").
 
   tools/bench_ab.py [--rounds N] [--repeat N] [--scenarios a,c,...] NAME=BIN ...
       ns per event of each binary on each scenario, the binaries run in

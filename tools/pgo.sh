@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Profile-guided optimisation (PGO) of the Rust core (docs/performance.md,
-# "Profile-guided optimisation").
+# Profile-guided optimisation (PGO) of the Rust core, for the builds whose
+# speed is measured: make run, make bench, make bench-ns3, make flamegraph
+# (docs/decisions/0012-profile-guided-optimisation.md). make setup and make
+# test build the extension without it.
 #
 #   tools/pgo.sh extension VENV   build the Python extension into VENV
 #                                 (`maturin develop --release`), with PGO
+#                                 (make run)
 #   tools/pgo.sh bench            make the benchmarks' profile; print the
 #                                 environment `cargo bench` builds with
 #                                 (in target/pgo/bench, or target/pgo/NAME
@@ -44,13 +47,17 @@ profdata_tool() {
 
 note() { echo "pgo: $*" >&2; }
 
-raw=$(mktemp -d)
-trap 'rm -rf "$raw"' EXIT
 mkdir -p target/pgo
+# Where the instrumented build writes its counts: a fixed directory per
+# build, emptied before each training, so that RUSTFLAGS stay the same from
+# one build to the next and cargo rebuilds only what changed (a fresh
+# temporary directory made it rebuild every dependency every time).
+raw_dir() { local d="$PWD/target/pgo/$1.raw"; rm -rf "$d"; mkdir -p "$d"; echo "$d"; }
 
 case "$mode" in
 extension)
     venv=$(cd "$2" && pwd)
+    raw=$(raw_dir extension)
     develop() { VIRTUAL_ENV=$venv "$venv/bin/maturin" develop --release --quiet; }
     if ! tool=$(profdata_tool); then
         note "off (SATCP_PGO=0 or no llvm-profdata): the extension is built without it"
@@ -69,6 +76,7 @@ bench)
         exit 0
     fi
     dir=target/pgo/${SATCP_PGO_BENCH_DIR:-bench}
+    raw=$(raw_dir "${SATCP_PGO_BENCH_DIR:-bench}")
     export CARGO_TARGET_DIR=$dir-gen
     RUSTFLAGS="-Cprofile-generate=$raw" cargo bench --quiet -p satcp-core --bench summary --no-run
     bin=$(RUSTFLAGS="-Cprofile-generate=$raw" cargo bench -p satcp-core --bench summary --no-run --message-format=json 2>/dev/null |

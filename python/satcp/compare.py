@@ -1,6 +1,7 @@
 """``satcp compare``: every variant on named path presets.
 
-A preset is a path: a scenario factory taking the variant's TCP settings.
+A preset is a path of the topology library (:mod:`satcp.topology.presets`):
+a scenario factory taking the variant's TCP settings.
 Each variant runs one bulk transfer per seed on each preset; the table
 ranks them by mean goodput per preset (with the 95 % interval over seeds),
 and per preset one figure shows goodput, RTT and cwnd over time.
@@ -34,174 +35,41 @@ routers (its paper, Sec. III).
 
 from __future__ import annotations
 
-import functools
+import json
 import math
 import os
 import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from . import leo, run_many
+from . import _core, run_many, topology
 from ._fsutil import fill_dir_atomically
-from .scenario import read_schedule_csv
 from .stats import mean_ci95
+from .topology import HANDOVER_OUTAGE_S
 
-__all__ = ["DEFAULT_OUT", "PRESETS", "VARIANTS", "compare"]
+__all__ = ["DEFAULT_OUT", "HANDOVER_OUTAGE_S", "PRESETS", "VARIANTS", "compare"]
 
 DEFAULT_OUT = os.path.join("reports", "compare")
 
-#: (name shown, tcp settings)
-VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = (
-    ("NewReno", {"variant": "newreno"}),
-    ("SACK", {"variant": "sack"}),
-    ("TCP-ADaLR", {"variant": "adalr-sack"}),
-    ("TCP-Peach", {"variant": "peach-sack"}),
-    ("Slow start K=2", {"variant": "slowstart", "slowstart": {"function": "constant", "k": 2}}),
-    ("DSACK-R", {"variant": "dsack-r", "dsack": True}),
-    ("DSACK-TA", {"variant": "dsack-ta", "dsack": True}),
-    ("CUBIC", {"variant": "cubic"}),
-    ("Hybla", {"variant": "hybla"}),
-    ("Westwood+", {"variant": "westwood"}),
-    ("BBR", {"variant": "bbr"}),
+#: (name shown, tcp settings): the configurations the variant registry
+#: marks for comparison (`Variant::compared_as`), in registry order.
+VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = tuple(
+    (label, json.loads(tcp)) for label, tcp in _core.compared_variants()
 )
-
-
-def _bulk(nodes, links, tcp, secs, **extra) -> dict[str, Any]:
-    return {
-        "name": "compare",
-        "duration_s": secs,
-        "stop_when_done": False,
-        "sample_interval_s": 1.0,
-        "nodes": nodes,
-        "links": links,
-        "apps": [{"kind": "bulk", "client": nodes[-1], "server": nodes[0]}],
-        "tcp": tcp,
-        **extra,
-    }
-
-
-def thesis_geo(tcp: dict[str, Any], secs: float) -> dict[str, Any]:
-    return _bulk(
-        ["server", "gateway", "client"],
-        [
-            {"a": "server", "b": "gateway", "rate_bps": 10e6, "delay_s": 0.010},
-            {
-                "a": "gateway",
-                "b": "client",
-                "delay_s": 0.250,
-                "queue_packets": 100,
-                "queue": "priority",
-                "ab": {"rate_bps": 2.048e6, "errors": {"ber": 1e-6}},
-                "ba": {"rate_bps": 256e3},
-            },
-        ],
-        {**tcp, "rcv_buffer": 4_000_000, "window_scaling": True},
-        secs,
-    )
-
-
-def peach_geo(tcp: dict[str, Any], secs: float) -> dict[str, Any]:
-    return _bulk(
-        ["server", "station", "client"],
-        [
-            {"a": "server", "b": "station", "rate_bps": 100e6, "delay_s": 0.001},
-            {
-                "a": "station",
-                "b": "client",
-                "rate_bps": 1300 * 1040 * 8,
-                "delay_s": 0.274,
-                "queue_packets": 50,
-                "queue": "priority",
-                "ab": {"errors": {"loss": 1e-3, "data_only": True}},
-            },
-        ],
-        {**tcp, "mss": 1000, "rcv_buffer": 4_000_000, "window_scaling": True},
-        secs,
-    )
-
-
-def _leo_links(delay, rate, loss) -> list[dict[str, Any]]:
-    sat = {
-        "a": "gs1",
-        "b": "gs2",
-        "queue_packets": 500,
-        "queue": "priority",
-        "ab": {"errors": {"loss": loss}},
-    }
-    sat.update(delay)
-    sat.update(rate)
-    return [
-        {"a": "server", "b": "gs1", "rate_bps": 1e9, "delay_s": 0.002},
-        sat,
-        {"a": "gs2", "b": "client", "rate_bps": 1e9, "delay_s": 0.002},
-    ]
-
-
-@functools.lru_cache(maxsize=4)
-def _paris_london(secs: float) -> list[list[float]]:
-    return leo.bent_pipe_schedule((48.85, 2.35), (51.51, -0.13), secs).schedule()
-
-
-def starlink(tcp: dict[str, Any], secs: float) -> dict[str, Any]:
-    return _bulk(
-        ["server", "gs1", "gs2", "client"],
-        _leo_links({"delay_schedule": _paris_london(secs)}, {"rate_bps": 100e6}, 1e-5),
-        {**tcp, "rcv_buffer": 8_000_000, "window_scaling": True},
-        secs,
-    )
-
-
-#: Outage at each serving-satellite change on the ``starlink-isl`` preset,
-#: seconds: an explicit assumption (docs/leo.md), not a measured value.
-HANDOVER_OUTAGE_S = 0.02
-
-
-@functools.lru_cache(maxsize=4)
-def _london_new_york(secs: float) -> tuple[list[list[float]], list[list[float]]]:
-    p = leo.isl_path_schedule((51.51, -0.13), (40.71, -74.01), secs)
-    return p.schedule(), p.loss_schedule(HANDOVER_OUTAGE_S)
-
-
-def starlink_isl(tcp: dict[str, Any], secs: float) -> dict[str, Any]:
-    delay, outages = _london_new_york(secs)
-    links = _leo_links({"delay_schedule": delay}, {"rate_bps": 100e6}, 1e-5)
-    links[1]["errors"] = {"loss_schedule": outages}
-    return _bulk(
-        ["server", "gs1", "gs2", "client"],
-        links,
-        {**tcp, "rcv_buffer": 8_000_000, "window_scaling": True},
-        secs,
-    )
-
-
-def _data(name: str) -> str:
-    return os.fspath(resources.files("satcp") / "data" / name)
-
-
-def leo_trace(tcp: dict[str, Any], secs: float) -> dict[str, Any]:
-    delay = read_schedule_csv(_data("leo_trace_delay.csv"))
-    rate = read_schedule_csv(_data("leo_trace_rate.csv"))
-    return _bulk(
-        ["server", "gs1", "gs2", "client"],
-        _leo_links({"delay_schedule": delay}, {"rate_bps": 100e6, "rate_schedule": rate}, 1e-5),
-        {**tcp, "rcv_buffer": 8_000_000, "window_scaling": True},
-        secs,
-    )
 
 
 #: name -> (what it is, scenario factory)
 PRESETS: dict[str, tuple[str, Callable[[dict[str, Any], float], dict[str, Any]]]] = {
-    "thesis-geo": ("thesis GEO (2 Mb/s, 500 ms, BER 1e-6)", thesis_geo),
-    "peach-geo": ("TCP-Peach GEO (10.8 Mb/s, 550 ms, loss 1e-3)", peach_geo),
-    "starlink": ("Starlink bent pipe Paris-London (orbit, 15 s slots)", starlink),
-    "leo-trace": ("trace-driven LEO (rate and delay per 15 s slot)", leo_trace),
+    "thesis-geo": ("thesis GEO (2 Mb/s, 500 ms, BER 1e-6)", topology.thesis_geo),
+    "peach-geo": ("TCP-Peach GEO (10.8 Mb/s, 550 ms, loss 1e-3)", topology.peach_geo),
+    "starlink": ("Starlink bent pipe Paris-London (orbit, 15 s slots)", topology.starlink),
+    "leo-trace": ("trace-driven LEO (rate and delay per 15 s slot)", topology.leo_trace),
     "starlink-isl": (
         "Starlink ISL London-New York (+Grid, 15 s slots, 20 ms handover outages)",
-        starlink_isl,
+        topology.starlink_isl,
     ),
 }
 

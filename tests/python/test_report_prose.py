@@ -2,14 +2,14 @@
 each text function is fed inputs on both sides of its condition and the
 wording must change (issue 10: no sentence states a conclusion no code
 checks). No simulation runs here; the inputs are made up around the
-thresholds."""
+thresholds. (The slow-start paper's prose is data: its tests are in
+test_slowstart_reproduce.py.)"""
 
 from __future__ import annotations
 
+from satcp.reproduce import paper_run, tcpr
 from satcp.reproduce.adalr import lossy_evidence
 from satcp.reproduce.peach import goodput, recovery
-from satcp.reproduce.slowstart import single
-from satcp.reproduce.tcpr import conditions, linklevel, multiflow, multipath
 
 # Total goodputs (segments/s, 20 connections) at PLoss = 1e-2 and the
 # (recovery episodes, timeouts) counts; only the goodputs decide the wording.
@@ -108,29 +108,46 @@ def test_adalr_metrics_paragraph_follows_the_gains():
     assert "agrees with the larger" not in apart
 
 
+def _gaps(part: str, **names) -> str:
+    """TCP-R's "where satcp differs" of ``part`` with made-up numbers."""
+    return paper_run.text(tcpr.PAPER, part, "gaps", **names)
+
+
+def _multipath(first, factors, vs_rntcp, vs_dsack_ta, dup_tcpr, dup_rntcp) -> str:
+    return _gaps(
+        "multipath",
+        fig4_first=first,
+        fig4_factors=factors,
+        fig5_vs_rntcp=vs_rntcp,
+        fig5_vs_dsack_ta=vs_dsack_ta,
+        dup_tcpr=dup_tcpr,
+        dup_rntcp=dup_rntcp,
+    )
+
+
 def test_tcpr_multipath_gaps_follow_the_figures():
-    seen = multipath.gaps_text(True, (1.6, 3.8), 0.39, 0.75, 0.299, 0.0)
+    seen = _multipath(True, (1.6, 3.8), 0.39, 0.75, 0.299, 0.0)
     assert "Fig. 4 holds in order" in seen
     assert "smaller factors than the paper's" in seen and "1.6-3.8 instead of 4-7" in seen
     assert "0.39 x RN-TCP's and 0.75 x DSACK-TA's" in seen
     assert "well below both" in seen and "duplicate ratio 0.299" in seen
-    other = multipath.gaps_text(False, (4.5, 8.0), 0.98, 1.2, 0.01, 0.0)
+    other = _multipath(False, (4.5, 8.0), 0.98, 1.2, 0.01, 0.0)
     assert "does not hold in order" in other
     assert "overlapping factors" in other
     assert "well below" not in other and "not below both by more than 10%" in other
-    assert "larger factors" in multipath.gaps_text(True, (7.5, 9.0), 1.0, 1.0, 0.0, 0.0)
+    assert "larger factors" in _multipath(True, (7.5, 9.0), 1.0, 1.0, 0.0, 0.0)
 
 
 def test_tcpr_multiflow_gaps_follow_the_shares():
-    same = multiflow.gaps_text(0.04, 28.2, (0.041, 0.052))
+    same = _gaps("multiflow", spread=0.04, mean_thr=28.2, to_range=(0.041, 0.052))
     assert "nearly the same share (about 28 kb/s per flow" in same
     assert "within 4.0% of each other" in same and "ratios of 4.1-5.2%" in same
-    apart = multiflow.gaps_text(0.4, 28.2, (0.0, 0.05))
+    apart = _gaps("multiflow", spread=0.4, mean_thr=28.2, to_range=(0.0, 0.05))
     assert "shares differ (by up to 40.0% at one delay" in apart
     assert "nearly the same share" not in apart
 
 
-def _conditions_gaps(**changes) -> conditions.Gaps:
+def _conditions_gaps(**changes) -> str:
     base = dict(
         first6=True,
         first7=True,
@@ -140,11 +157,11 @@ def _conditions_gaps(**changes) -> conditions.Gaps:
         vs8={"DSACK-TA": 0.75, "RN-TCP": 0.95},
         nodelay8=0.001,
     )
-    return conditions.Gaps(**{**base, **changes})
+    return _gaps("conditions", **{**base, **changes})
 
 
 def test_tcpr_conditions_gaps_follow_the_figures():
-    text = conditions.gaps_text(_conditions_gaps())
+    text = _conditions_gaps()
     assert "Figs. 6 and 7 hold in order" in text and "stays near zero" in text
     assert "not similar in satcp: TCP-R gets 1.55 x" in text
     assert "SACK keeps 0.91 x" in text and "DSACK-R keeps 0.76 x" in text
@@ -152,15 +169,13 @@ def test_tcpr_conditions_gaps_follow_the_figures():
     assert "RN-TCP (" not in text  # 0.95: within SIMILAR, not "below"
     assert "equal within 0.1%" in text
 
-    other = conditions.gaps_text(
-        _conditions_gaps(
-            first7=False,
-            tcpr_to7=0.01,
-            hi7=1.02,
-            kept8={"SACK": 0.3, "DSACK-R": 0.2},
-            vs8={"DSACK-TA": 1.0, "RN-TCP": 1.0},
-            nodelay8=0.2,
-        )
+    other = _conditions_gaps(
+        first7=False,
+        tcpr_to7=0.01,
+        hi7=1.02,
+        kept8={"SACK": 0.3, "DSACK-R": 0.2},
+        vs8={"DSACK-TA": 1.0, "RN-TCP": 1.0},
+        nodelay8=0.2,
     )
     assert "Fig. 7 does not hold in order" in other
     assert "does not stay near zero" in other
@@ -169,7 +184,7 @@ def test_tcpr_conditions_gaps_follow_the_figures():
     assert "within 20.0% of each other." in other and "bypass_refused_dn" not in other
 
 
-def _linklevel_gaps(**changes) -> linklevel.Gaps:
+def _linklevel_gaps(**changes) -> str:
     base = dict(
         first2=True,
         first3=True,
@@ -178,32 +193,30 @@ def _linklevel_gaps(**changes) -> linklevel.Gaps:
         es_over_tcpr={"10": 1.8, "11": None},
         tcpr_fr=0.0034,
     )
-    return linklevel.Gaps(**{**base, **changes})
+    return _gaps("linklevel", **{**base, **changes})
 
 
 def test_tcpr_linklevel_gaps_follow_the_figures():
-    text = linklevel.gaps_text(_linklevel_gaps())
+    text = _linklevel_gaps()
     assert "The orderings of Figs. 2 and 3 hold" in text
     assert "larger than the paper's (RN-TCP 3.3 x (paper 2)" in text and "Karn" in text
     assert "from 0.9 s (Fig. 10), 1.65 s (Fig. 11)" in text
     assert "above TCP-R from 1.8 s (Fig. 10)" in text
     assert "ratio up to 0.0034" in text
 
-    other = linklevel.gaps_text(
-        _linklevel_gaps(
-            first3=False,
-            factors3={"RN-TCP": 1.5, "DSACK-R": 3.3, "SACK": 3.7},
-            es_lift={"10": None, "11": None},
-            tcpr_fr=0.0,
-        )
+    other = _linklevel_gaps(
+        first3=False,
+        factors3={"RN-TCP": 1.5, "DSACK-R": 3.3, "SACK": 3.7},
+        es_lift={"10": None, "11": None},
+        tcpr_fr=0.0,
     )
     assert "The ordering of Fig. 2 holds, that of Fig. 3 does not" in other
     assert "larger than the paper's" not in other and "RN-TCP 1.5 x (paper 2)" in other
     assert "does not lift RN-TCP-ES and DSACK-TAES" in other
     assert "fast retransmissions" not in other
-    neither = linklevel.gaps_text(_linklevel_gaps(first2=False, first3=False))
+    neither = _linklevel_gaps(first2=False, first3=False)
     assert "do not hold" in neither
-    stays = linklevel.gaps_text(_linklevel_gaps(es_over_tcpr={"10": None, "11": None}))
+    stays = _linklevel_gaps(es_over_tcpr={"10": None, "11": None})
     assert "TCP-R stays above them" in stays
 
 
@@ -235,17 +248,3 @@ def test_adalr_sack_vs_newreno_follows_the_times():
     assert "faster at each high BER shown" in one_ber and "as the BER grows" not in one_ber
     slower = lossy_evidence.sack_newreno_text([("FTP", 1e-5, 800.0, 770.1)])
     assert "not faster at every high BER" in slower
-
-
-def test_slowstart_overflow_names_the_configurations_with_drops():
-    rows = [
-        {"label": "K=4", "queue_drops": 0},
-        {"label": "K=6", "queue_drops": 8},
-    ]
-    assert single.overflow_text(rows) == (
-        "Only K=6 (8 drops) overflows the 64-packet queue: it loses segments and recovers."
-    )
-    two = single.overflow_text([{**r, "queue_drops": 3} for r in rows])
-    assert "K=4 (3 drops), K=6 (3 drops) overflow" in two
-    none = single.overflow_text([{**r, "queue_drops": 0} for r in rows])
-    assert none.startswith("No configuration overflows")

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import csv
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from conftest import run_cli
 
-from satcp.reproduce import slowstart
-from satcp.reproduce.slowstart import multi
+from satcp.reproduce import paper_run, slowstart
+from satcp.reproduce.paper_run import Keyed, text
 
 ROWS = (
     "reference",
@@ -65,7 +66,7 @@ def test_cli_quick_writes_report_claims_tables_and_figures(quick_out):
     assert all(c["reproduced"] in ("yes", "no") for c in claims)
     with (out / "multi_connection_throughput.csv").open() as f:
         ns = {int(r["connections"]) for r in csv.DictReader(f)}
-    assert ns == set(multi.CONNECTIONS_QUICK)
+    assert ns == set(slowstart.PAPER.experiments["multi"].quick_axes["connections"]) == {1, 5, 15}
 
 
 def test_table1_rows_reference_and_orderings(quick_out):
@@ -90,11 +91,14 @@ def test_a_failing_part_leaves_the_output_as_it_was(tmp_path, monkeypatch):
     out = tmp_path / "out"
     out.mkdir()
     (out / "keep.txt").write_text("old")
+    run_experiment = paper_run.run_experiment
 
-    def boom(*_args):
-        raise RuntimeError("boom")
+    def boom(exp, *args):
+        if exp.name == "multi":  # the second part: the first has written its files
+            raise RuntimeError("boom")
+        return run_experiment(exp, *args)
 
-    monkeypatch.setattr(multi, "reproduce", boom)
+    monkeypatch.setattr(paper_run, "run_experiment", boom)
     with pytest.raises(RuntimeError, match="boom"):
         slowstart.reproduce(out, workers=2, quick=True)
     assert sorted(p.name for p in out.iterdir()) == ["keep.txt"]
@@ -145,21 +149,41 @@ def test_paper_multi_connection_claim(quick_out, statement):
 def test_queue_prose_follows_the_runs():
     """The queue-sensitivity text states what the runs show, not a
     conclusion written in advance."""
-    from satcp.reproduce.slowstart import queue
-    from satcp.reproduce.slowstart.common import CONFIGS
+    queues = (40, 64, 100)
+    configs = list(slowstart.PAPER.cases["config"])
 
-    def res(vary: set[str]) -> dict:
-        return {
-            (c.key, q): {"time_s": 10.0 + (q if c.key in vary else 0), "drops": 0}
-            for c in CONFIGS
-            for q in queue.QUEUES
-        }
+    def dependence(vary: set[str]) -> str:
+        times = Keyed(((q, c), 10.0 + (q if c in vary else 0)) for c in configs for q in queues)
+        drops = Keyed(((q, c), 0) for c in configs for q in queues)
+        axes = SimpleNamespace(queue=queues)
+        return text(slowstart.PAPER, "queue", "dependence", time_s=times, drops=drops, axes=axes)
 
-    aggressive = CONFIGS[-1]
-    text = queue.queue_dependence(res({aggressive.key}))
-    assert "has the same time and drops at every queue size" in text
-    assert aggressive.label in text
-    text = queue.queue_dependence(res({"reference"}))
-    assert "change with the queue" in text
-    assert "has the same time" not in text
-    assert "so does every other" in queue.queue_dependence(res(set()))
+    aggressive = slowstart.PAPER.cases["config"]["pw20"]["label"]
+    says = dependence({"pw20"})
+    assert "has the same time and drops at every queue size" in says
+    assert aggressive in says
+    says = dependence({"reference"})
+    assert "change with the queue" in says
+    assert "has the same time" not in says
+    assert "so does every other" in dependence(set())
+
+
+def test_overflow_names_the_configurations_with_drops():
+    rows = [
+        {"label": "K=4", "queue_drops": 0},
+        {"label": "K=6", "queue_drops": 8},
+    ]
+
+    def overflow(rows: list[dict]) -> str:
+        return text(
+            slowstart.PAPER, "single", "overflow", rows=[SimpleNamespace(**r) for r in rows]
+        )
+
+    assert overflow(rows) == (
+        "Only K=6 (8 drops) overflows the 64-packet queue: it loses segments and recovers."
+    )
+    two = overflow([{**r, "queue_drops": 3} for r in rows])
+    assert "K=4 (3 drops), K=6 (3 drops) overflow" in two
+    assert overflow([{**r, "queue_drops": 0} for r in rows]).startswith(
+        "No configuration overflows"
+    )

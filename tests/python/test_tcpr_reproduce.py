@@ -11,48 +11,46 @@ numbers.
 from __future__ import annotations
 
 import csv
-import dataclasses
 from pathlib import Path
 
 import pytest
 from conftest import run_cli
 
-from satcp.reproduce import tcpr
-from satcp.reproduce.experiment import run_experiment
-from satcp.reproduce.tcpr import common, conditions, linklevel, multiflow
+from satcp.reproduce import paper_run, tcpr
 
 #: The seeds of the paper-claim tests (the --quick runs use 2).
-SEEDS = (1, 2, 3)
+SEEDS = [1, 2, 3]
 
 
-def _fig(module, fig: str, xs: tuple[float, ...], **changes) -> common.Figure:
-    f = next(f for f in module.FIGURES if f.fig == fig)
-    return dataclasses.replace(f, xs_quick=xs, **changes)
+def _fig(name: str, xs: tuple[float, ...], **changes) -> dict:
+    """Figure ``name`` (an experiment of the data file) at ``xs`` over SEEDS,
+    as the run's changes to its spec."""
+    return {"name": name, "quick_axes": {"x": list(xs), "seed": SEEDS}, **changes}
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory) -> dict[str, common.Results]:
+def runs(tmp_path_factory) -> dict[str, paper_run.ExperimentView]:
+    fig3 = tcpr.PAPER.experiments["fig3"]
     # The Sec. 3 network without any impairment.
-    no_reordering = dataclasses.replace(
-        _fig(linklevel, "3", (0.0,)),
-        fig="none",
-        stem="none",
-        link=lambda x, reorder: {},
-        series=(common.SeriesSpec("sack"), common.SeriesSpec("tcpr")),
+    no_reordering = _fig(
+        "fig3",
+        (0.0,),
+        axes={**fig3.axes, "series": ["sack", "tcpr"]},
+        network={**fig3.network, "bottleneck": {}},
+        given={**fig3.given, "fig": "none", "stem": "none"},
     )
-    figs = [
-        _fig(linklevel, "2", (0.3, 0.9, 1.8)),
-        _fig(linklevel, "3", (0.3, 0.45, 1.5, 1.8)),
-        _fig(conditions, "8", (0.2, 1.0)),
-        no_reordering,
-    ]
+    figs = {
+        "2": _fig("fig2", (0.3, 0.9, 1.8)),
+        "3": _fig("fig3", (0.3, 0.45, 1.5, 1.8)),
+        "8": _fig("fig8", (0.2, 1.0)),
+        "none": no_reordering,
+    }
     out = tmp_path_factory.mktemp("tcpr_runs")
-    done = [run_experiment(f.experiment(True, seeds=SEEDS), out, None) for f in figs]
-    return {f.fig: common.results(d.rows) for f, d in zip(figs, done, strict=True)}
+    return {k: paper_run.run_one(tcpr.PAPER, out=out, **f) for k, f in figs.items()}
 
 
-def _thr(res: common.Results, key: str, x: float) -> float:
-    return res[common.VARIANTS[key].label, x].thr[0]
+def _thr(res: paper_run.ExperimentView, key: str, x: float) -> float:
+    return res.throughput_kbps[key, x]
 
 
 OTHERS = ("rntcp-v2", "rntcp-v3", "dsack-ta", "dsack-r", "sack")
@@ -104,9 +102,9 @@ def test_with_congestion_drops_and_no_reordering_tcpr_performs_as_sack(runs, x):
     every drop, TCP-R refuses the bypass and halves as SACK; throughput
     within 5 % (the EPDN pairs the gateway writes into packets shift the
     timing a little; SACK runs without gateways)."""
-    tcpr_, sack = (runs["8"][f"{n} (no delay)", x].thr[0] for n in ("TCP-R", "SACK"))
+    tcpr_, sack = (_thr(runs["8"], f"{n}-nodelay", x) for n in ("tcpr", "sack"))
     assert abs(tcpr_ / sack - 1) <= 0.05
-    assert runs["8"]["TCP-R (no delay)", x].fr[0] > 0
+    assert runs["8"].fast_retransmit_ratio["tcpr-nodelay", x] > 0
 
 
 @pytest.mark.parametrize("x", (0.3, 0.45, 1.5, 1.8))
@@ -115,9 +113,9 @@ def test_tcpr_fast_retransmit_ratio_is_near_zero_under_pure_reordering(runs, x):
     near zero = below 0.003 and at most a tenth of SACK's (about 0.02-0.03
     here). The few left at large delays answer real queue drops (EPDN
     reports them, DN = 0) after timeouts, not reordering."""
-    p = runs["3"]
-    assert p["TCP-R", x].fr[0] < 0.003
-    assert p["TCP-R", x].fr[0] <= 0.1 * p["SACK", x].fr[0]
+    fr = runs["3"].fast_retransmit_ratio
+    assert fr["tcpr", x] < 0.003
+    assert fr["tcpr", x] <= 0.1 * fr["sack", x]
 
 
 # --- the reproduction command --------------------------------------------
@@ -151,7 +149,7 @@ def test_cli_quick_writes_report_claims_and_every_figure(quick_out):
     assert figs == {str(n) for n in range(2, 12)}
     with (out / "fig09_fifty_flows.csv").open() as f:
         rows = list(csv.DictReader(f))
-    assert {r["series"] for r in rows} == {s.name for s in multiflow.FIGURES[0].series}
+    assert {r["series"] for r in rows} == {"TCP-R", "RN-TCP", "DSACK-TA", "DSACK-R", "SACK"}
     assert all(float(r["throughput_kbps"]) > 0 for r in rows)
 
 
@@ -163,10 +161,10 @@ def test_a_failing_part_leaves_the_output_as_it_was(tmp_path, monkeypatch):
     def boom(*_args):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(multiflow, "reproduce", boom)
-    monkeypatch.setattr(tcpr, "PARTS", (("multiflow", "Fig. 9"),))
+    monkeypatch.setattr(paper_run, "run_experiment", boom)
+    parts = [p for p in tcpr.REPRODUCTION.parts if p.module == "multiflow"]
     with pytest.raises(RuntimeError, match="boom"):
-        tcpr.reproduce(out, workers=1, quick=True, parts=tcpr.PARTS)
+        tcpr.reproduce(out, workers=1, quick=True, parts=parts)
     assert sorted(p.name for p in out.iterdir()) == ["keep.txt"]
 
 

@@ -11,7 +11,7 @@
 //! machine a fault costs about 1.5 us, most of it the fault itself rather
 //! than zeroing the page, and the 1 Gb/s benchmark run takes some 800 of
 //! them. A huge page is one fault for 512 of them, and one TLB entry.
-//! That run is 2-4 % faster (docs/performance.md, sixteenth round).
+//! That run is 2-4 % faster (docs/decisions/0015-huge-pages-for-large-buffers.md).
 //!
 //! Nothing is kept between runs. A freed block is unmapped at once, so a
 //! run gains the same whether it is the first in its process or not.
@@ -39,7 +39,7 @@ const HUGE_PAGE: usize = 2 << 20;
 /// page, so that rounding up wastes at most three quarters of one. The
 /// 1 Gb/s run's pool passes it as it grows to 1.5 MB, its sent queue at
 /// 0.6 MB, which then grows inside its page to 1.3 MB. Measured against 128 kB,
-/// 256 kB and 1 MB (docs/performance.md, sixteenth round): the same speed
+/// 256 kB and 1 MB (docs/decisions/0015-huge-pages-for-large-buffers.md): the same speed
 /// as the smaller two with less memory, faster than 1 MB.
 pub const LARGE: usize = 512 << 10;
 

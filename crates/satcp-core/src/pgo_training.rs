@@ -1,5 +1,5 @@
 //! The workload that profile-guided optimisation learns from
-//! (`tools/pgo.sh`; docs/performance.md, "Profile-guided optimisation"):
+//! (`tools/pgo.sh`; docs/decisions/0012-profile-guided-optimisation.md):
 //! an instrumented build runs it once, and the compiler then lays out and
 //! inlines the core for the branches and calls this workload takes. It is
 //! run from the build that the profile is for (the Python extension, the

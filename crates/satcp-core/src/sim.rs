@@ -11,7 +11,7 @@ use crate::net::observer::{PacketEvent, PacketEventKind, PacketObserver};
 use crate::net::packet::{Ecn, EndpointId, LinkId, NodeId, Packet, PacketId, PacketPool};
 use crate::net::router::{DropCause, QueueDecision, RouterFunction};
 use crate::net::topology::{Node, RoutingTable};
-use crate::tcp::{ConnState, Notice, PathCache, TcpConfig, TcpEndpoint, TcpOutput, VariantFactory};
+use crate::tcp::{ConnState, Notice, PathCache, TcpConfig, TcpEndpoint, TcpOutput, VariantChoice};
 use std::collections::VecDeque;
 
 #[derive(Clone, Copy, Debug)]
@@ -42,7 +42,7 @@ pub struct AppSlot {
     pub server: NodeId,
     pub tcp: TcpConfig,
     /// Makes the parts of each endpoint of the application's connections.
-    pub variant: Box<dyn VariantFactory>,
+    pub variant: VariantChoice,
 }
 
 /// An endpoint while its connection can still change, or what is kept of

@@ -104,7 +104,7 @@ fn seq_near(b: &mut Bytes, base: u64) -> u64 {
 /// endpoint's sequence spaces are.
 fn arbitrary_segment(b: &mut Bytes, ep: &TcpEndpoint) -> (TcpHeader, Ecn) {
     let rcv = ep.rx.rcv_nxt.unwrap_or(0);
-    let una = ep.tx.snd_una;
+    let una = ep.tx.snd_una();
     let mut h = TcpHeader {
         flags: b.u8() & 0x1f,
         len: (b.u16() % 3000) as u32,
@@ -167,7 +167,7 @@ fn peer_segment(b: &mut Bytes, ep: &TcpEndpoint) -> TcpHeader {
         _ => {
             h.flags = 0x02;
             h.seq = ep.rx.rcv_nxt.unwrap_or(0);
-            h.ack = ep.tx.snd_max;
+            h.ack = ep.tx.snd_max();
             h.len = (b.u16() % 1461) as u32;
         }
     }
@@ -176,9 +176,13 @@ fn peer_segment(b: &mut Bytes, ep: &TcpEndpoint) -> TcpHeader {
 
 /// Settings a family cannot run without (its table has no complete
 /// default): the slow-start family needs its function.
-fn settings_for(variant: &str) -> Option<serde_json::Value> {
-    let (family, _) = protocols::find(variant)?;
-    (family.name == "slowstart").then(|| serde_json::json!({"function": "linear", "thr": 30}))
+fn settings_for(variant: &str) -> serde_json::Value {
+    match protocols::find(variant) {
+        Some((family, _)) if family.name == "slowstart" => {
+            serde_json::json!({"function": "linear", "thr": 30})
+        }
+        _ => serde_json::Value::Null,
+    }
 }
 
 /// How far one input got: for the replay tests, which check that the
@@ -209,10 +213,9 @@ pub fn endpoint_segments(data: &[u8]) -> Reached {
         ecn: o & 16 != 0,
         nagle: o & 32 != 0,
         max_retransmissions: 3,
-        variant_settings: settings_for(variant),
         ..TcpConfig::default()
     };
-    let mut ep = match protocols::endpoint(&cfg) {
+    let mut ep = match protocols::endpoint_with(&cfg, &settings_for(variant)) {
         Ok(ep) => ep,
         Err(e) => panic!("{variant} {recovery:?} does not build with its defaults: {e}"),
     };
@@ -279,7 +282,7 @@ pub fn endpoint_segments(data: &[u8]) -> Reached {
         out.notices.clear();
         reached.established |= ep.state == ConnState::Established;
     }
-    reached.data_acked = ep.tx.snd_una > 1;
+    reached.data_acked = ep.tx.snd_una() > 1;
     reached.retransmitted = ep.stats.retransmitted_segments > 0;
     reached
 }

@@ -137,6 +137,15 @@ fn variant_families() -> Vec<(
         .collect()
 }
 
+/// The configurations `satcp compare` runs, in registry order: (label,
+/// the `[tcp]` table as JSON).
+#[pyfunction]
+fn compared_variants() -> Vec<(&'static str, &'static str)> {
+    satcp_core::protocols::showcases()
+        .map(|s| (s.label, s.tcp))
+        .collect()
+}
+
 /// The router function kinds: (kind, description).
 #[pyfunction]
 fn router_kinds() -> Vec<(&'static str, &'static str)> {
@@ -163,6 +172,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate_json, m)?)?;
     m.add_function(wrap_pyfunction!(variants, m)?)?;
     m.add_function(wrap_pyfunction!(variant_families, m)?)?;
+    m.add_function(wrap_pyfunction!(compared_variants, m)?)?;
     m.add_function(wrap_pyfunction!(router_kinds, m)?)?;
     m.add_function(wrap_pyfunction!(_pgo_training, m)?)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;

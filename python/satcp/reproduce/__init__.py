@@ -5,12 +5,14 @@ says in one line what it reproduces; ``satcp reproduce`` lists it and runs
 from it. A reproduction module has ``DEFAULT_OUT`` and
 ``reproduce(out_dir, workers, quick)`` (``baseline``: no ``quick``).
 
-Shared by the reproductions: :mod:`.experiment` (the engine: a reproduction
-as data, its parts run into one output directory all or nothing, an
-experiment's grid of runs into a table and claims), :mod:`.claims` (one
+Shared by the reproductions: :mod:`.experiment` (the engine: a
+reproduction's parts run into one output directory all or nothing, an
+experiment's grid of runs into a table and claims), :mod:`.paper_file` and
+:mod:`.paper_run` (a paper's data file read, checked and run; the format:
+docs/reproductions.md), :mod:`.expressions` (its expressions and
+templates), :mod:`.metrics` (what is read from a run), :mod:`.claims` (one
 claim type, its tolerance, its tables), :mod:`.tables` (Markdown tables,
-CSV files, percentage differences) and :mod:`.plotstyle` (the figures'
-style).
+CSV files, percentage differences) and :mod:`.plotstyle` (the figures).
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ runs (key, scenario) pairs (the one job runner under both).
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -170,10 +171,23 @@ class Reproduction:
     render: Render
     default_out: str = ""
     claims_csv: bool = True  # write claims.csv (every part's claims)
+    report_file: str = REPORT
+    #: part name -> an object with ``reproduce(out, workers, quick)``, for a
+    #: reproduction whose parts are data (:mod:`.paper_run`), not modules
+    runners: Mapping[str, Any] | None = None
 
     @property
     def out(self) -> str:
         return self.default_out or os.path.join("reports", self.name)
+
+    def part(self, name: str) -> Any:
+        """Part ``name``'s runner (``reproduce(out, workers, quick)``): its
+        data (:attr:`runners`) or its module (:func:`load_part`)."""
+        if self.runners is not None:
+            if name not in self.runners:
+                raise MissingPart(f"reproduction {self.name} has no part {name!r}")
+            return self.runners[name]
+        return load_part(self.package, name)
 
     def reproduce(
         self,
@@ -222,7 +236,7 @@ def run(
     reproduction's package)."""
     t0 = time.perf_counter()
     todo = _parts(repro.parts if parts is None else parts)
-    find = load or (lambda name: load_part(repro.package, name))
+    find = load or repro.part
     modules = [find(p.module) for p in todo]  # a missing part fails before any run
 
     def fill(tmp: str) -> tuple[list[PartResult], str]:
@@ -237,7 +251,7 @@ def run(
         if repro.claims_csv:
             write_claims_csv(Path(tmp, CLAIMS_CSV), [c for d in done for c in d.section.claims])
         text = repro.render(done, quick, time.perf_counter() - t0)
-        Path(tmp, REPORT).write_text(text, encoding="utf-8")
+        Path(tmp, repro.report_file).write_text(text, encoding="utf-8")
         return done, text
 
     (done, text), paths = fill_dir_atomically(out_dir or repro.out, fill)
@@ -349,7 +363,9 @@ class Experiment:
       a :class:`Claim` with its tolerance; ``claims(rows, measured)``: the
       claims instead, when some are statements computed from the table;
     - ``figures(rows, measured, out)``: draws the figures into ``out`` and
-      returns their file names (optional)."""
+      returns their file names (optional);
+    - ``share_runs``: points whose scenarios are equal share one run (e.g.
+      one run of several flows read once per flow's series)."""
 
     name: str
     csv: str | Mapping[str, Callable[[Mapping[str, Any]], bool]]
@@ -362,6 +378,7 @@ class Experiment:
     claims: Callable[[Rows, Measured], list[Claim]] | None = None
     figures: Callable[[Rows, Measured, Path], list[str]] | None = None
     write_table: Callable[[Path, Sequence[str], Rows], Any] = write_csv
+    share_runs: bool = False
 
 
 @dataclass
@@ -394,8 +411,20 @@ def run_jobs(jobs: Sequence[tuple[K, Any]], workers: int | None = None) -> list[
 def measure(exp: Experiment, workers: int | None) -> Measured:
     """Runs every point of ``exp`` (:func:`run_jobs`) and reads its metrics,
     without writing anything: [(point, metrics)] in the grid's order."""
-    done = run_jobs([(p, exp.scenario(p)) for p in exp.grid], workers)
-    return [(p, exp.metrics(p, r)) for p, r in done]
+    return _measure(exp, workers)[0]
+
+
+def _measure(exp: Experiment, workers: int | None) -> tuple[Measured, int]:
+    """:func:`measure`, and how many runs it took."""
+    scenarios = [exp.scenario(p) for p in exp.grid]
+    if not exp.share_runs:
+        done = run_jobs(list(zip(exp.grid, scenarios, strict=True)), workers)
+        return [(p, exp.metrics(p, r)) for p, r in done], len(done)
+    keys = [json.dumps(sc, sort_keys=True, default=str) for sc in scenarios]
+    unique = dict(zip(keys, scenarios, strict=True))  # equal scenarios: one run
+    results = dict(run_jobs(list(unique.items()), workers))
+    measured = [(p, exp.metrics(p, results[k])) for p, k in zip(exp.grid, keys, strict=True)]
+    return measured, len(results)
 
 
 def run_experiment(exp: Experiment, out: Path, workers: int | None) -> ExperimentResult:
@@ -403,7 +432,7 @@ def run_experiment(exp: Experiment, out: Path, workers: int | None) -> Experimen
     figures into ``out`` and returns the rows and the claims."""
     if not exp.csv:
         raise ValueError(f"experiment {exp.name}: no csv to write (run it with measure)")
-    measured = measure(exp, workers)
+    measured, runs = _measure(exp, workers)
     rows = (exp.table or _default_table)(measured)
     if not rows:
         raise ValueError(f"experiment {exp.name}: no rows")
@@ -417,4 +446,4 @@ def run_experiment(exp: Experiment, out: Path, workers: int | None) -> Experimen
     claims = [pv.claim(rows) for pv in exp.paper]
     if exp.claims is not None:
         claims += exp.claims(rows, measured)
-    return ExperimentResult(rows, measured, claims, files, len(measured))
+    return ExperimentResult(rows, measured, claims, files, runs)

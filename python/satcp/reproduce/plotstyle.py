@@ -6,14 +6,17 @@ the legend inside, PNG files.
 - :func:`series_styles`: a table of series styles from its text;
 - :func:`new_figure`: an empty figure that can be saved as PNG;
 - :func:`draw_series`: one series on an axis;
-- :func:`grid_and_legend`, :func:`wrap_title`, :func:`save_png`.
+- :func:`grid_and_legend`, :func:`wrap_title`, :func:`save_png`;
+- :func:`plot`: a figure of stacked :class:`Panel` s of :class:`Series`, the
+  series' styles looked up by name in a table.
 """
 
 from __future__ import annotations
 
 import os
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,10 +26,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_STYLE",
+    "Panel",
+    "Series",
     "Style",
     "draw_series",
     "grid_and_legend",
     "new_figure",
+    "plot",
     "save_png",
     "series_styles",
     "wrap_title",
@@ -63,21 +69,27 @@ def draw_series(
     *,
     markers: bool = False,
     linewidth: float = 1.4,
+    yerr: Sequence[float] | None = None,
+    markersize: float = 5,
+    capsize: float | None = None,
     **extra: Any,
 ) -> None:
-    """One series: line of ``style``, its marker only with ``markers``."""
+    """One series: line of ``style``, its marker only with ``markers``;
+    with ``yerr``, error bars (``capsize``: their caps)."""
     color, ls, marker = style
-    ax.plot(
-        x,
-        y,
-        label=label,
-        color=color,
-        linestyle=ls,
-        marker=marker if markers else None,
-        linewidth=linewidth,
-        markersize=5,
+    line = {
+        "label": label,
+        "color": color,
+        "linestyle": ls,
+        "marker": marker if markers else None,
+        "linewidth": linewidth,
+        "markersize": markersize,
         **extra,
-    )
+    }
+    if yerr is None:
+        ax.plot(x, y, **line)
+    else:
+        ax.errorbar(x, y, yerr=yerr, capsize=capsize, **line)
 
 
 def grid_and_legend(ax: Axes, legend: bool = True) -> None:
@@ -98,3 +110,87 @@ def save_png(fig: Figure, path: str | os.PathLike[str], dpi: int) -> Path:
     p.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(p, dpi=dpi)
     return p
+
+
+@dataclass
+class Series:
+    """One line: its label, points and style (a name in the figure's style
+    table)."""
+
+    label: str
+    x: Sequence[float]
+    y: Sequence[float]
+    style: str = ""
+    markers: bool = False
+    linewidth: float = 1.4
+    drawstyle: str = "default"
+    yerr: Sequence[float] | None = None  # error bars
+    markersize: float = 5
+    capsize: float | None = None
+
+
+@dataclass
+class Panel:
+    xlabel: str
+    ylabel: str
+    series: Sequence[Series]
+    xlog: bool = False
+    ylim: tuple[float, float] | None = None
+    xlim: tuple[float, float] | None = None
+    #: Categorical x axis: the tick labels at x = 0, 1, 2, ...
+    xticklabels: Sequence[str] | None = None
+    legend: bool = True
+    hlines: Sequence[tuple[float, str]] = ()
+
+
+def plot(
+    path: str | os.PathLike[str],
+    title: str,
+    panels: Sequence[Panel],
+    styles: Mapping[str, Style],
+    *,
+    dpi: int = 100,
+    width: float = 7.0,
+    panel_height: float = 3.4,
+    height: float | None = None,
+) -> Path:
+    """Draws one figure of stacked panels (like a paper's upper and bottom
+    plots) and writes it as PNG; ``height`` (inches) instead of
+    ``panel_height`` per panel and 0.6 for the title."""
+    fig = new_figure((width, height or panel_height * len(panels) + 0.6))
+    axes = fig.subplots(len(panels), 1, squeeze=False)[:, 0]
+    for ax, pn in zip(axes, panels, strict=True):
+        for s in pn.series:
+            style = styles.get(s.style, DEFAULT_STYLE)
+            draw_series(
+                ax,
+                s.x,
+                s.y,
+                s.label,
+                style,
+                markers=s.markers,
+                linewidth=s.linewidth,
+                yerr=s.yerr,
+                markersize=s.markersize,
+                capsize=s.capsize,
+                # (an error bar's line keeps matplotlib's default draw style)
+                **({"drawstyle": s.drawstyle} if s.yerr is None else {}),
+            )
+        for y, label in pn.hlines:
+            ax.axhline(y, color="gray", linewidth=0.8, linestyle=":", label=label or None)
+        ax.set_xlabel(pn.xlabel)
+        ax.set_ylabel(pn.ylabel)
+        if pn.xlog:
+            ax.set_xscale("log")
+        if pn.xticklabels is not None:
+            ax.set_xticks(range(len(pn.xticklabels)))
+            ax.set_xticklabels(pn.xticklabels)
+        if pn.ylim is not None:
+            ax.set_ylim(*pn.ylim)
+        else:
+            ax.set_ylim(bottom=0)
+        if pn.xlim is not None:
+            ax.set_xlim(*pn.xlim)
+        grid_and_legend(ax, pn.legend and bool(pn.series or pn.hlines))
+    axes[0].set_title(wrap_title(title, 80), fontsize=10)
+    return save_png(fig, path, dpi)

@@ -172,7 +172,7 @@ fn ext_option_bytes(n: usize) -> u32 {
 /// where a block is two 32-bit sequence numbers and so spans less than
 /// 2^32 bytes (RFC 2018 Sec. 3). That keeps the header at 96 bytes and a
 /// packet at 128, two cache lines' worth, where 16-byte ranges made them
-/// 120 and 152 (docs/performance.md, fourteenth round); the counts of each
+/// 120 and 152 (docs/decisions/0013-sack-blocks-as-on-the-wire.md); the counts of each
 /// kind sit in `RangeCounts`, beside the header's one-byte fields.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct OptionRanges {

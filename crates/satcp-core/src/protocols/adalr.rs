@@ -17,58 +17,52 @@
 //! Every reading of the pseudo-code that had to be chosen is marked
 //! "Reading:" and listed in docs/adalr.md.
 
-use super::newreno::NewRenoRecovery;
 use super::reno::reno_ca_increase;
-use super::sack::SackRecovery;
-use super::{Variant, VariantInput};
+use super::{Settings, Showcase, Variant, VariantInput};
 use crate::engine::{Duration, SimTime};
-use crate::error::{bad, non_negative, positive, typed, ScenarioError};
-use crate::tcp::congestion::CongestionControl;
-use crate::tcp::recovery::LossRecovery;
+use crate::error::{bad, non_negative, positive, ScenarioError};
+use crate::tcp::congestion::{CcEvent, CongestionControl, Reply};
+use crate::tcp::recovery::{
+    LossRecovery, NewRenoRecovery, RecoveryAck, RecoveryRules, SackRecovery,
+};
 use crate::tcp::send_state::SendState;
 use crate::tcp::{EndpointParts, Recovery, VariantFactory};
 use serde::{Deserialize, Serialize};
 
 /// TCP-ADaLR over NewReno (`adalr-newreno`) or SACK (`adalr-sack`).
-pub const VARIANT: Variant = Variant {
-    name: "adalr",
-    about: "TCP-ADaLR (thesis Ch. 5): delay-scaled cwnd and rwnd increase, loss recovery tweaks",
-    recoveries: &[Recovery::NewReno, Recovery::Sack],
-    shorthands: &[
+pub const VARIANT: Variant = Variant::new::<AdalrConfig>(
+    "adalr",
+    "TCP-ADaLR (thesis Ch. 5): delay-scaled cwnd and rwnd increase, loss recovery tweaks",
+    &[Recovery::NewReno, Recovery::Sack],
+    &[
         ("adalr-newreno", Recovery::NewReno),
         ("adalr-sack", Recovery::Sack),
     ],
-    build: factory,
-    listed: true,
-};
+)
+.compared_as(&[Showcase {
+    label: "TCP-ADaLR",
+    tcp: r#"{"variant": "adalr-sack"}"#,
+}]);
 
-struct AdalrFactory {
-    cfg: AdalrConfig,
-    dev_gain: f64,
-    recovery: Recovery,
+impl Settings for AdalrConfig {
+    fn check(&mut self, input: &VariantInput) -> Result<(), ScenarioError> {
+        self.validate()?;
+        self.deviation_gain = input.tcp.deviation_gain;
+        Ok(())
+    }
 }
 
-fn factory(input: &VariantInput) -> Result<Box<dyn VariantFactory>, ScenarioError> {
-    let cfg: AdalrConfig = typed(input.settings)?;
-    cfg.validate()?;
-    Ok(Box::new(AdalrFactory {
-        cfg,
-        dev_gain: input.tcp.deviation_gain,
-        recovery: input.recovery,
-    }))
-}
-
-impl VariantFactory for AdalrFactory {
-    fn endpoint(&self) -> EndpointParts {
-        let cfg = self.cfg.clone();
-        let recovery: Box<dyn LossRecovery> = match self.recovery {
+impl VariantFactory for AdalrConfig {
+    fn endpoint(&self, recovery: Recovery) -> EndpointParts {
+        let cfg = self.clone();
+        let module: Box<dyn LossRecovery> = match recovery {
             Recovery::NewReno => Box::new(AdalrRecovery::new(NewRenoRecovery, cfg.clone())),
             Recovery::Sack => Box::new(AdalrRecovery::new(SackRecovery, cfg.clone())),
         };
         EndpointParts::new(
-            Box::new(Adalr::new(cfg, self.dev_gain)),
-            recovery,
-            self.recovery == Recovery::Sack,
+            Box::new(Adalr::new(cfg, self.deviation_gain)),
+            module,
+            recovery == Recovery::Sack,
         )
     }
 }
@@ -89,6 +83,9 @@ pub struct AdalrConfig {
     pub rto_margin: f64,
     /// Retransmissions per transmission round while recovering from a timeout.
     pub rto_retransmit_limit: u32,
+    /// The RTO estimator's deviation gain (`tcp.deviation_gain`).
+    #[serde(skip)]
+    pub deviation_gain: f64,
 }
 
 impl AdalrConfig {
@@ -118,6 +115,7 @@ impl Default for AdalrConfig {
             rwnd_mode: "per_ack".into(),
             rto_margin: 0.2,
             rto_retransmit_limit: 3,
+            deviation_gain: crate::tcp::TcpConfig::default().deviation_gain,
         }
     }
 }
@@ -206,13 +204,13 @@ impl Adalr {
     /// increase away for the round in which NewReno's recovery ends at
     /// cwnd = ssthresh, while cwnd itself grows as in congestion avoidance.
     fn rwnd_increment(&self, s: &SendState) -> u64 {
-        if !self.adaptive() || s.flight_size() > s.rwnd {
+        if !self.adaptive() || s.flight_size() > s.rwnd() {
             return 0;
         }
-        let mss = s.mss as u64;
-        if s.recover == 0 {
+        let mss = s.mss() as u64;
+        if s.recover() == 0 {
             (self.dev_gain * self.rho * mss as f64) as u64
-        } else if s.snd_una <= s.recover {
+        } else if s.snd_una() <= s.recover() {
             mss
         } else {
             0
@@ -221,9 +219,9 @@ impl Adalr {
 
     /// Algorithm 5.2, slow start.
     fn slow_start_increase(&mut self, s: &SendState, acked: u64) -> u64 {
-        let mss = s.mss as u64;
-        self.last_phase = sub_phase(s.cwnd, s.ssthresh, s.flight_size(), s.rwnd);
-        if self.last_phase.is_some() && s.recover == 0 && self.adaptive() {
+        let mss = s.mss() as u64;
+        self.last_phase = sub_phase(s.cwnd, s.ssthresh, s.flight_size(), s.rwnd());
+        if self.last_phase.is_some() && s.recover() == 0 && self.adaptive() {
             (factor(self.rho, 4.0) * mss as f64) as u64
         } else {
             // "exponentially as in TCP Reno": RFC 5681 Eq. 2.
@@ -234,15 +232,15 @@ impl Adalr {
     /// Algorithm 5.2, congestion avoidance.
     fn congestion_avoidance_increase(&mut self, s: &SendState) -> u64 {
         let flight = s.flight_size();
-        let losses = s.recover != 0;
-        let in_recovery_window = s.snd_una <= s.recover && self.adaptive() && losses;
+        let losses = s.recover() != 0;
+        let in_recovery_window = s.snd_una() <= s.recover() && self.adaptive() && losses;
         // Reading: the second branch's "flightsize < rwnd/2" holds whenever
         // the first branch's "flightsize >= rwnd/2" fails, so the scaled
         // increase applies exactly when the first branch does not.
-        if in_recovery_window || flight >= s.rwnd / 2 {
+        if in_recovery_window || flight >= s.rwnd() / 2 {
             reno_ca_increase(s, &mut self.ca_carry)
         } else {
-            let mss = s.mss as f64;
+            let mss = s.mss() as f64;
             self.ca_frac += factor(self.rho, 2.0) * mss * mss / s.cwnd.max(1) as f64;
             let whole = self.ca_frac.floor();
             self.ca_frac -= whole;
@@ -273,13 +271,19 @@ impl CongestionControl for Adalr {
         }
     }
 
-    fn on_rtt_sample(&mut self, _s: &mut SendState, rtt: Duration) {
-        self.rho = (rtt.as_secs_f64() / 1.0 * 60.0).clamp(1.0, self.cfg.rho_max);
+    fn ssthresh(&mut self, s: &SendState) -> u64 {
+        s.half_flight()
     }
 
-    fn on_rto(&mut self, s: &mut SendState) {
-        s.ssthresh = s.half_flight();
-        s.cwnd = s.mss as u64;
+    fn on_event(&mut self, _s: &mut SendState, ev: CcEvent, _now: SimTime) -> Reply {
+        if let CcEvent::RttSample(rtt) = ev {
+            self.rho = (rtt.as_secs_f64() / 1.0 * 60.0).clamp(1.0, self.cfg.rho_max);
+        }
+        Reply::Default
+    }
+
+    fn on_timeout(&mut self, s: &mut SendState) {
+        s.restart_after_timeout(s.half_flight());
         self.rwnd_extra = 0;
     }
 
@@ -291,9 +295,9 @@ impl CongestionControl for Adalr {
             // to the advertised window after a recovery without clearing
             // the sum would bring the old sum back in the next recovery
             // window.
-            s.rwnd + self.rwnd_extra
+            s.rwnd() + self.rwnd_extra
         } else {
-            s.rwnd + self.rwnd_increment(s)
+            s.rwnd() + self.rwnd_increment(s)
         }
     }
 
@@ -308,7 +312,7 @@ impl CongestionControl for Adalr {
 /// the text says the rule acts "during the fast recovery phase" and replaces
 /// NewReno's "deflate and add one SMSS", so it applies to partial ACKs.
 pub fn two_segment_deflation(s: &mut SendState, acked: u64) {
-    let mss = s.mss as u64;
+    let mss = s.mss() as u64;
     s.cwnd = if s.cwnd <= acked {
         2 * mss
     } else {
@@ -328,42 +332,43 @@ impl<R> AdalrRecovery<R> {
     }
 }
 
-macro_rules! delegate_recovery_common {
-    () => {
-        fn loss_detected(&self, s: &SendState) -> bool {
-            self.base.loss_detected(s)
+impl<R: LossRecovery> AdalrRecovery<R> {
+    /// The rules of the base module with TCP-ADaLR's timeout margin and
+    /// retransmission limit.
+    fn adalr_rules(&self) -> RecoveryRules {
+        RecoveryRules {
+            rto_restart_margin: Duration::from_secs_f64(self.cfg.rto_margin),
+            timeout_retransmit_limit: Some(self.cfg.rto_retransmit_limit),
+            ..self.base.rules()
         }
-        fn enter(&mut self, s: &mut SendState) {
-            self.base.enter(s)
-        }
-        fn on_dupack(&mut self, s: &mut SendState) {
-            self.base.on_dupack(s)
-        }
-        fn rto_restart_margin(&self) -> Duration {
-            Duration::from_secs_f64(self.cfg.rto_margin)
-        }
-        fn timeout_retransmit_limit(&self) -> Option<u32> {
-            Some(self.cfg.rto_retransmit_limit)
-        }
-        fn nextseg_rules_3_and_4(&self) -> bool {
-            self.base.nextseg_rules_3_and_4()
-        }
-    };
+    }
 }
 
 impl LossRecovery for AdalrRecovery<NewRenoRecovery> {
     fn name(&self) -> &'static str {
         "adalr-newreno"
     }
-    delegate_recovery_common!();
 
-    fn on_partial_ack(&mut self, s: &mut SendState, acked: u64) {
-        two_segment_deflation(s, acked);
-        NewRenoRecovery::retransmit_first_hole(s);
+    fn enter(&mut self, s: &mut SendState, reduced: bool) {
+        self.base.enter(s, reduced)
+    }
+
+    fn on_ack(&mut self, s: &mut SendState, ack: RecoveryAck) {
+        match ack {
+            RecoveryAck::Partial { acked } => {
+                two_segment_deflation(s, acked);
+                s.retransmit_first_now();
+            }
+            RecoveryAck::Duplicate => self.base.on_ack(s, ack),
+        }
     }
 
     fn exit(&mut self, s: &mut SendState) {
         self.base.exit(s)
+    }
+
+    fn rules(&self) -> RecoveryRules {
+        self.adalr_rules()
     }
 }
 
@@ -371,20 +376,33 @@ impl LossRecovery for AdalrRecovery<SackRecovery> {
     fn name(&self) -> &'static str {
         "adalr-sack"
     }
-    delegate_recovery_common!();
 
-    fn on_partial_ack(&mut self, s: &mut SendState, acked: u64) {
-        self.base.on_partial_ack(s, acked);
-        // Reading: SACK recovery counts pipe instead of deflating cwnd, so
-        // "two back-to-back segments per partial ACK" becomes: leave room for
-        // two full segments above the pipe.
-        s.cwnd = s.cwnd.max(s.pipe() + 2 * s.mss as u64);
+    fn loss_detected(&self, s: &SendState) -> bool {
+        self.base.loss_detected(s)
+    }
+
+    fn enter(&mut self, s: &mut SendState, reduced: bool) {
+        self.base.enter(s, reduced)
+    }
+
+    fn on_ack(&mut self, s: &mut SendState, ack: RecoveryAck) {
+        self.base.on_ack(s, ack);
+        if let RecoveryAck::Partial { .. } = ack {
+            // Reading: SACK recovery counts pipe instead of deflating cwnd,
+            // so "two back-to-back segments per partial ACK" becomes: leave
+            // room for two full segments above the pipe.
+            s.cwnd = s.cwnd.max(s.pipe() + 2 * s.mss() as u64);
+        }
     }
 
     fn exit(&mut self, s: &mut SendState) {
         // What the partial ACKs added is given back: recovery ends at ssthresh.
         self.base.exit(s);
         s.cwnd = s.cwnd.min(s.ssthresh);
+    }
+
+    fn rules(&self) -> RecoveryRules {
+        self.adalr_rules()
     }
 }
 
@@ -398,6 +416,7 @@ mod tests {
     use super::*;
     use crate::net::packet::SeqRange;
     use crate::protocols::reno::Reno;
+    use crate::tcp::CongState;
     use crate::tcp::{TcpConfig, TcpEndpoint};
 
     const MSS: u64 = 1460;
@@ -415,10 +434,10 @@ mod tests {
             Box::new(NewRenoRecovery),
         );
         let mut s = ep.tx;
-        assert_eq!((s.mss as u64, s.rwnd), (MSS, RWND));
+        assert_eq!((s.mss() as u64, s.rwnd()), (MSS, RWND));
         // Far from 0, so that snd_recover = snd_una - 1 is a real loss.
-        s.snd_una = 100_001;
-        s.snd_max = s.snd_una + flight;
+        s.set_snd_una(100_001);
+        s.set_snd_max(s.snd_una() + flight);
         s.cwnd = cwnd;
         s.ssthresh = ssthresh;
         s
@@ -428,13 +447,11 @@ mod tests {
     /// what reads pipe or the scoreboard).
     fn state_with_segments(cwnd: u64, ssthresh: u64, segs: u64) -> SendState {
         let mut s = state(cwnd, ssthresh, 0);
-        s.snd_una = 1;
+        s.set_snd_una(1);
+        s.set_snd_max(1);
         for i in 0..segs {
-            let start = 1 + i * MSS;
-            s.sent
-                .push_new(SeqRange::new(start, start + MSS), false, false, SimTime(i));
+            s.send_new(MSS, SimTime(i));
         }
-        s.snd_max = 1 + segs * MSS;
         s
     }
 
@@ -445,7 +462,11 @@ mod tests {
     fn adalr_cfg_with_rtt(cfg: AdalrConfig, rtt_s: f64) -> Adalr {
         let mut cc = Adalr::new(cfg, 0.25);
         let mut s = state(2 * MSS, RWND, 0);
-        cc.on_rtt_sample(&mut s, Duration::from_secs_f64(rtt_s));
+        cc.on_event(
+            &mut s,
+            CcEvent::RttSample(Duration::from_secs_f64(rtt_s)),
+            SimTime::ZERO,
+        );
         cc
     }
 
@@ -480,7 +501,11 @@ mod tests {
         // Every sample replaces the last one (no smoothing).
         let mut cc = adalr_with_rtt(0.52);
         let mut s = state(2 * MSS, RWND, 0);
-        cc.on_rtt_sample(&mut s, Duration::from_millis(300));
+        cc.on_event(
+            &mut s,
+            CcEvent::RttSample(Duration::from_millis(300)),
+            SimTime::ZERO,
+        );
         assert!((cc.rho() - 18.0).abs() < 1e-9);
     }
 
@@ -567,7 +592,7 @@ mod tests {
                 for (acked, want) in [(500, 500), (2 * MSS, MSS)] {
                     let mut cc = adalr_with_rtt(0.52);
                     let mut s = state(cwnd, RWND, flight);
-                    s.recover = recover;
+                    s.set_recover(recover);
                     assert_eq!(grow(&mut cc, &mut s, acked), want, "sub-phase {phase}");
                     // The label still says where slow start is.
                     assert_eq!(cc.trace_phase(), phase);
@@ -609,9 +634,9 @@ mod tests {
     /// returns the bytes each added.
     fn ca_vs_reno(cc: &mut Adalr, s: &SendState, acks: u32) -> (u64, u64) {
         let mut a = state(s.cwnd, s.ssthresh, s.flight_size());
-        a.recover = s.recover;
-        a.snd_una = s.snd_una;
-        a.snd_max = s.snd_max;
+        a.set_recover(s.recover());
+        a.set_snd_una(s.snd_una());
+        a.set_snd_max(s.snd_max());
         let mut r = state(s.cwnd, s.ssthresh, s.flight_size());
         let mut reno = Reno::new();
         for _ in 0..acks {
@@ -640,7 +665,7 @@ mod tests {
     fn congestion_avoidance_in_a_recovery_window_is_standard() {
         let mut cc = adalr_with_rtt(0.52);
         let mut s = state(40_000, 30_000, 10_000);
-        s.recover = s.snd_max;
+        s.set_recover(s.snd_max());
         let (a, r) = ca_vs_reno(&mut cc, &s, 30);
         assert_eq!(a, r);
     }
@@ -663,7 +688,7 @@ mod tests {
         // The same after a loss, once the recovery window is over.
         let mut cc = adalr_with_rtt(0.52);
         let mut s = state(40_000, 30_000, 10_000);
-        s.recover = s.snd_una - 1;
+        s.set_recover(s.snd_una() - 1);
         let mut total = 0;
         for _ in 0..10 {
             s.cwnd = 40_000;
@@ -730,11 +755,11 @@ mod tests {
         // snd_recover), nothing after it.
         for (cwnd, ssthresh) in [(20_000, RWND), (70_000, 40_000)] {
             let mut s = state(cwnd, ssthresh, 30_000);
-            s.recover = s.snd_max;
+            s.set_recover(s.snd_max());
             assert_eq!(cc.send_window_limit(&s), RWND + MSS);
-            s.recover = s.snd_una;
+            s.set_recover(s.snd_una());
             assert_eq!(cc.send_window_limit(&s), RWND + MSS);
-            s.recover = s.snd_una - 1;
+            s.set_recover(s.snd_una() - 1);
             assert_eq!(cc.send_window_limit(&s), RWND);
         }
         // Below the breakpoint: the advertised window.
@@ -744,7 +769,7 @@ mod tests {
         ] {
             let mut s = state(20_000, RWND, 30_000);
             assert_eq!(cc.send_window_limit(&s), RWND);
-            s.recover = s.snd_max;
+            s.set_recover(s.snd_max());
             assert_eq!(cc.send_window_limit(&s), RWND);
         }
         // rho = 60: 0.25 x 60 x 1460 = 21,900.
@@ -778,14 +803,14 @@ mod tests {
         assert_eq!(cc.send_window_limit(&s), RWND + 3 * EXTRA);
         // After a loss, ACKs in the recovery window add one SMSS each and
         // ACKs after it nothing; what was added stays.
-        s.recover = s.snd_max;
+        s.set_recover(s.snd_max());
         cc.on_ack(&mut s, MSS, SimTime::ZERO);
         assert_eq!(cc.send_window_limit(&s), RWND + 3 * EXTRA + MSS);
-        s.recover = s.snd_una - 1;
+        s.set_recover(s.snd_una() - 1);
         cc.on_ack(&mut s, MSS, SimTime::ZERO);
         assert_eq!(cc.send_window_limit(&s), RWND + 3 * EXTRA + MSS);
         // A timeout resets it.
-        cc.on_rto(&mut s);
+        cc.on_timeout(&mut s);
         assert_eq!(cc.send_window_limit(&s), RWND);
     }
 
@@ -793,7 +818,7 @@ mod tests {
     fn timeout_halves_the_flight_and_restarts_from_one_segment() {
         let mut cc = adalr_with_rtt(0.52);
         let mut s = state(50_000, RWND, 40_000);
-        cc.on_rto(&mut s);
+        cc.on_timeout(&mut s);
         assert_eq!((s.cwnd, s.ssthresh), (MSS, 20_000));
     }
 
@@ -822,27 +847,27 @@ mod tests {
             (20_000, 500, 22_420, 19_500),
         ] {
             let mut s = state_with_segments(cwnd, 10_000, 10);
-            s.in_recovery = true;
-            s.recover = s.snd_max;
+            s.set_state(CongState::Recovery);
+            s.set_recover(s.snd_max());
             let mut rec = AdalrRecovery::new(NewRenoRecovery, AdalrConfig::default());
             assert_eq!(rec.name(), "adalr-newreno");
-            rec.on_partial_ack(&mut s, acked);
+            rec.on_ack(&mut s, RecoveryAck::Partial { acked });
             assert_eq!(s.cwnd, adalr);
-            assert!(s.retransmit_now);
-            assert_eq!(s.sent.next_lost(), Some(0));
-            assert!(s.sent.get(0).lost);
+            assert!(s.retransmit_now());
+            assert_eq!(s.scoreboard().next_lost(), Some(0));
+            assert!(s.scoreboard().get(0).lost);
             // Plain NewReno adds one SMSS back (and only for a full SMSS).
             let mut s = state_with_segments(cwnd, 10_000, 10);
-            NewRenoRecovery.on_partial_ack(&mut s, acked);
+            NewRenoRecovery.on_ack(&mut s, RecoveryAck::Partial { acked });
             assert_eq!(s.cwnd, newreno);
         }
         // Entering, duplicate ACKs and exit are NewReno's.
         let mut rec = AdalrRecovery::new(NewRenoRecovery, AdalrConfig::default());
         let mut s = state_with_segments(30_000, 10_000, 10);
-        rec.enter(&mut s);
+        rec.enter(&mut s, true);
         assert_eq!(s.cwnd, 10_000 + 3 * MSS);
-        assert!(s.retransmit_now && s.sent.next_lost() == Some(0));
-        rec.on_dupack(&mut s);
+        assert!(s.retransmit_now() && s.scoreboard().next_lost() == Some(0));
+        rec.on_ack(&mut s, RecoveryAck::Duplicate);
         assert_eq!(s.cwnd, 10_000 + 4 * MSS);
         rec.exit(&mut s);
         assert_eq!(s.cwnd, 10_000);
@@ -854,23 +879,23 @@ mod tests {
         assert_eq!(rec.name(), "adalr-sack");
         // Ten segments, none SACKed: pipe = 10 SMSS, cwnd = ssthresh = 5.
         let mut s = state_with_segments(5 * MSS, 5 * MSS, 10);
-        s.sack = true;
-        s.in_recovery = true;
-        s.recover = s.snd_max;
+        s.set_sack(true);
+        s.set_state(CongState::Recovery);
+        s.set_recover(s.snd_max());
         assert_eq!(s.pipe(), 10 * MSS);
-        rec.on_partial_ack(&mut s, MSS);
+        rec.on_ack(&mut s, RecoveryAck::Partial { acked: MSS });
         assert_eq!(s.cwnd, 12 * MSS);
         // SACKed segments leave pipe; cwnd never shrinks here.
-        s.sent
+        s.scoreboard_mut()
             .apply_sack(&[SeqRange::new(1 + 5 * MSS, 1 + 10 * MSS)], SimTime::ZERO);
         assert_eq!(s.pipe(), 5 * MSS);
-        rec.on_partial_ack(&mut s, MSS);
+        rec.on_ack(&mut s, RecoveryAck::Partial { acked: MSS });
         // The scoreboard now presumes the five unSACKed segments lost.
         assert_eq!(s.pipe(), 0);
         assert_eq!(s.cwnd, 12 * MSS);
         // With a small pipe cwnd stays; the exit gives back to ssthresh.
         let mut t = state_with_segments(8 * MSS, 8 * MSS, 3);
-        rec.on_partial_ack(&mut t, MSS);
+        rec.on_ack(&mut t, RecoveryAck::Partial { acked: MSS });
         assert_eq!(t.cwnd, 8 * MSS);
         rec.exit(&mut s);
         assert_eq!(s.cwnd, 5 * MSS);
@@ -879,7 +904,7 @@ mod tests {
         assert_eq!(u.cwnd, 3 * MSS);
         // Entering is SACK's: cwnd = ssthresh.
         let mut v = state_with_segments(20 * MSS, 6 * MSS, 10);
-        rec.enter(&mut v);
+        rec.enter(&mut v, true);
         assert_eq!(v.cwnd, 6 * MSS);
     }
 
@@ -889,12 +914,12 @@ mod tests {
         let nr = AdalrRecovery::new(NewRenoRecovery, cfg.clone());
         let sk = AdalrRecovery::new(SackRecovery, cfg);
         for r in [&nr as &dyn LossRecovery, &sk] {
-            assert_eq!(r.rto_restart_margin(), Duration::from_millis(200));
-            assert_eq!(r.timeout_retransmit_limit(), Some(3));
+            assert_eq!(r.rules().rto_restart_margin, Duration::from_millis(200));
+            assert_eq!(r.rules().timeout_retransmit_limit, Some(3));
         }
         for r in [&NewRenoRecovery as &dyn LossRecovery, &SackRecovery] {
-            assert_eq!(r.rto_restart_margin(), Duration::ZERO);
-            assert_eq!(r.timeout_retransmit_limit(), None);
+            assert_eq!(r.rules().rto_restart_margin, Duration::ZERO);
+            assert_eq!(r.rules().timeout_retransmit_limit, None);
         }
     }
 }

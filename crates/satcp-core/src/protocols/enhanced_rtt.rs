@@ -122,7 +122,7 @@ impl EnhancedRtt {
 /// Gives a sample to the RTO estimator, as a Karn-valid one would be
 /// (it also ends any back-off, RFC 6298 Sec. 5.7).
 pub fn feed(s: &mut SendState, rtt: Duration) {
-    s.rtt.sample(rtt);
+    s.add_rtt_sample(rtt);
 }
 
 #[cfg(test)]

@@ -16,24 +16,27 @@ pub mod example;
 pub mod faststart;
 pub mod header_bits;
 pub mod hybla;
-pub mod newreno;
 pub mod peach;
 pub mod reno;
 pub mod rn_receiver;
 pub mod rntcp;
 pub mod rr_tcp;
-pub mod sack;
+pub mod scalable;
 pub mod slowstart;
 pub mod tcpr;
 #[cfg(test)]
 pub(crate) mod test_support;
 pub mod westwood;
 
-use crate::error::{bad, ScenarioError};
+use crate::error::{bad, typed, ScenarioError};
 use crate::net::router::RouterFunction;
-use crate::tcp::recovery::LossRecovery;
-use crate::tcp::{Recovery, TcpConfig, TcpEndpoint, VariantFactory};
+use crate::tcp::{
+    CongestionControl, EndpointParts, Recovery, TcpConfig, TcpEndpoint, VariantChoice,
+    VariantFactory,
+};
+use serde::de::DeserializeOwned;
 use serde_json::Value;
+use std::sync::Arc;
 
 /// A variant family in the registry.
 pub struct Variant {
@@ -46,20 +49,143 @@ pub struct Variant {
     /// Other names and the loss recovery each implies ("sack" = reno with
     /// SACK recovery).
     pub shorthands: &'static [(&'static str, Recovery)],
-    /// Builds the family's factory, checking its settings. Errors name the
-    /// field relative to the family's table.
-    pub build: fn(&VariantInput) -> Result<Box<dyn VariantFactory>, ScenarioError>,
+    /// Parses and checks the family's settings table into its factory.
+    /// Errors name the field relative to the family's table.
+    pub parse: fn(&VariantInput) -> Result<Arc<dyn VariantFactory>, ScenarioError>,
     /// Listed by `satcp variants` (false for the worked example).
     pub listed: bool,
+    /// How `satcp compare` runs the family (none: it is not compared).
+    pub compared_as: &'static [Showcase],
 }
 
-/// What a variant's factory is built from.
+/// A configuration `satcp compare` runs: the label its rankings show and
+/// the `[tcp]` table (JSON) that selects it.
+pub struct Showcase {
+    pub label: &'static str,
+    pub tcp: &'static str,
+}
+
+/// What a family's settings are parsed and checked with.
 pub struct VariantInput<'a> {
     pub tcp: &'a TcpConfig,
+    /// The name the scenario gave (a family or one of its shorthands).
+    pub name: &'a str,
     pub recovery: Recovery,
     /// The family's settings table, or null.
     pub settings: &'a Value,
 }
+
+/// A family's settings table (`[tcp.<family>]`) as a typed value: serde
+/// reads it (unknown fields are errors, missing ones take the defaults),
+/// `check` validates it and completes it from the TCP settings, and the
+/// value is the family's factory.
+pub trait Settings: VariantFactory + DeserializeOwned + Default + 'static {
+    /// Checks the values; errors name the field relative to the table.
+    fn check(&mut self, _input: &VariantInput) -> Result<(), ScenarioError> {
+        Ok(())
+    }
+}
+
+/// The settings of a family that changes congestion control only: it runs
+/// NewReno or SACK recovery unchanged.
+pub trait CongestionSettings: DeserializeOwned + Default + Send + Sync + 'static {
+    /// Checks the values; errors name the field relative to the table.
+    fn check(&mut self, _input: &VariantInput) -> Result<(), ScenarioError> {
+        Ok(())
+    }
+    /// The congestion control of one endpoint.
+    fn congestion_control(&self) -> Box<dyn CongestionControl>;
+}
+
+/// A congestion-only family's factory: its settings with the standard
+/// loss recovery.
+struct WithStandardRecovery<S>(S);
+
+impl<S: CongestionSettings> VariantFactory for WithStandardRecovery<S> {
+    fn endpoint(&self, recovery: Recovery) -> EndpointParts {
+        EndpointParts::with_standard_recovery(self.0.congestion_control(), recovery)
+    }
+}
+
+fn parse_settings<S: Settings>(
+    input: &VariantInput,
+) -> Result<Arc<dyn VariantFactory>, ScenarioError> {
+    let mut s: S = typed(input.settings)?;
+    s.check(input)?;
+    Ok(Arc::new(s))
+}
+
+fn parse_congestion_settings<S: CongestionSettings>(
+    input: &VariantInput,
+) -> Result<Arc<dyn VariantFactory>, ScenarioError> {
+    let mut s: S = typed(input.settings)?;
+    s.check(input)?;
+    Ok(Arc::new(WithStandardRecovery(s)))
+}
+
+impl Variant {
+    /// A family whose settings `S` build all its parts.
+    pub const fn new<S: Settings>(
+        name: &'static str,
+        about: &'static str,
+        recoveries: &'static [Recovery],
+        shorthands: &'static [(&'static str, Recovery)],
+    ) -> Variant {
+        Variant::parsed_by(name, about, recoveries, shorthands, parse_settings::<S>)
+    }
+
+    /// A family that changes congestion control only (settings `S`) and
+    /// runs the standard loss recoveries it lists.
+    pub const fn congestion_only<S: CongestionSettings>(
+        name: &'static str,
+        about: &'static str,
+        recoveries: &'static [Recovery],
+        shorthands: &'static [(&'static str, Recovery)],
+    ) -> Variant {
+        let parse = parse_congestion_settings::<S>;
+        Variant::parsed_by(name, about, recoveries, shorthands, parse)
+    }
+
+    const fn parsed_by(
+        name: &'static str,
+        about: &'static str,
+        recoveries: &'static [Recovery],
+        shorthands: &'static [(&'static str, Recovery)],
+        parse: fn(&VariantInput) -> Result<Arc<dyn VariantFactory>, ScenarioError>,
+    ) -> Variant {
+        Variant {
+            name,
+            about,
+            recoveries,
+            shorthands,
+            parse,
+            listed: true,
+            compared_as: &[],
+        }
+    }
+
+    /// The same family, compared by `satcp compare` as these
+    /// configurations.
+    pub const fn compared_as(self, showcases: &'static [Showcase]) -> Variant {
+        Variant {
+            compared_as: showcases,
+            ..self
+        }
+    }
+
+    /// The same family, not listed by `satcp variants`.
+    pub const fn unlisted(self) -> Variant {
+        Variant {
+            listed: false,
+            ..self
+        }
+    }
+}
+
+/// A family without settings of its own: its table must be empty.
+#[derive(Clone, Copy, Debug, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NoSettings {}
 
 /// A router function kind in the registry (`[[routers]] kind = ...`).
 pub struct RouterKind {
@@ -70,7 +196,8 @@ pub struct RouterKind {
     pub build: fn(&Value) -> Result<Box<dyn RouterFunction>, ScenarioError>,
 }
 
-/// Every variant family.
+/// Every variant family, in the order `satcp variants` lists them and
+/// `satcp compare` runs them.
 pub const VARIANTS: &[&Variant] = &[
     &reno::VARIANT,
     &adalr::VARIANT,
@@ -79,14 +206,20 @@ pub const VARIANTS: &[&Variant] = &[
     &slowstart::VARIANT,
     &rntcp::VARIANT,
     &tcpr::VARIANT,
+    &dsack_r::VARIANT,
+    &rr_tcp::VARIANT,
     &cubic::VARIANT,
     &hybla::VARIANT,
     &westwood::VARIANT,
     &bbr::VARIANT,
-    &dsack_r::VARIANT,
-    &rr_tcp::VARIANT,
+    &scalable::VARIANT,
     &example::VARIANT,
 ];
+
+/// Every configuration `satcp compare` runs, in registry order.
+pub fn showcases() -> impl Iterator<Item = &'static Showcase> {
+    VARIANTS.iter().flat_map(|v| v.compared_as.iter())
+}
 
 /// Every router function kind.
 pub const ROUTERS: &[&RouterKind] = &[&example::DROP_RECORDER, &epdn::EPDN_V2, &epdn::EPDN_V3];
@@ -117,9 +250,10 @@ pub fn variant_names() -> Vec<&'static str> {
     names
 }
 
-/// The factory of the variant `tcp` selects, its settings checked. Errors
-/// name the field relative to the `[tcp]` table.
-pub fn factory(tcp: &TcpConfig) -> Result<Box<dyn VariantFactory>, ScenarioError> {
+/// Resolves the variant `tcp` names: its family, the loss recovery, and
+/// its settings table `settings` (null: the defaults) parsed and checked.
+/// Errors name the field relative to the `[tcp]` table.
+pub fn resolve(tcp: &TcpConfig, settings: &Value) -> Result<VariantChoice, ScenarioError> {
     let Some((v, implied)) = find(&tcp.variant) else {
         return Err(bad(
             "variant",
@@ -149,19 +283,41 @@ pub fn factory(tcp: &TcpConfig) -> Result<Box<dyn VariantFactory>, ScenarioError
             &format!("is not a loss recovery of variant {:?}", v.name),
         ));
     }
-    let settings = tcp.variant_settings.as_ref().unwrap_or(&Value::Null);
-    (v.build)(&VariantInput {
+    let factory = (v.parse)(&VariantInput {
         tcp,
+        name: &tcp.variant,
         recovery,
         settings,
     })
-    .map_err(|e| e.under(v.name))
+    .map_err(|e| e.under(v.name))?;
+    Ok(VariantChoice {
+        family: v.name,
+        recovery,
+        factory,
+    })
+}
+
+/// The variant of `tcp` as the scenario parser resolved it, or resolved
+/// now with the family's default settings.
+pub fn choice(tcp: &TcpConfig) -> Result<VariantChoice, ScenarioError> {
+    match &tcp.variant_choice {
+        Some(c) => Ok(c.clone()),
+        None => resolve(tcp, &Value::Null),
+    }
 }
 
 /// An endpoint of the variant `tcp` selects, for tests and tools that
 /// drive endpoints by hand.
 pub fn endpoint(tcp: &TcpConfig) -> Result<TcpEndpoint, ScenarioError> {
-    Ok(TcpEndpoint::from_parts(tcp, factory(tcp)?.endpoint()))
+    Ok(TcpEndpoint::from_parts(tcp, choice(tcp)?.endpoint()))
+}
+
+/// The same with the family's settings table `settings`.
+pub fn endpoint_with(tcp: &TcpConfig, settings: &Value) -> Result<TcpEndpoint, ScenarioError> {
+    Ok(TcpEndpoint::from_parts(
+        tcp,
+        resolve(tcp, settings)?.endpoint(),
+    ))
 }
 
 /// A router function of kind `kind` with `settings`; errors name the field
@@ -176,13 +332,4 @@ pub fn router(kind: &str, settings: &Value) -> Result<Box<dyn RouterFunction>, S
         ));
     };
     (k.build)(settings)
-}
-
-/// Loss recovery as NewReno or SACK, for the families that run one of
-/// them unchanged or wrap it.
-pub fn plain_recovery(r: Recovery) -> Box<dyn LossRecovery> {
-    match r {
-        Recovery::NewReno => Box::new(newreno::NewRenoRecovery),
-        Recovery::Sack => Box::new(sack::SackRecovery),
-    }
 }

@@ -3,48 +3,40 @@
 //! (thesis Eq. 2.2-2.3). Used by both NewReno and SACK; what differs between
 //! them is loss recovery.
 
-use super::{plain_recovery, Variant, VariantInput};
+use super::{CongestionSettings, Showcase, Variant};
 use crate::engine::SimTime;
-use crate::error::{typed, ScenarioError};
 use crate::tcp::ack_info::AckInfo;
-use crate::tcp::congestion::{CongestionControl, SlowStart, StandardSlowStart};
+use crate::tcp::congestion::{CcEvent, CongestionControl, Reply, SlowStart, StandardSlowStart};
 use crate::tcp::send_state::SendState;
-use crate::tcp::{EndpointParts, Recovery, VariantFactory};
+use crate::tcp::Recovery;
 
 /// Standard TCP: Reno congestion control with NewReno or SACK loss
 /// recovery, the thesis's and the papers' baselines.
-pub const VARIANT: Variant = Variant {
-    name: "reno",
-    about: "RFC 5681 congestion control with NewReno (RFC 6582) or SACK (RFC 6675) loss recovery",
-    recoveries: &[Recovery::NewReno, Recovery::Sack],
-    shorthands: &[("newreno", Recovery::NewReno), ("sack", Recovery::Sack)],
-    build: factory,
-    listed: true,
-};
+pub const VARIANT: Variant = Variant::congestion_only::<RenoSettings>(
+    "reno",
+    "RFC 5681 congestion control with NewReno (RFC 6582) or SACK (RFC 6675) loss recovery",
+    &[Recovery::NewReno, Recovery::Sack],
+    &[("newreno", Recovery::NewReno), ("sack", Recovery::Sack)],
+)
+.compared_as(&[
+    Showcase {
+        label: "NewReno",
+        tcp: r#"{"variant": "newreno"}"#,
+    },
+    Showcase {
+        label: "SACK",
+        tcp: r#"{"variant": "sack"}"#,
+    },
+]);
 
 /// Reno has no settings of its own: a `[tcp.reno]` table must be empty.
 #[derive(Default, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
-struct NoSettings {}
+pub struct RenoSettings {}
 
-struct RenoFactory {
-    recovery: Recovery,
-}
-
-fn factory(input: &VariantInput) -> Result<Box<dyn VariantFactory>, ScenarioError> {
-    let NoSettings {} = typed(input.settings)?;
-    Ok(Box::new(RenoFactory {
-        recovery: input.recovery,
-    }))
-}
-
-impl VariantFactory for RenoFactory {
-    fn endpoint(&self) -> EndpointParts {
-        EndpointParts::new(
-            Box::new(Reno::new()),
-            plain_recovery(self.recovery),
-            self.recovery == Recovery::Sack,
-        )
+impl CongestionSettings for RenoSettings {
+    fn congestion_control(&self) -> Box<dyn CongestionControl> {
+        Box::new(Reno::new())
     }
 }
 
@@ -80,7 +72,7 @@ impl Default for Reno {
 /// with SMSS^2 (from about half to 1.6 SMSS per RTT with a 100-byte SMSS)
 /// instead of the one SMSS per RTT the formula stands for.
 pub fn reno_ca_increase(s: &SendState, carry: &mut u64) -> u64 {
-    let mss = s.mss as u64;
+    let mss = s.mss() as u64;
     let cwnd = s.cwnd.max(1);
     // A carry left from a larger cwnd still stands for less than one byte.
     let num = mss * mss + (*carry).min(cwnd - 1);
@@ -88,13 +80,22 @@ pub fn reno_ca_increase(s: &SendState, carry: &mut u64) -> u64 {
     num / cwnd
 }
 
+impl Reno {
+    /// Passes every ACK to the slow-start function (for the functions
+    /// that count ACKs); variants built on Reno call it from their ACK
+    /// event.
+    pub fn on_ack_info(&mut self, s: &SendState, ack: &AckInfo) {
+        self.slow_start.on_ack_info(s, ack);
+    }
+}
+
 impl CongestionControl for Reno {
     fn name(&self) -> &'static str {
         "reno"
     }
 
-    fn on_ack_info(&mut self, s: &mut SendState, ack: &AckInfo, _now: SimTime) {
-        self.slow_start.on_ack_info(s, ack);
+    fn ssthresh(&mut self, s: &SendState) -> u64 {
+        s.half_flight()
     }
 
     fn on_ack(&mut self, s: &mut SendState, acked: u64, _now: SimTime) {
@@ -104,12 +105,23 @@ impl CongestionControl for Reno {
             s.cwnd += reno_ca_increase(s, &mut self.ca_carry);
         }
     }
+
+    fn on_timeout(&mut self, s: &mut SendState) {
+        s.restart_after_timeout(s.half_flight());
+    }
+
+    fn on_event(&mut self, s: &mut SendState, ev: CcEvent, _now: SimTime) -> Reply {
+        if let CcEvent::Ack(ack) = ev {
+            self.on_ack_info(s, ack);
+        }
+        Reply::Default
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocols::newreno::NewRenoRecovery;
+    use crate::tcp::recovery::NewRenoRecovery;
     use crate::tcp::{TcpConfig, TcpEndpoint};
 
     /// A window's worth of ACKs in congestion avoidance adds one SMSS (a

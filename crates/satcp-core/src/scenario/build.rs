@@ -60,7 +60,7 @@ pub fn build(s: &Scenario) -> Simulation {
                 client: node_id(s, c),
                 server: node_id(s, sv),
                 tcp: a.tcp().clone(),
-                variant: crate::protocols::factory(a.tcp()).expect("validated variant"),
+                variant: a.tcp().variant_choice.clone().expect("resolved by parse"),
             }
         })
         .collect();

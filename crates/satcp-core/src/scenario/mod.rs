@@ -104,8 +104,7 @@ fn check_shared_tcp(global: &serde_json::Map<String, Value>) -> Result<(), Scena
     for (name, table) in tables {
         shared.variant = name.to_string();
         shared.recovery = None;
-        shared.variant_settings = Some(table);
-        crate::protocols::factory(&shared).map_err(|e| e.under("tcp"))?;
+        crate::protocols::resolve(&shared, &table).map_err(|e| e.under("tcp"))?;
     }
     Ok(())
 }
@@ -215,7 +214,12 @@ fn parse_app(
             ))
         }
     };
-    app.tcp_mut().variant_settings = variant_settings;
+    // The variant is resolved here, once: its settings table parsed into
+    // the typed value that builds every endpoint's parts.
+    let settings = variant_settings.unwrap_or(Value::Null);
+    let choice = crate::protocols::resolve(app.tcp(), &settings)
+        .map_err(|e| e.under(&format!("{f}.tcp")))?;
+    app.tcp_mut().variant_choice = Some(choice);
     Ok(app)
 }
 

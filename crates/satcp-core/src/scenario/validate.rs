@@ -65,7 +65,7 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
             ));
         }
         seconds(&format!("{f}.start_s"), a.start_s())?;
-        tcp(&format!("{f}.tcp"), a.tcp())?;
+        tcp_fields(&format!("{f}.tcp"), a.tcp())?;
         match a {
             AppConfig::Ftp(ftp) => {
                 if ftp.files == 0 {
@@ -122,14 +122,6 @@ fn connected(s: &Scenario, a: &str, b: &str) -> bool {
         i += 1;
     }
     reached.contains(&b)
-}
-
-/// An application's TCP settings: the machinery's fields and the variant
-/// with its own settings (checked by its factory).
-pub fn tcp(f: &str, t: &TcpConfig) -> Result<(), ScenarioError> {
-    tcp_fields(f, t)?;
-    crate::protocols::factory(t).map_err(|e| e.under(f))?;
-    Ok(())
 }
 
 /// The machinery's TCP fields.

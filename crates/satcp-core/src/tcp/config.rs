@@ -79,11 +79,11 @@ pub struct TcpConfig {
     pub nagle: bool,
     /// ECN (RFC 3168): offered in the SYN, used when the peer agrees.
     pub ecn: bool,
-    /// The selected variant's own settings (the `[tcp.<family>]` table),
-    /// set aside by the scenario parser and read only by the variant's
-    /// factory (`protocols::factory`).
+    /// The variant resolved, with its family's settings (the
+    /// `[tcp.<family>]` table) parsed and checked: set by the scenario
+    /// parser (`protocols::resolve`); None until then.
     #[serde(skip)]
-    pub variant_settings: Option<serde_json::Value>,
+    pub variant_choice: Option<super::variant::VariantChoice>,
 }
 
 impl Default for TcpConfig {
@@ -113,7 +113,7 @@ impl Default for TcpConfig {
             dsack: false,
             nagle: false,
             ecn: false,
-            variant_settings: None,
+            variant_choice: None,
         }
     }
 }

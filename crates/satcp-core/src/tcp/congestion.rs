@@ -1,53 +1,119 @@
-//! The congestion-control hook, after Linux's tcp_congestion_ops and ns-3's
-//! TcpCongestionOps: a variant decides how cwnd and ssthresh move; the
-//! connection decides nothing about windows on its own.
+//! The congestion-control contract, after Linux's `tcp_congestion_ops` and
+//! ns-3's `TcpCongestionOps`: a variant decides how cwnd and ssthresh move;
+//! the connection decides nothing about windows on its own.
+//!
+//! Three methods are required, as Linux requires them: the ssthresh of a
+//! loss, the growth per ACK, and what a timeout does. Everything else is
+//! optional: rare needs arrive as a `CcEvent` (one method, an enum, as
+//! Linux's `cwnd_event` and ns-3's `CwndEvent`), and read-only answers (a
+//! pacing rate, a view of the peer's window, a service class, a timer) have
+//! defaults that do nothing. A variant that needs something new adds an
+//! event, not a method every reader must skip.
 
 use super::ack_info::AckInfo;
 use super::path_cache::CachedPath;
-use super::send_state::SendState;
+use super::send_state::{CongState, SendState};
 use super::sent_queue::SentSegment;
 use crate::engine::{Duration, SimTime};
 use crate::net::packet::{Priority, SeqRange};
 
+/// Something that happened to the connection. Each comes with the state
+/// it left behind; a variant acts on the few it needs.
+#[derive(Clone, Copy, Debug)]
+pub enum CcEvent<'a> {
+    /// Every ACK, in or out of loss recovery, with what it carries (SACK
+    /// and DSACK blocks, ECE, header extension, bytes newly acknowledged
+    /// and SACKed, RTT and delivery-rate samples), after the scoreboard
+    /// took it in and before the machinery acts on it.
+    Ack(&'a AckInfo<'a>),
+    /// A Karn-valid RTT sample from an ACK of new data (the estimator has
+    /// taken it).
+    RttSample(Duration),
+    /// The congestion state changed: `Recovery` at a fast retransmission
+    /// (after the recovery module entered it), `Loss` at a timeout (after
+    /// `on_timeout`), `Open` or `Disorder` when either ends.
+    StateChanged { from: CongState, to: CongState },
+    /// A loss was detected and loss recovery is about to start. `Handled`:
+    /// the variant keeps its window (no ssthresh change, no reduction
+    /// counted, none to undo); the episode runs otherwise as usual.
+    LossDetected,
+    /// An ACK echoed congestion (ECN-Echo, RFC 3168 Sec. 6.1.2), the first
+    /// for this window, outside loss recovery. `Default`: ssthresh as on a
+    /// loss, cwnd = ssthresh; `Handled`: the variant answered it itself.
+    EcnEcho,
+    /// A data segment (new or retransmitted) was just handed to the wire;
+    /// `snd_max` already covers it.
+    DataSent,
+    /// A segment was just retransmitted (fast retransmission, recovery or
+    /// timeout): its scoreboard entry after the retransmission (`first_sent`
+    /// the original transmission, `last_sent` now, `tx_count` counting this
+    /// one). Comes before its `DataSent`.
+    Retransmitted(&'a SentSegment),
+    /// A DSACK showed the retransmission of this range unnecessary: the
+    /// original arrived too (RFC 2883 Sec. 5, RFC 3708).
+    SpuriousRetransmission(SeqRange),
+    /// A pure ACK whose header extension carries these flags arrived.
+    /// `Handled` consumes it as the peer's answer to one of our extra
+    /// segments (a TCP-Peach dummy): the machinery does nothing else with
+    /// it (no cumulative-ACK, window or duplicate-ACK processing).
+    MarkedAck(u8),
+    /// A duplicate ACK is about to be counted. `Handled` claims it as the
+    /// peer's answer to one of our extra segments (a receiver that ignores
+    /// their marks takes them for duplicate data): it is no sign of loss.
+    DupAck,
+    /// The variant's timer (`CongestionControl::next_timer`) is due.
+    Timer,
+    /// The connection was just created, before its first segment:
+    /// what an earlier connection from this host to the same peer host
+    /// left in the simulation's path cache, if anything.
+    ConnectionStart(Option<&'a CachedPath>),
+}
+
+/// A variant's answer to an event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reply {
+    /// The machinery does what it does by default (for most events,
+    /// nothing more).
+    Default,
+    /// The variant took care of it: the machinery skips its default (see
+    /// the events that say what that is).
+    Handled,
+}
+
 pub trait CongestionControl {
     fn name(&self) -> &'static str;
 
-    /// New data was acknowledged outside loss recovery.
+    // ----- required -----
+
+    /// ssthresh when a loss is detected (fast retransmission) or an ECN
+    /// echo reduces the window. The variant may also note the loss.
+    fn ssthresh(&mut self, s: &SendState) -> u64;
+
+    /// New data was acknowledged (`acked` bytes) outside loss recovery:
+    /// grow cwnd.
     fn on_ack(&mut self, s: &mut SendState, acked: u64, now: SimTime);
 
-    /// Every ACK, in or out of loss recovery, with what it carries (SACK
-    /// and DSACK blocks, ECE, header extension, bytes newly acknowledged and
-    /// SACKed, RTT and delivery-rate samples); called after the scoreboard
-    /// took it in and before the machinery acts on it.
-    fn on_ack_info(&mut self, _s: &mut SendState, _ack: &AckInfo, _now: SimTime) {}
+    /// The retransmission timer expired (before the retransmission is
+    /// sent): set ssthresh and cwnd (RFC 5681: `s.restart_after_timeout`).
+    fn on_timeout(&mut self, s: &mut SendState);
 
-    /// ssthresh when loss recovery starts (the module may also record state).
-    fn ssthresh_on_loss(&mut self, s: &SendState) -> u64 {
-        s.half_flight()
+    // ----- optional -----
+
+    /// Something happened (`CcEvent`); most variants act on none.
+    fn on_event(&mut self, _s: &mut SendState, _ev: CcEvent, _now: SimTime) -> Reply {
+        Reply::Default
     }
 
-    /// The retransmission timer expired (before the retransmission is sent).
-    fn on_rto(&mut self, s: &mut SendState) {
-        s.ssthresh = s.half_flight();
-        s.cwnd = s.mss as u64;
-    }
-
-    /// An ACK echoed congestion (ECN-Echo, RFC 3168 Sec. 6.1.2), the first
-    /// for this window, outside loss recovery. By default the same
-    /// reduction as a loss, without the retransmission: ssthresh as on
-    /// loss, cwnd = ssthresh.
-    fn on_ecn_echo(&mut self, s: &mut SendState) {
-        s.ssthresh = self.ssthresh_on_loss(s);
-        s.cwnd = s.ssthresh;
-    }
-
-    /// A Karn-valid RTT sample was taken (after the estimator was updated).
-    fn on_rtt_sample(&mut self, _s: &mut SendState, _rtt: Duration) {}
-
-    /// The receiver-window limit the sender applies; the hook lets a variant
-    /// use a different view of the peer's window (TCP-ADaLR).
-    fn send_window_limit(&self, s: &SendState) -> u64 {
-        s.rwnd
+    /// Undo the last window reduction, which turned out to be spurious
+    /// (every retransmission it caused was DSACKed, and the endpoint undoes
+    /// such reductions: `EndpointParts::undo_on_dsack`). By default as
+    /// Linux's tcp_undo_cwnd_reduction: cwnd and ssthresh back to at least
+    /// their values before.
+    fn undo(&mut self, s: &mut SendState) {
+        let u = s.undo_state();
+        let (cwnd, ssthresh) = (u.prior_cwnd, u.prior_ssthresh);
+        s.cwnd = s.cwnd.max(cwnd);
+        s.ssthresh = s.ssthresh.max(ssthresh);
     }
 
     /// Pacing rate in bytes per second, if the variant paces.
@@ -55,91 +121,34 @@ pub trait CongestionControl {
         None
     }
 
-    /// A timer the variant wants (e.g. to space probe segments).
-    fn next_timer(&self) -> Option<SimTime> {
-        None
+    /// The peer's window as the sender applies it (by default the window
+    /// advertised); asked once per transmission round.
+    fn send_window_limit(&self, s: &SendState) -> u64 {
+        s.rwnd()
     }
 
-    fn on_timer(&mut self, _s: &mut SendState, _now: SimTime) {}
-
-    /// A data segment (new or retransmitted) has just been handed to the
-    /// wire; `s.snd_max` already covers it. Lets a variant start something
-    /// at its first transmission (TCP-Peach's Sudden Start spaces its dummy
-    /// segments from the first data segment).
-    fn on_data_sent(&mut self, _s: &mut SendState, _now: SimTime) {}
-
-    /// A segment was just retransmitted (fast retransmission, recovery or
-    /// timeout): `seg` is its scoreboard entry after the retransmission
-    /// (`first_sent` the original transmission, `last_sent` = `now`,
-    /// `tx_count` counting this one). Called before `on_data_sent`. Lets a
-    /// variant pair transmissions with later ACKs and DSACKs (enhanced RTT
-    /// sampling) or note which segments it resent.
-    fn on_retransmit(&mut self, _s: &mut SendState, _seg: &SentSegment, _now: SimTime) {}
-
-    /// A pure ACK whose header extension carries flags arrived. Return
-    /// true to consume it as the peer's answer to one of our extra
-    /// segments (a TCP-Peach dummy): the machinery then does nothing else
-    /// with it (no cumulative-ACK, window or duplicate-ACK processing),
-    /// since it tells of spare capacity, not of data received. By default
-    /// it is an ordinary ACK.
-    fn on_marked_ack(&mut self, _s: &mut SendState, _ext_flags: u8, _now: SimTime) -> bool {
-        false
-    }
-
-    /// A DSACK showed that the retransmission of `r` was unnecessary: the
-    /// original arrived too (RFC 2883 Sec. 5, RFC 3708).
-    fn on_spurious_retransmission(&mut self, _s: &mut SendState, _r: SeqRange, _now: SimTime) {}
-
-    /// Undo the last window reduction, which turned out to be spurious
-    /// (every retransmission it caused was DSACKed) and whose loss recovery
-    /// asked for undoing (`LossRecovery::undo_on_spurious`). By default
-    /// as Linux's tcp_undo_cwnd_reduction: cwnd and ssthresh back to at
-    /// least their values before it (`s.undo`).
-    fn undo(&mut self, s: &mut SendState) {
-        s.cwnd = s.cwnd.max(s.undo.prior_cwnd);
-        s.ssthresh = s.ssthresh.max(s.undo.prior_ssthresh);
-    }
-
-    /// Before a duplicate ACK is counted: return true to claim it as a
-    /// peer's answer to one of our extra segments (a receiver that ignores
-    /// their marks takes them for duplicate data), so that it is no sign of
-    /// loss and the machinery does not count it.
-    fn claim_dupack(&mut self, _s: &mut SendState, _now: SimTime) -> bool {
-        false
-    }
-
-    /// The connection was just created, before its first segment (SYN or
-    /// SYN-ACK): `cached` is what an earlier connection from this host to
-    /// the same peer host left in the simulation's path cache, if anything.
-    /// A variant may start from it (TCP Fast Start); by default a
-    /// connection starts from the TCP settings alone.
-    fn on_connection_start(
-        &mut self,
-        _s: &mut SendState,
-        _cached: Option<&CachedPath>,
-        _now: SimTime,
-    ) {
-    }
-
-    /// The connection has finished (both FINs sent and acknowledged): what
-    /// to leave in the path cache for later connections to the same peer
-    /// host. None (the default) leaves the cache as it is.
-    fn on_connection_end(&mut self, _s: &SendState, _now: SimTime) -> Option<CachedPath> {
-        None
-    }
-
-    /// The service class of the data segment starting at `seq`, asked for
-    /// every data segment (new or retransmitted) as it is handed to the
-    /// wire, after `on_data_sent`. SYNs, pure ACKs and bare FINs are always
-    /// `High`. A variant may send data it is unsure the network can carry
-    /// at `Low` priority, which priority routers drop first (TCP Fast
-    /// Start's burst on cached state).
+    /// The service class of the data segment starting at `seq`, asked as
+    /// it is handed to the wire (after `CcEvent::DataSent`). SYNs, pure
+    /// ACKs and bare FINs are always `High`; routers with a priority queue
+    /// drop `Low` first.
     fn data_priority(&self, _s: &SendState, _seq: u64) -> Priority {
         Priority::High
     }
 
+    /// When the variant next wants `CcEvent::Timer`.
+    fn next_timer(&self) -> Option<SimTime> {
+        None
+    }
+
+    /// What to leave in the path cache for later connections to the same
+    /// peer host, asked once when the connection has finished (both FINs
+    /// sent and acknowledged). None leaves the cache as it is.
+    fn cache_entry(&self, _s: &SendState, _now: SimTime) -> Option<CachedPath> {
+        None
+    }
+
     /// The variant's own counters (name, value), reported per flow in the
-    /// results as `variant_counters` (e.g. retransmissions a rule avoided).
+    /// results as `variant_counters`.
     fn counters(&self) -> Vec<(&'static str, u64)> {
         Vec::new()
     }
@@ -151,11 +160,20 @@ pub trait CongestionControl {
     }
 }
 
+impl SendState {
+    /// RFC 5681's answer to a timeout (Eq. 4 and Sec. 3.1): ssthresh as
+    /// given, cwnd one segment (the loss window).
+    pub fn restart_after_timeout(&mut self, ssthresh: u64) {
+        self.ssthresh = ssthresh;
+        self.cwnd = self.mss() as u64;
+    }
+}
+
 /// How much slow start adds per ACK: the hook for modified slow-start
 /// functions. The standard rule is RFC 5681 Eq. 2: min(acked, SMSS).
 pub trait SlowStart {
     fn increase(&mut self, s: &SendState, acked: u64) -> u64;
-    /// Every ACK received (the congestion module passes its `on_ack_info`
+    /// Every ACK received (the congestion module passes its ACK event
     /// on), for policies that count ACKs.
     fn on_ack_info(&mut self, _s: &SendState, _ack: &AckInfo) {}
 }
@@ -164,6 +182,6 @@ pub struct StandardSlowStart;
 
 impl SlowStart for StandardSlowStart {
     fn increase(&mut self, s: &SendState, acked: u64) -> u64 {
-        acked.min(s.mss as u64)
+        acked.min(s.mss() as u64)
     }
 }

@@ -11,7 +11,7 @@
 
 use super::ack_info::{dsack_block, AckInfo};
 use super::config::TcpConfig;
-use super::congestion::CongestionControl;
+use super::congestion::{CcEvent, CongestionControl, Reply};
 use super::delayed_ack::{AckPolicy, DelayedAck};
 use super::ecn::EcnState;
 use super::flow_stats::FlowStats;
@@ -20,9 +20,9 @@ use super::options::TcpOptions;
 use super::path_cache::CachedPath;
 use super::receiver::ReceiveHalf;
 use super::receiver_part::{ExtraAck, ReceiverPart};
-use super::recovery::LossRecovery;
+use super::recovery::{LossRecovery, RecoveryAck, RecoveryRules};
 use super::rtt_estimator::RttEstimator;
-use super::send_state::{SendState, UndoState};
+use super::send_state::{CongState, SendState, UndoState};
 use super::sent_queue::{Acked, SentQueue};
 use super::variant::EndpointParts;
 use crate::engine::{Duration, SimTime};
@@ -85,6 +85,10 @@ pub struct TcpEndpoint {
     pub rx: ReceiveHalf,
     cc: Box<dyn CongestionControl>,
     recovery: Box<dyn LossRecovery>,
+    /// The recovery module's rules, read once.
+    rules: RecoveryRules,
+    /// Undo reductions a DSACK shows spurious (`EndpointParts`).
+    undo_on_dsack: bool,
     ack_policy: Box<dyn AckPolicy>,
     receiver: Option<Box<dyn ReceiverPart>>,
     ecn: EcnState,
@@ -139,8 +143,7 @@ impl TcpEndpoint {
                 rwnd: cfg.rcv_buffer as u64,
                 dupacks: 0,
                 dupthresh: cfg.dupack_threshold,
-                in_recovery: false,
-                in_timeout_recovery: false,
+                state: CongState::Open,
                 recover: 0,
                 retransmit_now: false,
                 sack: false,
@@ -152,7 +155,9 @@ impl TcpEndpoint {
             },
             rx: ReceiveHalf::new(cfg.rcv_buffer.min(65_535), false, cfg.dsack),
             cc: parts.cc,
+            rules: parts.recovery.rules(),
             recovery: parts.recovery,
+            undo_on_dsack: parts.undo_on_dsack,
             ack_policy,
             receiver: parts.receiver,
             ecn: EcnState::new(cfg.ecn),
@@ -174,14 +179,15 @@ impl TcpEndpoint {
     /// connection's direction, right after the connection is created (the
     /// cache itself belongs to the simulation: it outlives connections).
     pub fn start_from_cache(&mut self, cached: Option<&CachedPath>, now: SimTime) {
-        self.cc.on_connection_start(&mut self.tx, cached, now);
+        self.cc
+            .on_event(&mut self.tx, CcEvent::ConnectionStart(cached), now);
         self.debug_check();
     }
 
     /// What the congestion module leaves in the path cache; asked once,
     /// when the connection has finished.
     pub fn cache_entry(&mut self, now: SimTime) -> Option<CachedPath> {
-        self.cc.on_connection_end(&self.tx, now)
+        self.cc.cache_entry(&self.tx, now)
     }
 
     pub fn cc_name(&self) -> &'static str {
@@ -333,7 +339,7 @@ impl TcpEndpoint {
             self.ack_now = true;
         }
         if self.cc.next_timer().is_some_and(|t| t <= now) {
-            self.cc.on_timer(&mut self.tx, now);
+            self.cc.on_event(&mut self.tx, CcEvent::Timer, now);
         }
         self.try_send(now, out);
         self.flush_ack(now, out);
@@ -460,8 +466,7 @@ impl TcpEndpoint {
             rtt,
             rate: self.tx.sent.rate.take_sample(),
         };
-        self.recovery.on_ack_info(&mut self.tx, &info);
-        self.cc.on_ack_info(&mut self.tx, &info, now);
+        self.cc.on_event(&mut self.tx, CcEvent::Ack(&info), now);
         if let Some(d) = dsack {
             self.on_dsack(d, now);
         }
@@ -472,7 +477,7 @@ impl TcpEndpoint {
         } else if ack == self.tx.snd_una {
             self.tx.rwnd = window;
         }
-        self.on_ecn_echo(h);
+        self.on_ecn_echo(h, now);
     }
 
     /// A DSACK arrived: if it reports a segment we retransmitted since the
@@ -484,8 +489,9 @@ impl TcpEndpoint {
             return;
         };
         self.stats.spurious_retransmissions += 1;
-        self.cc.on_spurious_retransmission(&mut self.tx, r, now);
-        if self.tx.undo.all_spurious() && self.recovery.undo_on_spurious() {
+        self.cc
+            .on_event(&mut self.tx, CcEvent::SpuriousRetransmission(r), now);
+        if self.tx.undo.all_spurious() && self.undo_on_dsack {
             self.tx.undo.armed = false;
             self.stats.undos += 1;
             self.cc.undo(&mut self.tx);
@@ -494,14 +500,36 @@ impl TcpEndpoint {
 
     /// An ACK with ECE: reduce once per window, unless a loss-recovery
     /// episode or timeout is already answering this window's congestion.
-    fn on_ecn_echo(&mut self, h: &TcpHeader) {
+    fn on_ecn_echo(&mut self, h: &TcpHeader, now: SimTime) {
         // The ECE of a SYN-ACK is negotiation, not an echo.
-        if h.has(flags::SYN) || self.tx.in_recovery || self.tx.in_timeout_recovery {
+        if h.has(flags::SYN) || matches!(self.tx.state, CongState::Recovery | CongState::Loss) {
             return;
         }
         if self.ecn.take_echo(h, self.tx.snd_una, self.tx.snd_max) {
             self.stats.ecn_reductions += 1;
-            self.cc.on_ecn_echo(&mut self.tx);
+            if self.cc.on_event(&mut self.tx, CcEvent::EcnEcho, now) == Reply::Default {
+                // The same reduction as a loss, without the retransmission.
+                self.tx.ssthresh = self.cc.ssthresh(&self.tx);
+                self.tx.cwnd = self.tx.ssthresh;
+            }
+        }
+    }
+
+    /// The congestion state becomes `to`; the congestion control hears of
+    /// a change.
+    fn set_state(&mut self, to: CongState, now: SimTime) {
+        let from = self.tx.state();
+        self.tx.state = to;
+        self.announce_state(from, now);
+    }
+
+    /// Tells the congestion control that the state went from `from` to
+    /// what it is now, if it changed.
+    fn announce_state(&mut self, from: CongState, now: SimTime) {
+        let to = self.tx.state();
+        if from != to {
+            self.cc
+                .on_event(&mut self.tx, CcEvent::StateChanged { from, to }, now);
         }
     }
 
@@ -523,7 +551,7 @@ impl TcpEndpoint {
             self.stats.rtt_samples += 1;
         }
         if let Some(rtt) = rtt {
-            self.cc.on_rtt_sample(&mut self.tx, rtt);
+            self.cc.on_event(&mut self.tx, CcEvent::RttSample(rtt), now);
         }
         if self.state == ConnState::SynReceived {
             self.state = ConnState::Established;
@@ -531,18 +559,19 @@ impl TcpEndpoint {
         }
         // Windows grow with data acknowledged, not with SYN or FIN octets.
         let bytes = acked.payload;
-        if self.tx.in_recovery {
+        if self.tx.state == CongState::Recovery {
             if h.ack >= self.tx.recover {
-                self.tx.in_recovery = false;
                 self.recovery.exit(&mut self.tx);
+                self.set_state(CongState::Open, now);
             } else {
-                self.recovery.on_partial_ack(&mut self.tx, bytes);
+                let ack = RecoveryAck::Partial { acked: bytes };
+                self.recovery.on_ack(&mut self.tx, ack);
             }
         } else if bytes > 0 {
             self.cc.on_ack(&mut self.tx, bytes, now);
         }
-        if self.tx.snd_una >= self.tx.recover {
-            self.tx.in_timeout_recovery = false;
+        if self.tx.state == CongState::Loss && self.tx.snd_una >= self.tx.recover {
+            self.set_state(CongState::Open, now);
         }
         if self.tx.snd_una >= self.tx.snd_max {
             self.rto_deadline = None;
@@ -553,25 +582,29 @@ impl TcpEndpoint {
 
     fn on_dupack(&mut self, now: SimTime) {
         self.stats.dupacks_received += 1;
-        if self.cc.claim_dupack(&mut self.tx, now) {
+        if self.cc.on_event(&mut self.tx, CcEvent::DupAck, now) == Reply::Handled {
             self.stats.dupacks_claimed += 1;
             return;
         }
         self.tx.dupacks += 1;
-        if self.tx.in_recovery {
-            self.recovery.on_dupack(&mut self.tx);
+        if self.tx.state == CongState::Recovery {
+            self.recovery.on_ack(&mut self.tx, RecoveryAck::Duplicate);
         } else if self.tx.snd_una >= self.tx.recover && self.recovery.loss_detected(&self.tx) {
             // RFC 6582 Sec. 3.2: no new episode for losses of a window that
             // an earlier episode or timeout already answered.
-            if self.recovery.reduces_window(&self.tx) {
+            let reduce =
+                self.cc.on_event(&mut self.tx, CcEvent::LossDetected, now) == Reply::Default;
+            if reduce {
                 self.stats.fast_retransmits += 1;
                 self.tx.undo.arm(self.tx.cwnd, self.tx.ssthresh);
-                self.tx.ssthresh = self.cc.ssthresh_on_loss(&self.tx);
+                self.tx.ssthresh = self.cc.ssthresh(&self.tx);
             }
+            let from = self.tx.state();
             self.tx.recover = self.tx.snd_max;
-            self.tx.in_recovery = true;
+            self.tx.state = CongState::Recovery;
             self.tx.sent.on_recovery_entry();
-            self.recovery.enter(&mut self.tx);
+            self.recovery.enter(&mut self.tx, reduce);
+            self.announce_state(from, now);
         }
     }
 
@@ -593,19 +626,18 @@ impl TcpEndpoint {
             // segment; ssthresh and the loss-recovery state concern data.
             self.tx.cwnd = self.tx.mss as u64;
         } else {
-            if !self.tx.in_timeout_recovery {
+            if self.tx.state != CongState::Loss {
                 self.tx.undo.arm(self.tx.cwnd, self.tx.ssthresh);
             }
-            self.cc.on_rto(&mut self.tx);
+            self.cc.on_timeout(&mut self.tx);
             self.tx.recover = self.tx.snd_max;
-            self.tx.in_timeout_recovery = true;
+            self.set_state(CongState::Loss, now);
         }
-        self.tx.in_recovery = false;
         self.tx.dupacks = 0;
         self.tx.sent.mark_all_lost();
         self.tx.rtt.back_off();
         self.tx.retransmit_now = true;
-        let margin = self.recovery.rto_restart_margin();
+        let margin = self.rules.rto_restart_margin;
         self.rto_deadline = Some(now + self.tx.rtt.rto() + margin);
     }
 
@@ -638,9 +670,9 @@ impl TcpEndpoint {
             return;
         }
         let limit = self
-            .recovery
-            .timeout_retransmit_limit()
-            .filter(|_| self.tx.in_timeout_recovery);
+            .rules
+            .timeout_retransmit_limit
+            .filter(|_| self.tx.state == CongState::Loss);
         let mut retransmitted = 0;
         // The peer's window, as the variant sees it, is evaluated once per
         // transmission round (one ACK or timer event), like the send-size
@@ -690,7 +722,7 @@ impl TcpEndpoint {
                 self.send_new(0, now, out);
                 continue;
             }
-            if self.tx.in_recovery && self.recovery.nextseg_rules_3_and_4() {
+            if self.tx.state == CongState::Recovery && self.rules.nextseg_rules_3_and_4 {
                 match self.last_resort_retransmission(now, out) {
                     Some(true) => continue,
                     Some(false) => break,
@@ -771,7 +803,8 @@ impl TcpEndpoint {
         }
         self.tx.undo.on_retransmit(s.range);
         let resent = *self.tx.sent.get(i);
-        self.cc.on_retransmit(&mut self.tx, &resent, now);
+        self.cc
+            .on_event(&mut self.tx, CcEvent::Retransmitted(&resent), now);
         self.stats.retransmitted_segments += 1;
         self.stats.retransmitted_bytes += s.payload() as u64;
         let seq = s.range.start;
@@ -863,7 +896,7 @@ impl TcpEndpoint {
             self.stats.data_segments_sent += 1;
             self.stats.payload_bytes_sent += len as u64;
             self.last_data = Some((seq, len));
-            self.cc.on_data_sent(&mut self.tx, now);
+            self.cc.on_event(&mut self.tx, CcEvent::DataSent, now);
             // Asked after on_data_sent, so that a variant that fixes its
             // plans at the first data segment has done so.
             priority = self.cc.data_priority(&self.tx, seq);
@@ -892,7 +925,12 @@ impl TcpEndpoint {
             return false;
         }
         if h.len == 0 {
-            if h.ext.flags != 0 && self.cc.on_marked_ack(&mut self.tx, h.ext.flags, now) {
+            if h.ext.flags != 0
+                && self
+                    .cc
+                    .on_event(&mut self.tx, CcEvent::MarkedAck(h.ext.flags), now)
+                    == Reply::Handled
+            {
                 self.stats.marked_acks_received += 1;
                 self.try_send(now, out);
                 return true;

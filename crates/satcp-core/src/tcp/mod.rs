@@ -21,10 +21,13 @@ pub mod variant;
 
 pub use ack_info::AckInfo;
 pub use config::{Recovery, TcpConfig};
+pub use congestion::{CcEvent, CongestionControl, Reply};
 pub use endpoint::{ConnState, Notice, TcpEndpoint, TcpOutput};
 pub use flow_stats::FlowStats;
 pub use path_cache::{CachedPath, PathCache};
-pub use variant::{EndpointParts, VariantFactory};
+pub use recovery::{LossRecovery, RecoveryAck, RecoveryRules};
+pub use send_state::{CongState, SendState};
+pub use variant::{EndpointParts, VariantChoice, VariantFactory};
 
 #[cfg(test)]
 pub(crate) mod test_support;

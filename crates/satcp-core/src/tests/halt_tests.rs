@@ -5,11 +5,12 @@
 //! end.)
 
 use crate::engine::SimTime;
-use crate::protocols::newreno::NewRenoRecovery;
 use crate::protocols::reno::Reno;
 use crate::tcp::congestion::CongestionControl;
+use crate::tcp::recovery::NewRenoRecovery;
 use crate::tcp::send_state::SendState;
 use crate::tcp::variant::{EndpointParts, VariantFactory};
+use crate::tcp::Recovery;
 
 /// Reno with a timer due at 1 s for ever, which does nothing when it fires.
 struct StuckTimer(Reno);
@@ -21,6 +22,12 @@ impl CongestionControl for StuckTimer {
     fn on_ack(&mut self, s: &mut SendState, acked: u64, now: SimTime) {
         self.0.on_ack(s, acked, now);
     }
+    fn ssthresh(&mut self, s: &SendState) -> u64 {
+        self.0.ssthresh(s)
+    }
+    fn on_timeout(&mut self, s: &mut SendState) {
+        self.0.on_timeout(s);
+    }
     fn next_timer(&self) -> Option<SimTime> {
         Some(SimTime::from_secs_f64(1.0))
     }
@@ -29,7 +36,7 @@ impl CongestionControl for StuckTimer {
 struct StuckTimerFactory;
 
 impl VariantFactory for StuckTimerFactory {
-    fn endpoint(&self) -> EndpointParts {
+    fn endpoint(&self, _recovery: Recovery) -> EndpointParts {
         EndpointParts::new(
             Box::new(StuckTimer(Reno::new())),
             Box::new(NewRenoRecovery),
@@ -46,7 +53,7 @@ fn a_timer_that_stays_due_halts_a_checked_run() {
         "apps": [{"kind": "ftp", "client": "client", "server": "server", "file_bytes": 1000000}]}"#;
     let s = crate::parse(text).expect("the scenario parses");
     let mut sim = crate::scenario::build::build(&s);
-    sim.apps[0].variant = Box::new(StuckTimerFactory);
+    sim.apps[0].variant.factory = std::sync::Arc::new(StuckTimerFactory);
     sim.check_invariants(true);
     sim.run(SimTime::from_secs_f64(30.0), true);
     let v = sim.violations();

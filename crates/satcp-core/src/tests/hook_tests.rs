@@ -5,9 +5,9 @@
 
 use crate::engine::{Duration, SimTime};
 use crate::net::packet::{Priority, TcpHeader};
-use crate::protocols::newreno::NewRenoRecovery;
 use crate::protocols::reno::Reno;
 use crate::tcp::congestion::CongestionControl;
+use crate::tcp::recovery::NewRenoRecovery;
 use crate::tcp::send_state::{ExtraSegment, SendState};
 use crate::tcp::{Notice, TcpConfig, TcpEndpoint, TcpOutput};
 
@@ -26,11 +26,17 @@ impl CongestionControl for TestCc {
     fn on_ack(&mut self, s: &mut SendState, acked: u64, now: SimTime) {
         self.inner.on_ack(s, acked, now);
         if self.extra_per_ack {
-            s.extra.push(ExtraSegment {
+            s.extra_mut().push(ExtraSegment {
                 priority: Priority::Low,
                 ext_flags: 1,
             });
         }
+    }
+    fn ssthresh(&mut self, s: &SendState) -> u64 {
+        self.inner.ssthresh(s)
+    }
+    fn on_timeout(&mut self, s: &mut SendState) {
+        self.inner.on_timeout(s);
     }
     fn pacing_rate(&self, _s: &SendState) -> Option<f64> {
         self.rate
@@ -191,7 +197,7 @@ fn extra_segments_copy_the_last_data_segment_outside_the_window() {
     }
     assert_eq!(srv.stats.extra_segments_sent, extras.len() as u64);
     // Extra segments do not enter the retransmission queue or sequence space.
-    assert_eq!(srv.tx.snd_max, 1 + 10 * 1460);
+    assert_eq!(srv.tx.snd_max(), 1 + 10 * 1460);
 }
 
 // ----- TCP-ADaLR's timer hooks, on a server driven by hand-made ACKs -----
@@ -300,7 +306,7 @@ fn adalr_restarts_the_timer_after_a_timeout_200_ms_later() {
             after_first,
             after_second,
             after_ack,
-            d.srv.tx.rtt.rto(),
+            d.srv.tx.rtt().rto(),
         )
     };
     let (sack, adalr) = (run("sack"), run("adalr-sack"));

@@ -5,10 +5,10 @@
 
 use crate::engine::SimTime;
 use crate::net::packet::SeqRange;
-use crate::protocols::newreno::NewRenoRecovery;
 use crate::protocols::reno::Reno;
-use crate::protocols::sack::SackRecovery;
-use crate::tcp::recovery::LossRecovery;
+use crate::tcp::recovery::NewRenoRecovery;
+use crate::tcp::recovery::SackRecovery;
+use crate::tcp::recovery::{LossRecovery, RecoveryAck};
 use crate::tcp::send_state::SendState;
 use crate::tcp::test_support::{peer_ack, server_with_segments_out};
 use crate::tcp::{EndpointParts, TcpConfig, TcpEndpoint, TcpOutput};
@@ -30,14 +30,11 @@ impl LossRecovery for SackWithoutRules34 {
     fn loss_detected(&self, s: &SendState) -> bool {
         self.0.loss_detected(s)
     }
-    fn enter(&mut self, s: &mut SendState) {
-        self.0.enter(s)
+    fn enter(&mut self, s: &mut SendState, reduced: bool) {
+        self.0.enter(s, reduced)
     }
-    fn on_dupack(&mut self, s: &mut SendState) {
-        self.0.on_dupack(s)
-    }
-    fn on_partial_ack(&mut self, s: &mut SendState, acked: u64) {
-        self.0.on_partial_ack(s, acked)
+    fn on_ack(&mut self, s: &mut SendState, ack: RecoveryAck) {
+        self.0.on_ack(s, ack)
     }
     fn exit(&mut self, s: &mut SendState) {
         self.0.exit(s)
@@ -89,7 +86,7 @@ fn rule3_episode(recovery: Box<dyn LossRecovery>) -> (TcpEndpoint, Vec<u64>) {
         let b = SeqRange::new(seg(2).start, seg(k).end);
         sent.extend(ack(&mut srv, 1, Some(b), 1.0 + k as f64 * 1e-3));
     }
-    assert!(srv.tx.in_recovery);
+    assert!(srv.tx.in_recovery());
     assert_eq!(sent, vec![seg(1).start], "only the fast retransmission");
     assert_eq!(srv.tx.cwnd, 5 * MSS);
     assert_eq!(srv.tx.pipe(), 3 * MSS);
@@ -111,7 +108,12 @@ fn rule3_episode(recovery: Box<dyn LossRecovery>) -> (TcpEndpoint, Vec<u64>) {
 fn rule3_resends_an_unsacked_segment_below_highsack_not_yet_lost() {
     let (srv, sent) = rule3_episode(Box::new(SackRecovery));
     assert_eq!(sent, vec![seg(9).start]);
-    let nine = srv.tx.sent.iter().find(|s| s.range == seg(9)).unwrap();
+    let nine = srv
+        .tx
+        .scoreboard()
+        .iter()
+        .find(|s| s.range == seg(9))
+        .unwrap();
     assert!(!nine.lost, "IsLost(9) is still false");
     // 1 (resent after loss) once, 9 twice: original and retransmission.
     assert_eq!(srv.tx.pipe(), 3 * MSS);
@@ -127,8 +129,8 @@ fn without_rules_3_and_4_the_hole_waits() {
 
 #[test]
 fn newreno_recovery_does_not_use_rules_3_and_4() {
-    assert!(!NewRenoRecovery.nextseg_rules_3_and_4());
-    assert!(SackRecovery.nextseg_rules_3_and_4());
+    assert!(!NewRenoRecovery.rules().nextseg_rules_3_and_4);
+    assert!(SackRecovery.rules().nextseg_rules_3_and_4);
 }
 
 /// Segments 1 and 10 (the last) lost. SACKs of 2-9: rule (3) has nothing
@@ -153,7 +155,7 @@ fn rule4_rescues_the_last_segment_once_after_the_first_partial_ack() {
     assert_eq!(srv.tx.pipe(), 2 * MSS, "1 resent, 10 in flight");
     let sent = ack(&mut srv, seg(9).end, None, 1.5);
     assert!(
-        srv.tx.in_recovery,
+        srv.tx.in_recovery(),
         "a partial ACK: recovery ends at the end of 10"
     );
     assert_eq!(sent, vec![seg(10).start], "the rescue retransmission");

@@ -9,8 +9,8 @@ use std::rc::Rc;
 
 use crate::engine::{Duration, SimTime};
 use crate::protocols::reno::Reno;
-use crate::protocols::sack::SackRecovery;
-use crate::tcp::congestion::CongestionControl;
+use crate::tcp::congestion::{CcEvent, CongestionControl, Reply};
+use crate::tcp::recovery::SackRecovery;
 use crate::tcp::send_state::SendState;
 use crate::tcp::test_support::{accept, peer_ack};
 use crate::tcp::{EndpointParts, TcpConfig, TcpEndpoint, TcpOutput};
@@ -30,8 +30,17 @@ impl CongestionControl for Recording {
     fn on_ack(&mut self, s: &mut SendState, acked: u64, now: SimTime) {
         self.inner.on_ack(s, acked, now);
     }
-    fn on_rtt_sample(&mut self, _s: &mut SendState, rtt: Duration) {
-        self.samples.borrow_mut().push(rtt);
+    fn ssthresh(&mut self, s: &SendState) -> u64 {
+        self.inner.ssthresh(s)
+    }
+    fn on_timeout(&mut self, s: &mut SendState) {
+        self.inner.on_timeout(s);
+    }
+    fn on_event(&mut self, _s: &mut SendState, ev: CcEvent, _now: SimTime) -> Reply {
+        if let CcEvent::RttSample(rtt) = ev {
+            self.samples.borrow_mut().push(rtt);
+        }
+        Reply::Default
     }
 }
 
@@ -69,10 +78,10 @@ fn delayed_ack_of_two_segments_times_the_older_for_the_rto() {
     // One (delayed) ACK of both at 1.7 s: 0.7 s after the first segment
     // left, 0.6 s after the second.
     srv.on_segment(&peer_ack(1 + 2 * MSS, 65_535), t(1.7), &mut out);
-    let got = srv.tx.rtt.last_sample().unwrap().as_secs_f64();
+    let got = srv.tx.rtt().last_sample().unwrap().as_secs_f64();
     assert!((got - 0.7).abs() < 1e-9, "RTO estimator sample {got}");
     // SRTT = 7/8 x 0.5 + 1/8 x 0.7 (the handshake's 0.5 s came first).
-    let srtt = srv.tx.rtt.srtt().unwrap().as_secs_f64();
+    let srtt = srv.tx.rtt().srtt().unwrap().as_secs_f64();
     assert!((srtt - 0.525).abs() < 1e-9, "SRTT {srtt}");
     let cc: Vec<f64> = samples.borrow().iter().map(|d| d.as_secs_f64()).collect();
     assert_eq!(cc.len(), 2, "{cc:?}"); // the handshake's and this ACK's
@@ -87,7 +96,7 @@ fn one_segment_per_ack_gives_the_same_sample_to_both() {
     let (mut srv, samples) = two_segments_apart();
     let mut out = TcpOutput::default();
     srv.on_segment(&peer_ack(1 + MSS, 65_535), t(1.55), &mut out);
-    let got = srv.tx.rtt.last_sample().unwrap().as_secs_f64();
+    let got = srv.tx.rtt().last_sample().unwrap().as_secs_f64();
     assert!((got - 0.55).abs() < 1e-9, "{got}");
     assert!((samples.borrow()[1].as_secs_f64() - 0.55).abs() < 1e-9);
 }

@@ -7,12 +7,9 @@
 
 use crate::engine::SimTime;
 use crate::net::packet::SeqRange;
-use crate::protocols::dsack_r::DsackRecovery;
 use crate::protocols::reno::Reno;
-use crate::protocols::sack::SackRecovery;
-use crate::tcp::ack_info::AckInfo;
-use crate::tcp::congestion::CongestionControl;
-use crate::tcp::recovery::LossRecovery;
+use crate::tcp::congestion::{CcEvent, CongestionControl, Reply};
+use crate::tcp::recovery::SackRecovery;
 use crate::tcp::send_state::SendState;
 use crate::tcp::test_support::{peer_ack, server_with_segments_out};
 use crate::tcp::{EndpointParts, TcpConfig, TcpEndpoint, TcpOutput};
@@ -44,20 +41,30 @@ impl CongestionControl for Recorder {
     fn on_ack(&mut self, s: &mut SendState, acked: u64, now: SimTime) {
         self.reno.on_ack(s, acked, now);
     }
-    fn on_ack_info(&mut self, s: &mut SendState, ack: &AckInfo, _now: SimTime) {
-        let mut seen = self.seen.borrow_mut();
-        seen.acks += 1;
-        seen.acks_in_recovery += s.in_recovery as u32;
-        seen.dsacks += ack.dsack.is_some() as u32;
-        seen.newly_sacked += ack.newly_sacked;
+    fn ssthresh(&mut self, s: &SendState) -> u64 {
+        self.reno.ssthresh(s)
     }
-    fn on_spurious_retransmission(&mut self, _s: &mut SendState, r: SeqRange, _now: SimTime) {
-        self.seen.borrow_mut().spurious.push(r);
+    fn on_timeout(&mut self, s: &mut SendState) {
+        self.reno.on_timeout(s);
+    }
+    fn on_event(&mut self, s: &mut SendState, ev: CcEvent, _now: SimTime) -> Reply {
+        let mut seen = self.seen.borrow_mut();
+        match ev {
+            CcEvent::Ack(ack) => {
+                seen.acks += 1;
+                seen.acks_in_recovery += s.in_recovery() as u32;
+                seen.dsacks += ack.dsack.is_some() as u32;
+                seen.newly_sacked += ack.newly_sacked;
+            }
+            CcEvent::SpuriousRetransmission(r) => seen.spurious.push(r),
+            _ => {}
+        }
+        Reply::Default
     }
     fn undo(&mut self, s: &mut SendState) {
         self.seen.borrow_mut().undos += 1;
-        s.cwnd = s.cwnd.max(s.undo.prior_cwnd);
-        s.ssthresh = s.ssthresh.max(s.undo.prior_ssthresh);
+        s.cwnd = s.cwnd.max(s.undo_state().prior_cwnd);
+        s.ssthresh = s.ssthresh.max(s.undo_state().prior_ssthresh);
     }
 }
 
@@ -75,17 +82,13 @@ fn episode(undo: bool) -> (Seen, (u64, u64), u64, TcpEndpoint) {
         dsack: true,
         ..TcpConfig::default()
     };
-    let recovery: Box<dyn LossRecovery> = if undo {
-        // DSACK-R's recovery: SACK's, asking for the undo.
-        Box::new(DsackRecovery::default())
-    } else {
-        Box::new(SackRecovery)
-    };
     let cc = Recorder {
         reno: Reno::new(),
         seen: seen.clone(),
     };
-    let parts = EndpointParts::new(Box::new(cc), recovery, true);
+    let mut parts = EndpointParts::new(Box::new(cc), Box::new(SackRecovery), true);
+    // As DSACK-R: undo a reduction every retransmission of which was DSACKed.
+    parts.undo_on_dsack = undo;
     let mut srv = server_with_segments_out(&cfg, parts, 10);
     let mut out = TcpOutput::default();
     let mut now = SimTime::from_secs_f64(1.0);
@@ -95,7 +98,7 @@ fn episode(undo: bool) -> (Seen, (u64, u64), u64, TcpEndpoint) {
         h.set_sack(&[SeqRange::new(seg(2).start, seg(k).end)]);
         srv.on_segment(&h, now, &mut out);
     }
-    assert!(srv.tx.in_recovery, "fast retransmit");
+    assert!(srv.tx.in_recovery(), "fast retransmit");
     let rtx: Vec<_> = out.segments.iter().filter(|(h, _)| h.len > 0).collect();
     assert_eq!(rtx[0].0.seq, 1, "segment 1 resent");
     let cwnd_after_fr = srv.tx.cwnd;

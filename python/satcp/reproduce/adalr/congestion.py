@@ -22,7 +22,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..baseline import window_bound
+from ...topology import window_bound
 from ..experiment import Experiment, Measured, run_experiment
 from .claims import Check, Claim, check, checks_markdown, claims_markdown, findings_block
 from .measures import FtpRun, HttpRun, labelled, write_series

@@ -29,7 +29,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..baseline import window_bound
+from ...topology import window_bound
 from ..experiment import Experiment, measure
 from .claims import Check, Claim, check, checks_markdown, claims_markdown, findings_block
 from .measures import BIN_S, FtpRun, http_page_time, labelled, peak, write_series

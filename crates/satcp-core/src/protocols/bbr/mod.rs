@@ -18,23 +18,24 @@
 
 pub mod model;
 
-use super::{Variant, VariantInput};
+use super::{CongestionSettings, Showcase, Variant};
 use crate::engine::{Duration, SimTime};
-use crate::error::{typed, ScenarioError};
 use crate::tcp::ack_info::AckInfo;
-use crate::tcp::congestion::CongestionControl;
+use crate::tcp::congestion::{CcEvent, CongestionControl, Reply};
 use crate::tcp::send_state::SendState;
-use crate::tcp::{EndpointParts, Recovery, VariantFactory};
+use crate::tcp::Recovery;
 use model::PathModel;
 
-pub const VARIANT: Variant = Variant {
-    name: "bbr",
-    about: "BBR v1 (Cardwell et al. 2016): bottleneck bandwidth and RTprop model, pacing, probing states",
-    recoveries: &[Recovery::Sack],
-    shorthands: &[],
-    build: factory,
-    listed: true,
-};
+pub const VARIANT: Variant = Variant::congestion_only::<BbrSettings>(
+    "bbr",
+    "BBR v1 (Cardwell et al. 2016): bottleneck bandwidth and RTprop model, pacing, probing states",
+    &[Recovery::Sack],
+    &[],
+)
+.compared_as(&[Showcase {
+    label: "BBR",
+    tcp: r#"{"variant": "bbr"}"#,
+}]);
 
 /// 2 / ln 2: the smallest gain that doubles the sending rate each round.
 pub const HIGH_GAIN: f64 = 2.885_390_081_777_927;
@@ -43,24 +44,14 @@ pub const PROBE_BW_GAINS: [f64; 8] = [1.25, 0.75, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0];
 const PROBE_RTT_TIME: Duration = Duration(200_000_000);
 const MIN_CWND_SEGMENTS: u64 = 4;
 
+/// BBR has no settings of its own: `[tcp.bbr]` must be empty.
 #[derive(Default, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
-struct NoSettings {}
+pub struct BbrSettings {}
 
-struct BbrFactory;
-
-fn factory(input: &VariantInput) -> Result<Box<dyn VariantFactory>, ScenarioError> {
-    let NoSettings {} = typed(input.settings)?;
-    Ok(Box::new(BbrFactory))
-}
-
-impl VariantFactory for BbrFactory {
-    fn endpoint(&self) -> EndpointParts {
-        EndpointParts::new(
-            Box::new(Bbr::default()),
-            Box::new(super::sack::SackRecovery),
-            true,
-        )
+impl CongestionSettings for BbrSettings {
+    fn congestion_control(&self) -> Box<dyn CongestionControl> {
+        Box::new(Bbr::default())
     }
 }
 
@@ -124,7 +115,7 @@ impl Bbr {
     /// cwnd_gain x BDP plus three segments for ACK aggregation and pacing
     /// quanta (draft Sec. 4.2.3.2), at least 4 segments.
     fn target_cwnd(&self, s: &SendState, gain: f64) -> u64 {
-        let mss = s.mss as u64;
+        let mss = s.mss() as u64;
         match self.model.bdp() {
             Some(bdp) => ((gain * bdp) as u64 + 3 * mss).max(MIN_CWND_SEGMENTS * mss),
             None => s.cwnd,
@@ -187,7 +178,7 @@ impl Bbr {
         if self.pacing == 0.0 {
             // The first RTT sample: the initial window per SRTT at the high
             // gain (Linux's bbr_init_pacing_rate_from_rtt).
-            match s.rtt.srtt() {
+            match s.rtt().srtt() {
                 Some(srtt) => {
                     self.pacing = HIGH_GAIN * s.cwnd as f64 / srtt.as_secs_f64().max(1e-3)
                 }
@@ -202,13 +193,13 @@ impl Bbr {
     }
 
     fn update_cwnd(&mut self, s: &mut SendState, delivered: u64) {
-        let mss = s.mss as u64;
+        let mss = s.mss() as u64;
         if self.mode == Mode::ProbeRtt {
             s.cwnd = s.cwnd.min(MIN_CWND_SEGMENTS * mss);
             return;
         }
         let target = self.target_cwnd(s, self.cwnd_gain);
-        if s.in_recovery {
+        if s.in_recovery() {
             // Packet conservation in the first round of recovery, then
             // growth up to the target (draft Sec. 4.2.3.4).
             let conserving = self.recovery_round == Some(self.model.round());
@@ -232,19 +223,58 @@ impl CongestionControl for Bbr {
         "bbr"
     }
 
+    /// BBR's cwnd moves in `on_ack_info`, on every ACK.
+    fn on_ack(&mut self, _s: &mut SendState, _acked: u64, _now: SimTime) {}
+
+    /// Entering recovery: remember cwnd and keep what is in flight
+    /// (packet conservation); the model is not reduced.
+    fn ssthresh(&mut self, s: &SendState) -> u64 {
+        self.prior_cwnd = s.cwnd;
+        s.pipe().max(MIN_CWND_SEGMENTS * s.mss() as u64)
+    }
+
+    fn on_timeout(&mut self, s: &mut SendState) {
+        self.prior_cwnd = s.cwnd;
+        s.cwnd = s.mss() as u64;
+    }
+
+    fn on_event(&mut self, s: &mut SendState, ev: CcEvent, now: SimTime) -> Reply {
+        match ev {
+            CcEvent::Ack(ack) => self.on_ack_info(s, ack, now),
+            // BBR v1 does not answer ECN.
+            CcEvent::EcnEcho => return Reply::Handled,
+            _ => {}
+        }
+        Reply::Default
+    }
+
+    fn pacing_rate(&self, _s: &SendState) -> Option<f64> {
+        (self.pacing > 0.0).then_some(self.pacing)
+    }
+
+    fn counters(&self) -> Vec<(&'static str, u64)> {
+        vec![
+            ("btl_bw_bps", (self.model.btl_bw() * 8.0) as u64),
+            ("rtprop_us", self.model.rtprop().map_or(0, |d| d.0 / 1000)),
+        ]
+    }
+}
+
+impl Bbr {
+    /// Every ACK: the model, the state machine, cwnd and the pacing rate.
     fn on_ack_info(&mut self, s: &mut SendState, ack: &AckInfo, now: SimTime) {
         let delivered = ack.newly_acked + ack.newly_sacked;
         let (round_start, rtprop_expired) = self.model.on_ack(ack, now);
         let app_limited = ack.rate.is_some_and(|r| r.is_app_limited);
         // Recovery: entered (the machinery set cwnd to ssthresh = what was
         // in flight) or left (restore what it was before).
-        if s.in_recovery && !self.was_in_recovery {
+        if s.in_recovery() && !self.was_in_recovery {
             self.recovery_round = Some(self.model.round());
-        } else if !s.in_recovery && self.was_in_recovery {
+        } else if !s.in_recovery() && self.was_in_recovery {
             s.cwnd = s.cwnd.max(self.prior_cwnd);
             self.recovery_round = None;
         }
-        self.was_in_recovery = s.in_recovery;
+        self.was_in_recovery = s.in_recovery();
 
         self.check_full_pipe(round_start, app_limited);
         match self.mode {
@@ -274,7 +304,7 @@ impl CongestionControl for Bbr {
             self.probe_rtt_done = None;
         }
         if self.mode == Mode::ProbeRtt {
-            let mss = s.mss as u64;
+            let mss = s.mss() as u64;
             if self.probe_rtt_done.is_none() && s.pipe() <= MIN_CWND_SEGMENTS * mss {
                 self.probe_rtt_done = Some(now + PROBE_RTT_TIME);
                 self.probe_rtt_round_done = false;
@@ -299,34 +329,6 @@ impl CongestionControl for Bbr {
         }
         self.update_cwnd(s, delivered);
         self.update_pacing(s);
-    }
-
-    /// BBR's cwnd moves in `on_ack_info`, on every ACK.
-    fn on_ack(&mut self, _s: &mut SendState, _acked: u64, _now: SimTime) {}
-
-    /// Entering recovery: remember cwnd and keep what is in flight
-    /// (packet conservation); the model is not reduced.
-    fn ssthresh_on_loss(&mut self, s: &SendState) -> u64 {
-        self.prior_cwnd = s.cwnd;
-        s.pipe().max(MIN_CWND_SEGMENTS * s.mss as u64)
-    }
-
-    fn on_rto(&mut self, s: &mut SendState) {
-        self.prior_cwnd = s.cwnd;
-        s.cwnd = s.mss as u64;
-    }
-
-    fn on_ecn_echo(&mut self, _s: &mut SendState) {}
-
-    fn pacing_rate(&self, _s: &SendState) -> Option<f64> {
-        (self.pacing > 0.0).then_some(self.pacing)
-    }
-
-    fn counters(&self) -> Vec<(&'static str, u64)> {
-        vec![
-            ("btl_bw_bps", (self.model.btl_bw() * 8.0) as u64),
-            ("rtprop_us", self.model.rtprop().map_or(0, |d| d.0 / 1000)),
-        ]
     }
 }
 

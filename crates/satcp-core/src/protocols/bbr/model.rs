@@ -98,6 +98,6 @@ impl PathModel {
     /// Start counting a round from now: it ends when data sent from now on
     /// is delivered.
     pub fn mark_round_start(&mut self, s: &SendState) {
-        self.round_end = s.sent.rate.delivered;
+        self.round_end = s.scoreboard().rate.delivered;
     }
 }

@@ -8,22 +8,24 @@
 //! start, loss detection and recovery are standard (SACK or NewReno).
 //! Windows are computed in segments (f64), as the RFC writes them.
 
-use super::{plain_recovery, Variant, VariantInput};
+use super::{CongestionSettings, Showcase, Variant, VariantInput};
 use crate::engine::SimTime;
-use crate::error::{positive, typed, ScenarioError};
+use crate::error::{positive, ScenarioError};
 use crate::tcp::congestion::CongestionControl;
 use crate::tcp::send_state::SendState;
-use crate::tcp::{EndpointParts, Recovery, VariantFactory};
+use crate::tcp::Recovery;
 use serde::{Deserialize, Serialize};
 
-pub const VARIANT: Variant = Variant {
-    name: "cubic",
-    about: "CUBIC (RFC 9438): cubic window growth, Reno-friendly region, fast convergence",
-    recoveries: &[Recovery::Sack, Recovery::NewReno],
-    shorthands: &[],
-    build: factory,
-    listed: true,
-};
+pub const VARIANT: Variant = Variant::congestion_only::<CubicConfig>(
+    "cubic",
+    "CUBIC (RFC 9438): cubic window growth, Reno-friendly region, fast convergence",
+    &[Recovery::Sack, Recovery::NewReno],
+    &[],
+)
+.compared_as(&[Showcase {
+    label: "CUBIC",
+    tcp: r#"{"variant": "cubic"}"#,
+}]);
 
 /// `[tcp.cubic]`, the RFC's constants.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -50,34 +52,21 @@ impl Default for CubicConfig {
     }
 }
 
-struct CubicFactory {
-    cfg: CubicConfig,
-    recovery: Recovery,
-}
-
-fn factory(input: &VariantInput) -> Result<Box<dyn VariantFactory>, ScenarioError> {
-    let cfg: CubicConfig = typed(input.settings)?;
-    positive("c", cfg.c)?;
-    if !(cfg.beta > 0.0 && cfg.beta < 1.0) {
-        return Err(crate::error::bad(
-            "beta",
-            cfg.beta,
-            "must be between 0 and 1 (exclusive)",
-        ));
+impl CongestionSettings for CubicConfig {
+    fn check(&mut self, _input: &VariantInput) -> Result<(), ScenarioError> {
+        positive("c", self.c)?;
+        if !(self.beta > 0.0 && self.beta < 1.0) {
+            return Err(crate::error::bad(
+                "beta",
+                self.beta,
+                "must be between 0 and 1 (exclusive)",
+            ));
+        }
+        Ok(())
     }
-    Ok(Box::new(CubicFactory {
-        cfg,
-        recovery: input.recovery,
-    }))
-}
 
-impl VariantFactory for CubicFactory {
-    fn endpoint(&self) -> EndpointParts {
-        EndpointParts::new(
-            Box::new(Cubic::new(self.cfg.clone())),
-            plain_recovery(self.recovery),
-            self.recovery == Recovery::Sack,
-        )
+    fn congestion_control(&self) -> Box<dyn CongestionControl> {
+        Box::new(Cubic::new(self.clone()))
     }
 }
 
@@ -137,9 +126,9 @@ impl CongestionControl for Cubic {
     }
 
     fn on_ack(&mut self, s: &mut SendState, acked: u64, now: SimTime) {
-        let mss = s.mss as f64;
+        let mss = s.mss() as f64;
         if s.in_slow_start() {
-            s.cwnd += acked.min(s.mss as u64);
+            s.cwnd += acked.min(s.mss() as u64);
             return;
         }
         let cwnd = s.cwnd as f64 / mss;
@@ -159,7 +148,7 @@ impl CongestionControl for Cubic {
             }
         };
         let t = now.since(start).as_secs_f64();
-        let rtt = s.rtt.srtt().map_or(0.0, |d| d.as_secs_f64());
+        let rtt = s.rtt().srtt().map_or(0.0, |d| d.as_secs_f64());
         let acked_segs = acked as f64 / mss;
         // Sec. 4.3: Reno's window with the same average rate; alpha_cubic
         // = 3 (1 - beta) / (1 + beta) until W_est reaches W_max, then 1.
@@ -182,23 +171,24 @@ impl CongestionControl for Cubic {
         s.cwnd = new_bytes.max(s.cwnd);
     }
 
-    fn ssthresh_on_loss(&mut self, s: &SendState) -> u64 {
-        let mss = s.mss as f64;
+    fn ssthresh(&mut self, s: &SendState) -> u64 {
+        let mss = s.mss() as f64;
         let reduced = self.on_congestion(s.cwnd as f64 / mss);
         (reduced * mss) as u64
     }
 
-    fn on_rto(&mut self, s: &mut SendState) {
+    fn on_timeout(&mut self, s: &mut SendState) {
         // Sec. 4.8: a timeout is a congestion event; slow start again.
-        let mss = s.mss as f64;
+        let mss = s.mss() as f64;
         let reduced = self.on_congestion(s.cwnd as f64 / mss);
-        s.ssthresh = (reduced * mss) as u64;
-        s.cwnd = s.mss as u64;
+        s.restart_after_timeout((reduced * mss) as u64);
     }
 
     fn undo(&mut self, s: &mut SendState) {
-        s.cwnd = s.cwnd.max(s.undo.prior_cwnd);
-        s.ssthresh = s.ssthresh.max(s.undo.prior_ssthresh);
+        let u = s.undo_state();
+        let (cwnd, ssthresh) = (u.prior_cwnd, u.prior_ssthresh);
+        s.cwnd = s.cwnd.max(cwnd);
+        s.ssthresh = s.ssthresh.max(ssthresh);
         self.epoch = None;
     }
 }

@@ -1,7 +1,6 @@
 use super::*;
 use crate::engine::Duration;
 use crate::protocols::test_support::send_state;
-use crate::tcp::TcpConfig;
 
 const MSS: u64 = 1000;
 
@@ -9,7 +8,7 @@ fn state(cwnd_segs: u64, rtt_s: f64) -> SendState {
     let mut s = send_state(MSS as u32);
     s.cwnd = cwnd_segs * MSS;
     s.ssthresh = u64::MAX;
-    s.rtt.sample(Duration::from_secs_f64(rtt_s));
+    s.rtt_mut().sample(Duration::from_secs_f64(rtt_s));
     s
 }
 
@@ -26,11 +25,11 @@ fn round(c: &mut Cubic, s: &mut SendState, t0: f64, rtt: f64) {
 fn a_loss_multiplies_by_beta_and_sets_w_max() {
     let mut c = Cubic::new(CubicConfig::default());
     let s = state(100, 0.1);
-    assert_eq!(c.ssthresh_on_loss(&s), 70 * MSS);
+    assert_eq!(c.ssthresh(&s), 70 * MSS);
     assert_eq!(c.w_max(), 100.0);
     // Fast convergence: a loss below the last W_max lowers it further.
     let s = state(80, 0.1);
-    c.ssthresh_on_loss(&s);
+    c.ssthresh(&s);
     assert!((c.w_max() - 80.0 * 1.7 / 2.0).abs() < 1e-9);
 }
 
@@ -45,7 +44,7 @@ fn the_window_after_a_loss_follows_the_cubic_function() {
         ..CubicConfig::default()
     });
     let mut s = state(100, rtt);
-    s.ssthresh = c.ssthresh_on_loss(&s);
+    s.ssthresh = c.ssthresh(&s);
     s.cwnd = s.ssthresh;
     let k = (100.0f64 * 0.3 / 0.4).cbrt();
     let mut t = 0.0;
@@ -75,7 +74,7 @@ fn the_reno_friendly_region_keeps_up_with_reno() {
     let rtt = 0.01;
     let mut c = Cubic::new(CubicConfig::default());
     let mut s = state(100, rtt);
-    s.ssthresh = c.ssthresh_on_loss(&s);
+    s.ssthresh = c.ssthresh(&s);
     s.cwnd = s.ssthresh;
     let mut t = 0.0;
     for _ in 0..200 {
@@ -91,16 +90,12 @@ fn the_reno_friendly_region_keeps_up_with_reno() {
 
 #[test]
 fn settings_are_checked() {
-    let e = |v: serde_json::Value| {
-        let input = VariantInput {
-            tcp: &TcpConfig::default(),
-            recovery: Recovery::Sack,
-            settings: &v,
-        };
-        factory(&input).err().map(|e| e.field)
-    };
-    assert_eq!(e(serde_json::json!({"beta": 1.2})), Some("beta".into()));
-    assert_eq!(e(serde_json::json!({"c": 0})), Some("c".into()));
-    assert_eq!(e(serde_json::json!({"d": 0})), Some("d".into()));
+    let e = |v| crate::protocols::test_support::settings_error("cubic", v);
+    assert_eq!(
+        e(serde_json::json!({"beta": 1.2})),
+        Some("cubic.beta".into())
+    );
+    assert_eq!(e(serde_json::json!({"c": 0})), Some("cubic.c".into()));
+    assert_eq!(e(serde_json::json!({"d": 0})), Some("cubic.d".into()));
     assert_eq!(e(serde_json::json!({})), None);
 }

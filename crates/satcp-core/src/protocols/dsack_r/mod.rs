@@ -5,7 +5,7 @@
 //! - Detection (RFC 3708, as Linux's undo_retrans): the machinery's
 //!   `UndoState`, armed at recovery entry with cwnd and ssthresh before the
 //!   cut, matches DSACKs against the episode's retransmissions; when every
-//!   one is DSACKed, the loss recovery (`DsackRecovery`) asks for the undo.
+//!   one is DSACKed, the endpoint undoes (`EndpointParts::undo_on_dsack`).
 //! - Response (the paper): ssthresh = cwnd before the cut, cwnd unchanged,
 //!   so that slow start regrows it without a burst. The default
 //!   `CongestionControl::undo` (Linux's: cwnd back to its old value) is not
@@ -20,13 +20,12 @@
 //! docs/tcpr.md, "DSACK-R and RR-TCP".
 
 use super::reno::Reno;
-use super::sack::SackRecovery;
-use super::{Variant, VariantInput};
+use super::{Settings, Showcase, Variant, VariantInput};
 use crate::engine::{Duration, SimTime};
-use crate::error::{bad, typed, ScenarioError};
+use crate::error::{bad, ScenarioError};
 use crate::tcp::ack_info::AckInfo;
-use crate::tcp::congestion::CongestionControl;
-use crate::tcp::recovery::LossRecovery;
+use crate::tcp::congestion::{CcEvent, CongestionControl, Reply};
+use crate::tcp::recovery::SackRecovery;
 use crate::tcp::send_state::SendState;
 use crate::tcp::{EndpointParts, Recovery, VariantFactory};
 use serde::{Deserialize, Serialize};
@@ -34,14 +33,16 @@ use serde::{Deserialize, Serialize};
 #[cfg(test)]
 pub(crate) mod tests;
 
-pub const VARIANT: Variant = Variant {
-    name: "dsackr",
-    about: "DSACK-R: SACK TCP undoing spurious fast retransmissions found by DSACK (ssthresh = cwnd before the cut)",
-    recoveries: &[Recovery::Sack],
-    shorthands: &[("dsack-r", Recovery::Sack)],
-    build: factory,
-    listed: true,
-};
+pub const VARIANT: Variant = Variant::new::<DsackRConfig>(
+    "dsackr",
+    "DSACK-R: SACK TCP undoing spurious fast retransmissions found by DSACK (ssthresh = cwnd before the cut)",
+    &[Recovery::Sack],
+    &[("dsack-r", Recovery::Sack)],
+)
+.compared_as(&[Showcase {
+    label: "DSACK-R",
+    tcp: r#"{"variant": "dsack-r", "dsack": true}"#,
+}]);
 
 /// `[tcp.dsackr]`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -73,55 +74,16 @@ impl DsackRConfig {
     }
 }
 
-struct DsackRFactory {
-    cfg: DsackRConfig,
-}
-
-fn factory(input: &VariantInput) -> Result<Box<dyn VariantFactory>, ScenarioError> {
-    let cfg: DsackRConfig = typed(input.settings)?;
-    cfg.check()?;
-    Ok(Box::new(DsackRFactory { cfg }))
-}
-
-impl VariantFactory for DsackRFactory {
-    fn endpoint(&self) -> EndpointParts {
-        EndpointParts::new(
-            Box::new(DsackR::new(&self.cfg)),
-            Box::new(DsackRecovery::default()),
-            true,
-        )
+impl Settings for DsackRConfig {
+    fn check(&mut self, _input: &VariantInput) -> Result<(), ScenarioError> {
+        DsackRConfig::check(self)
     }
 }
 
-/// SACK loss recovery (RFC 6675) that asks for undoing a reduction whose
-/// every retransmission was DSACKed.
-#[derive(Default)]
-pub struct DsackRecovery(SackRecovery);
-
-impl LossRecovery for DsackRecovery {
-    fn name(&self) -> &'static str {
-        "sack"
-    }
-    fn loss_detected(&self, s: &SendState) -> bool {
-        self.0.loss_detected(s)
-    }
-    fn enter(&mut self, s: &mut SendState) {
-        self.0.enter(s)
-    }
-    fn on_dupack(&mut self, s: &mut SendState) {
-        self.0.on_dupack(s)
-    }
-    fn on_partial_ack(&mut self, s: &mut SendState, acked: u64) {
-        self.0.on_partial_ack(s, acked)
-    }
-    fn exit(&mut self, s: &mut SendState) {
-        self.0.exit(s)
-    }
-    fn undo_on_spurious(&self) -> bool {
-        true
-    }
-    fn nextseg_rules_3_and_4(&self) -> bool {
-        self.0.nextseg_rules_3_and_4()
+impl VariantFactory for DsackRConfig {
+    fn endpoint(&self, _recovery: Recovery) -> EndpointParts {
+        EndpointParts::new(Box::new(DsackR::new(self)), Box::new(SackRecovery), true)
+            .undoing_on_dsack()
     }
 }
 
@@ -152,8 +114,8 @@ impl DsackUndo {
     /// block is matched): notes the end of recovery, and closes the
     /// late-DSACK window once it has passed.
     pub fn on_ack_info(&mut self, s: &mut SendState, ack: &AckInfo, now: SimTime) {
-        if s.in_recovery {
-            if ack.ack() >= s.recover {
+        if s.in_recovery() {
+            if ack.ack() >= s.recover() {
                 self.exit_at = Some(now);
             }
             return;
@@ -161,12 +123,12 @@ impl DsackUndo {
         let Some(t) = self.exit_at else {
             return;
         };
-        let srtt = s.rtt.srtt().unwrap_or_else(|| s.rtt.rto());
+        let srtt = s.rtt().srtt().unwrap_or_else(|| s.rtt().rto());
         let window = Duration::from_secs_f64(srtt.as_secs_f64() * self.late_dsack_srtts);
         if now > t + window {
             self.exit_at = None;
-            if s.undo.armed {
-                s.undo.armed = false;
+            if s.undo_state().armed {
+                s.disarm_undo();
                 self.expired += 1;
             }
         }
@@ -179,14 +141,14 @@ impl DsackUndo {
     }
 
     /// A timeout: its reduction is not undone [I].
-    pub fn on_rto(&mut self, s: &mut SendState) {
-        s.undo.armed = false;
+    pub fn on_timeout(&mut self, s: &mut SendState) {
+        s.disarm_undo();
         self.exit_at = None;
     }
 
     /// The response: ssthresh = cwnd before the cut, cwnd unchanged.
     pub fn undo(&mut self, s: &mut SendState) {
-        s.ssthresh = s.undo.prior_cwnd;
+        s.ssthresh = s.undo_state().prior_cwnd;
         self.undos += 1;
     }
 }
@@ -213,18 +175,20 @@ impl CongestionControl for DsackR {
     fn on_ack(&mut self, s: &mut SendState, acked: u64, now: SimTime) {
         self.reno.on_ack(s, acked, now);
     }
-    fn on_ack_info(&mut self, s: &mut SendState, ack: &AckInfo, now: SimTime) {
-        self.reno.on_ack_info(s, ack, now);
-        self.undo.on_ack_info(s, ack, now);
+    fn on_event(&mut self, s: &mut SendState, ev: CcEvent, now: SimTime) -> Reply {
+        if let CcEvent::Ack(ack) = ev {
+            self.reno.on_ack_info(s, ack);
+            self.undo.on_ack_info(s, ack, now);
+        }
+        Reply::Default
     }
-    fn ssthresh_on_loss(&mut self, s: &SendState) -> u64 {
+    fn ssthresh(&mut self, s: &SendState) -> u64 {
         self.undo.on_loss();
         s.half_flight()
     }
-    fn on_rto(&mut self, s: &mut SendState) {
-        s.ssthresh = s.half_flight();
-        s.cwnd = s.mss as u64;
-        self.undo.on_rto(s);
+    fn on_timeout(&mut self, s: &mut SendState) {
+        s.restart_after_timeout(s.half_flight());
+        self.undo.on_timeout(s);
     }
     fn undo(&mut self, s: &mut SendState) {
         self.undo.undo(s);

@@ -37,23 +37,19 @@ pub(crate) fn after_recovery(parts: EndpointParts) -> (TcpEndpoint, (u64, u64)) 
         h.set_sack(&[SeqRange::new(seg(2).start, seg(k).end)]);
         srv.on_segment(&h, now, &mut out);
     }
-    assert!(srv.tx.in_recovery, "fast retransmit");
+    assert!(srv.tx.in_recovery(), "fast retransmit");
     srv.on_segment(
         &peer_ack(seg(10).end, 65_535),
         SimTime::from_secs_f64(1.01),
         &mut out,
     );
-    assert!(!srv.tx.in_recovery, "recovery over");
+    assert!(!srv.tx.in_recovery(), "recovery over");
     (srv, before)
 }
 
 fn dsack_r() -> EndpointParts {
     let c = DsackRConfig::default();
-    EndpointParts::new(
-        Box::new(DsackR::new(&c)),
-        Box::new(DsackRecovery::default()),
-        true,
-    )
+    c.endpoint(Recovery::Sack)
 }
 
 fn dsack_for_segment_1(srv: &mut TcpEndpoint, at: f64) {
@@ -111,11 +107,7 @@ fn the_late_window_is_a_setting() {
     let c = DsackRConfig {
         late_dsack_srtts: 4.0,
     };
-    let parts = EndpointParts::new(
-        Box::new(DsackR::new(&c)),
-        Box::new(DsackRecovery::default()),
-        true,
-    );
+    let parts = c.endpoint(Recovery::Sack);
     let (mut srv, _) = after_recovery(parts);
     dsack_for_segment_1(&mut srv, 1.62);
     assert_eq!(srv.stats.undos, 1);
@@ -130,7 +122,7 @@ fn a_timeout_is_not_undone() {
     let deadline = srv.next_deadline().unwrap();
     srv.on_timer(deadline, &mut out);
     assert_eq!(srv.stats.timeouts, 1);
-    assert!(!srv.tx.undo.armed, "a timeout disarms the undo");
+    assert!(!srv.tx.undo_state().armed, "a timeout disarms the undo");
     let ssthresh = srv.tx.ssthresh;
     let t = deadline + Duration::from_secs_f64(0.01);
     let mut h = peer_ack(seg(2).end, 65_535);
@@ -142,12 +134,9 @@ fn a_timeout_is_not_undone() {
 
 #[test]
 fn settings_are_checked() {
-    let bad = serde_json::json!({"late_dsack_srtts": -1.0});
-    let tcp = TcpConfig {
-        variant: "dsack-r".into(),
-        variant_settings: Some(bad),
-        ..TcpConfig::default()
-    };
-    let e = crate::protocols::factory(&tcp).err().expect("rejected");
-    assert!(e.to_string().contains("dsackr.late_dsack_srtts"), "{e}");
+    let e = crate::protocols::test_support::settings_error;
+    assert_eq!(
+        e("dsack-r", serde_json::json!({"late_dsack_srtts": -1.0})),
+        Some("dsackr.late_dsack_srtts".into())
+    );
 }

@@ -21,24 +21,21 @@ pub mod router;
 
 use super::header_bits::EXAMPLE_DROP_ECHO;
 use super::reno::Reno;
-use super::{plain_recovery, RouterKind, Variant, VariantInput};
+use super::{RouterKind, Settings, Variant};
 use crate::engine::SimTime;
-use crate::error::{typed, ScenarioError};
 use crate::tcp::ack_info::AckInfo;
-use crate::tcp::congestion::CongestionControl;
+use crate::tcp::congestion::{CcEvent, CongestionControl, Reply};
 use crate::tcp::send_state::SendState;
 use crate::tcp::{EndpointParts, Recovery, VariantFactory};
 use serde::{Deserialize, Serialize};
 
-pub const VARIANT: Variant = Variant {
-    name: "example",
-    about:
-        "worked example: drop records from routers, echoed by the receiver, resent by the sender",
-    recoveries: &[Recovery::NewReno, Recovery::Sack],
-    shorthands: &[],
-    build: factory,
-    listed: false,
-};
+pub const VARIANT: Variant = Variant::new::<ExampleConfig>(
+    "example",
+    "worked example: drop records from routers, echoed by the receiver, resent by the sender",
+    &[Recovery::NewReno, Recovery::Sack],
+    &[],
+)
+.unlisted();
 
 pub const DROP_RECORDER: RouterKind = RouterKind {
     kind: "example-drop-recorder",
@@ -54,31 +51,18 @@ pub struct ExampleConfig {
     pub ignore_echoes: bool,
 }
 
-struct ExampleFactory {
-    cfg: ExampleConfig,
-    recovery: Recovery,
-}
+impl Settings for ExampleConfig {}
 
-fn factory(input: &VariantInput) -> Result<Box<dyn VariantFactory>, ScenarioError> {
-    Ok(Box::new(ExampleFactory {
-        cfg: typed(input.settings)?,
-        recovery: input.recovery,
-    }))
-}
-
-impl VariantFactory for ExampleFactory {
-    fn endpoint(&self) -> EndpointParts {
-        EndpointParts::new(
-            Box::new(DropAware {
-                reno: Reno::new(),
-                act: !self.cfg.ignore_echoes,
-                echoes: 0,
-                presumed_lost: 0,
-            }),
-            plain_recovery(self.recovery),
-            self.recovery == Recovery::Sack,
-        )
-        .with_receiver(Box::new(receiver::DropEcho::default()))
+impl VariantFactory for ExampleConfig {
+    fn endpoint(&self, recovery: Recovery) -> EndpointParts {
+        let cc = DropAware {
+            reno: Reno::new(),
+            act: !self.ignore_echoes,
+            echoes: 0,
+            presumed_lost: 0,
+        };
+        EndpointParts::with_standard_recovery(Box::new(cc), recovery)
+            .with_receiver(Box::new(receiver::DropEcho::default()))
     }
 }
 
@@ -95,11 +79,37 @@ impl CongestionControl for DropAware {
         "example"
     }
 
+    fn ssthresh(&mut self, s: &SendState) -> u64 {
+        self.reno.ssthresh(s)
+    }
+
     fn on_ack(&mut self, s: &mut SendState, acked: u64, now: SimTime) {
         self.reno.on_ack(s, acked, now);
     }
 
-    fn on_ack_info(&mut self, s: &mut SendState, ack: &AckInfo, _now: SimTime) {
+    fn on_timeout(&mut self, s: &mut SendState) {
+        self.reno.on_timeout(s);
+    }
+
+    fn on_event(&mut self, s: &mut SendState, ev: CcEvent, _now: SimTime) -> Reply {
+        if let CcEvent::Ack(ack) = ev {
+            self.on_echo(s, ack);
+        }
+        Reply::Default
+    }
+
+    fn counters(&self) -> Vec<(&'static str, u64)> {
+        vec![
+            ("drop_echoes", self.echoes),
+            ("presumed_lost_by_echo", self.presumed_lost),
+        ]
+    }
+}
+
+impl DropAware {
+    /// An ACK that echoes drop records: the ranges it echoes are presumed
+    /// lost and the first is resent at once.
+    fn on_echo(&mut self, s: &mut SendState, ack: &AckInfo) {
         if !ack.ext().has(EXAMPLE_DROP_ECHO) {
             return;
         }
@@ -108,18 +118,11 @@ impl CongestionControl for DropAware {
             return;
         }
         for r in ack.ext_ranges() {
-            let n = s.sent.mark_lost_in(r);
+            let n = s.presume_lost_in(r);
             if n > 0 {
                 self.presumed_lost += n as u64;
-                s.retransmit_now = true;
+                s.retransmit_lost_now();
             }
         }
-    }
-
-    fn counters(&self) -> Vec<(&'static str, u64)> {
-        vec![
-            ("drop_echoes", self.echoes),
-            ("presumed_lost_by_echo", self.presumed_lost),
-        ]
     }
 }

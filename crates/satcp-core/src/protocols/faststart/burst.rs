@@ -51,14 +51,14 @@ impl Burst {
         if self.end.is_some() {
             return;
         }
-        let mss = s.mss as u64;
-        let segments = s.cwnd.min(s.rwnd) / mss;
-        self.end = Some(s.snd_una + segments * mss);
+        let mss = s.mss() as u64;
+        let segments = s.cwnd.min(s.rwnd()) / mss;
+        self.end = Some(s.snd_una() + segments * mss);
         // Reading (6): the cached rate, the cached window per cached RTT,
         // so the burst spreads over one RTT as the window did. Without a
         // cached RTT the handshake's sample stands in; without either the
         // burst goes as the window allows.
-        let srtt = cached.srtt.or_else(|| s.rtt.srtt());
+        let srtt = cached.srtt.or_else(|| s.rtt().srtt());
         self.rate = match srtt {
             Some(rtt) if self.pacing && segments > 0 && rtt.0 > 0 => {
                 let wire = segments * (mss + IP_TCP_HEADER_BYTES as u64);
@@ -82,13 +82,13 @@ impl Burst {
     /// transfer shorter than the cached window never fills the burst: only
     /// what was sent of it counts.)
     pub fn outstanding(&self, s: &SendState) -> bool {
-        self.end.is_some_and(|e| s.snd_una < e.min(s.snd_max))
+        self.end.is_some_and(|e| s.snd_una() < e.min(s.snd_max()))
     }
 
     /// The pacing rate while part of the burst is still to be sent.
     pub fn pacing_rate(&self, s: &SendState) -> Option<f64> {
         match self.end {
-            Some(e) if s.snd_max < e => self.rate,
+            Some(e) if s.snd_max() < e => self.rate,
             _ => None,
         }
     }

@@ -9,7 +9,7 @@
 //! one hole per round trip) the sender reverts to slow start from where it
 //! would have started without the cache:
 //!
-//! - ssthresh = the initial ssthresh (set through `ssthresh_on_loss`, in
+//! - ssthresh = the initial ssthresh (set through `ssthresh`, in
 //!   `mod.rs`), cwnd = the initial window;
 //! - every burst segment neither acknowledged nor SACKed is presumed lost
 //!   and resent in order as the slow-start window allows, the first one at
@@ -27,7 +27,7 @@
 
 use super::Shared;
 use crate::protocols::reno::reno_ca_increase;
-use crate::tcp::recovery::LossRecovery;
+use crate::tcp::recovery::{LossRecovery, RecoveryAck, RecoveryRules};
 use crate::tcp::send_state::SendState;
 
 pub struct FastStartRecovery {
@@ -55,7 +55,7 @@ impl FastStartRecovery {
     /// ssthresh (RFC 5681 Eq. 2), congestion avoidance above.
     fn grow(&mut self, s: &mut SendState, acked: u64) {
         if s.in_slow_start() {
-            s.cwnd += acked.min(s.mss as u64);
+            s.cwnd += acked.min(s.mss() as u64);
         } else {
             s.cwnd += reno_ca_increase(s, &mut self.ca_carry);
         }
@@ -71,46 +71,41 @@ impl LossRecovery for FastStartRecovery {
         self.plain.loss_detected(s)
     }
 
-    fn enter(&mut self, s: &mut SendState) {
+    fn enter(&mut self, s: &mut SendState, reduced: bool) {
         if !self.in_fallback() {
-            return self.plain.enter(s);
+            return self.plain.enter(s, reduced);
         }
         let st = self.st.borrow();
         s.cwnd = st.initial_cwnd;
-        let end = st.burst.end().unwrap_or(s.snd_una);
+        let end = st.burst.end().unwrap_or(s.snd_una());
         // The head is the burst segment the duplicate ACKs report; the
         // rest of the burst goes behind it, as the window allows.
-        s.sent.mark_first_lost();
-        s.sent.mark_lost_below(end);
-        if s.sack {
-            s.sent.mark_lost_by_sack(s.dupthresh, s.mss);
-        }
-        s.retransmit_now = true;
-    }
-
-    fn on_dupack(&mut self, s: &mut SendState) {
-        if !self.in_fallback() {
-            return self.plain.on_dupack(s);
-        }
-        if s.sack {
-            s.sent.mark_lost_by_sack(s.dupthresh, s.mss);
+        s.retransmit_first_now();
+        s.presume_lost_below(end);
+        if s.sack() {
+            s.presume_lost_by_sack();
         }
     }
 
-    fn on_partial_ack(&mut self, s: &mut SendState, acked: u64) {
+    fn on_ack(&mut self, s: &mut SendState, ack: RecoveryAck) {
         if !self.in_fallback() {
-            return self.plain.on_partial_ack(s, acked);
+            return self.plain.on_ack(s, ack);
         }
+        let RecoveryAck::Partial { acked } = ack else {
+            if s.sack() {
+                s.presume_lost_by_sack();
+            }
+            return;
+        };
         self.grow(s, acked);
-        if s.sack {
-            s.sent.mark_lost_by_sack(s.dupthresh, s.mss);
+        if s.sack() {
+            s.presume_lost_by_sack();
         }
         // Everything below `recover` was sent before the loss was seen, so
         // a head segment not resent since is missing, not in flight.
-        if let Some(head) = s.sent.first() {
+        if let Some(head) = s.first_segment() {
             if !(head.rtx_after_loss || head.rtx_before_loss) {
-                s.sent.mark_first_lost();
-                s.retransmit_now = true;
+                s.retransmit_first_now();
             }
         }
     }
@@ -123,7 +118,7 @@ impl LossRecovery for FastStartRecovery {
     }
 
     /// The fallback episode selects segments as its plain module does.
-    fn nextseg_rules_3_and_4(&self) -> bool {
-        self.plain.nextseg_rules_3_and_4()
+    fn rules(&self) -> RecoveryRules {
+        self.plain.rules()
     }
 }

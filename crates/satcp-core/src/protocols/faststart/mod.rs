@@ -28,12 +28,13 @@ pub mod fallback;
 mod tests;
 
 use super::reno::Reno;
-use super::{plain_recovery, Variant, VariantInput};
+use super::{Settings, Variant, VariantInput};
 use crate::engine::{Duration, SimTime};
-use crate::error::{positive, typed, ScenarioError};
+use crate::error::{positive, ScenarioError};
 use crate::net::packet::Priority;
-use crate::tcp::congestion::CongestionControl;
+use crate::tcp::congestion::{CcEvent, CongestionControl, Reply};
 use crate::tcp::path_cache::CachedPath;
+use crate::tcp::recovery;
 use crate::tcp::send_state::SendState;
 use crate::tcp::{EndpointParts, Recovery, VariantFactory};
 use burst::Burst;
@@ -67,39 +68,29 @@ impl Default for FastStartConfig {
 /// `faststart` (NewReno loss recovery) or `faststart-sack` (SACK option
 /// and RFC 6675 recovery; the TCP-Peach paper's Sec. V compares variants
 /// that all use SACK).
-pub const VARIANT: Variant = Variant {
-    name: "faststart",
-    about: "TCP Fast Start (Padmanabhan and Katz), as the TCP-Peach paper uses it: cached window, low-priority burst",
-    recoveries: &[Recovery::NewReno, Recovery::Sack],
-    shorthands: &[("faststart-sack", Recovery::Sack)],
-    build: factory,
-    listed: true,
-};
+pub const VARIANT: Variant = Variant::new::<FastStartConfig>(
+    "faststart",
+    "TCP Fast Start (Padmanabhan and Katz), as the TCP-Peach paper uses it: cached window, low-priority burst",
+    &[Recovery::NewReno, Recovery::Sack],
+    &[("faststart-sack", Recovery::Sack)],
+);
 
-struct FastStartFactory {
-    cfg: FastStartConfig,
-    recovery: Recovery,
-}
-
-fn factory(input: &VariantInput) -> Result<Box<dyn VariantFactory>, ScenarioError> {
-    let cfg: FastStartConfig = typed(input.settings)?;
-    if let Some(age) = cfg.max_age_s {
-        positive("max_age_s", age)?;
+impl Settings for FastStartConfig {
+    fn check(&mut self, _input: &VariantInput) -> Result<(), ScenarioError> {
+        if let Some(age) = self.max_age_s {
+            positive("max_age_s", age)?;
+        }
+        Ok(())
     }
-    Ok(Box::new(FastStartFactory {
-        cfg,
-        recovery: input.recovery,
-    }))
 }
 
-impl VariantFactory for FastStartFactory {
-    /// The congestion and loss-recovery modules share one `State`.
-    fn endpoint(&self) -> EndpointParts {
+impl VariantFactory for FastStartConfig {
+    fn endpoint(&self, recovery: Recovery) -> EndpointParts {
         let st: Shared = Rc::new(RefCell::new(State::new()));
         EndpointParts::new(
-            Box::new(FastStart::new(st.clone(), self.cfg.clone())),
-            Box::new(FastStartRecovery::new(st, plain_recovery(self.recovery))),
-            self.recovery == Recovery::Sack,
+            Box::new(FastStart::new(st.clone(), self.clone())),
+            Box::new(FastStartRecovery::new(st, recovery::standard(recovery))),
+            recovery == Recovery::Sack,
         )
     }
 }
@@ -189,38 +180,24 @@ impl CongestionControl for FastStart {
         "faststart"
     }
 
-    /// The cache hand-off: start from the cached cwnd and ssthresh, never
-    /// below the initial window (a cached window smaller than what slow
-    /// start would begin with brings nothing to reuse). Reading (1): the
-    /// cached srtt only sets the burst's pace; the RTO estimator keeps the
-    /// handshake's fresh sample. Reading (4): any age, unless
-    /// `max_age_s` says otherwise.
-    fn on_connection_start(
-        &mut self,
-        s: &mut SendState,
-        cached: Option<&CachedPath>,
-        now: SimTime,
-    ) {
-        let st = &mut *self.st.borrow_mut();
-        st.initial_cwnd = s.cwnd;
-        st.initial_ssthresh = s.ssthresh;
-        let Some(c) = cached.filter(|c| !self.too_old(c, now)) else {
-            return;
-        };
-        s.cwnd = c.cwnd.max(s.cwnd);
-        s.ssthresh = c.ssthresh;
-        st.burst = Burst::planned(*c, self.cfg.pacing);
+    fn on_event(&mut self, s: &mut SendState, ev: CcEvent, now: SimTime) -> Reply {
+        match ev {
+            CcEvent::ConnectionStart(cached) => self.start_from(s, cached, now),
+            CcEvent::DataSent => self.st.borrow_mut().burst.on_data_sent(s),
+            _ => {}
+        }
+        Reply::Default
     }
 
     /// Reading (3): the state at the end of the connection is cached, whether
     /// it used Fast Start or fell back; a connection that sent no data
     /// (a web client's side) learned nothing about the path and leaves the
     /// entry of the earlier one.
-    fn on_connection_end(&mut self, s: &SendState, now: SimTime) -> Option<CachedPath> {
-        (s.stream_end > 1).then(|| CachedPath {
+    fn cache_entry(&self, s: &SendState, now: SimTime) -> Option<CachedPath> {
+        (s.stream_end() > 1).then(|| CachedPath {
             cwnd: s.cwnd,
             ssthresh: s.ssthresh,
-            srtt: s.rtt.srtt(),
+            srtt: s.rtt().srtt(),
             stored_at: now,
         })
     }
@@ -239,7 +216,7 @@ impl CongestionControl for FastStart {
     /// ssthresh goes back to its initial value instead of half the flight
     /// (the loss-recovery module then restarts slow start). Any other loss
     /// is answered as Reno does.
-    fn ssthresh_on_loss(&mut self, s: &SendState) -> u64 {
+    fn ssthresh(&mut self, s: &SendState) -> u64 {
         let st = &mut *self.st.borrow_mut();
         if st.burst_lost(s) {
             st.fell_back = true;
@@ -253,7 +230,7 @@ impl CongestionControl for FastStart {
     /// Reading (9): a timeout with burst data outstanding is the fallback,
     /// from the initial window (not the one-segment loss window) and ssthresh (the machinery then resends everything
     /// outstanding). Otherwise Reno's timeout.
-    fn on_rto(&mut self, s: &mut SendState) {
+    fn on_timeout(&mut self, s: &mut SendState) {
         let st = &mut *self.st.borrow_mut();
         st.fallback_episode = false;
         if st.burst_lost(s) {
@@ -261,13 +238,8 @@ impl CongestionControl for FastStart {
             s.ssthresh = st.initial_ssthresh;
             s.cwnd = st.initial_cwnd;
         } else {
-            s.ssthresh = s.half_flight();
-            s.cwnd = s.mss as u64;
+            s.restart_after_timeout(s.half_flight());
         }
-    }
-
-    fn on_data_sent(&mut self, s: &mut SendState, _now: SimTime) {
-        self.st.borrow_mut().burst.on_data_sent(s);
     }
 
     fn pacing_rate(&self, s: &SendState) -> Option<f64> {
@@ -299,5 +271,25 @@ impl CongestionControl for FastStart {
         } else {
             phase::NORMAL
         }
+    }
+}
+
+impl FastStart {
+    /// The cache hand-off: start from the cached cwnd and ssthresh, never
+    /// below the initial window (a cached window smaller than what slow
+    /// start would begin with brings nothing to reuse). Reading (1): the
+    /// cached srtt only sets the burst's pace; the RTO estimator keeps the
+    /// handshake's fresh sample. Reading (4): any age, unless
+    /// `max_age_s` says otherwise.
+    fn start_from(&mut self, s: &mut SendState, cached: Option<&CachedPath>, now: SimTime) {
+        let st = &mut *self.st.borrow_mut();
+        st.initial_cwnd = s.cwnd;
+        st.initial_ssthresh = s.ssthresh;
+        let Some(c) = cached.filter(|c| !self.too_old(c, now)) else {
+            return;
+        };
+        s.cwnd = c.cwnd.max(s.cwnd);
+        s.ssthresh = c.ssthresh;
+        st.burst = Burst::planned(*c, self.cfg.pacing);
     }
 }

@@ -6,7 +6,9 @@
 use super::*;
 use crate::engine::Duration;
 use crate::net::packet::{SackBlocks, SeqRange, TcpHeader};
+use crate::protocols::test_support::with_settings;
 use crate::tcp::test_support::{accept, peer_ack};
+use crate::tcp::{CcEvent, RecoveryAck};
 use crate::tcp::{TcpConfig, TcpEndpoint, TcpOutput};
 
 const MSS: u64 = 1000;
@@ -40,7 +42,7 @@ fn modules(
     Box<dyn CongestionControl>,
     Box<dyn crate::tcp::recovery::LossRecovery>,
 ) {
-    let p = crate::protocols::factory(c).unwrap().endpoint();
+    let p = crate::protocols::choice(c).unwrap().endpoint();
     (p.cc, p.recovery)
 }
 
@@ -60,7 +62,11 @@ fn connection_start_takes_the_cached_cwnd_and_ssthresh() {
     let (mut cc, _) = modules(&c);
     let mut s = fresh(&c);
     assert_eq!((s.cwnd, s.ssthresh), (2 * MSS, 65_535));
-    cc.on_connection_start(&mut s, Some(&entry(30, 1.0)), SimTime::from_secs_f64(9.0));
+    cc.on_event(
+        &mut s,
+        CcEvent::ConnectionStart(Some(&entry(30, 1.0))),
+        SimTime::from_secs_f64(9.0),
+    );
     assert_eq!((s.cwnd, s.ssthresh), (30 * MSS, 40 * MSS));
     assert_eq!(cc.trace_phase(), phase::FAST_START);
 }
@@ -69,8 +75,7 @@ fn connection_start_takes_the_cached_cwnd_and_ssthresh() {
 /// initial window: plain slow start from the settings.
 #[test]
 fn no_usable_entry_means_plain_slow_start() {
-    let mut c = cfg("faststart");
-    c.variant_settings = Some(serde_json::json!({"max_age_s": 5.0}));
+    let c = with_settings(cfg("faststart"), serde_json::json!({"max_age_s": 5.0}));
     let now = SimTime::from_secs_f64(10.0);
     for (cached, cwnd, ssthresh) in [
         (None, 2, 65_535),
@@ -79,16 +84,16 @@ fn no_usable_entry_means_plain_slow_start() {
     ] {
         let (mut cc, _) = modules(&c);
         let mut s = fresh(&c);
-        cc.on_connection_start(&mut s, cached.as_ref(), now);
+        cc.on_event(&mut s, CcEvent::ConnectionStart(cached.as_ref()), now);
         assert_eq!((s.cwnd, s.ssthresh), (cwnd * MSS, ssthresh), "{cached:?}");
     }
     // Without an entry nothing is low priority or paced.
     let (mut cc, _) = modules(&c);
     let mut s = fresh(&c);
-    cc.on_connection_start(&mut s, None, now);
-    s.snd_una = 1;
-    s.snd_max = 1 + MSS;
-    cc.on_data_sent(&mut s, now);
+    cc.on_event(&mut s, CcEvent::ConnectionStart(None), now);
+    s.set_snd_una(1);
+    s.set_snd_max(1 + MSS);
+    cc.on_event(&mut s, CcEvent::DataSent, now);
     assert_eq!(cc.data_priority(&s, 1), Priority::High);
     assert_eq!(cc.pacing_rate(&s), None);
     assert_eq!(cc.trace_phase(), phase::NORMAL);
@@ -99,14 +104,14 @@ fn no_usable_entry_means_plain_slow_start() {
 #[test]
 fn connection_end_offers_the_final_state() {
     let c = cfg("faststart");
-    let (mut cc, _) = modules(&c);
+    let (cc, _) = modules(&c);
     let mut s = fresh(&c);
     let now = SimTime::from_secs_f64(3.0);
-    assert_eq!(cc.on_connection_end(&s, now), None, "no data sent");
-    s.stream_end = 1 + 50 * MSS;
+    assert_eq!(cc.cache_entry(&s, now), None, "no data sent");
+    s.set_stream_end(1 + 50 * MSS);
     s.cwnd = 51 * MSS;
-    s.rtt.sample(Duration::from_millis(550));
-    let e = cc.on_connection_end(&s, now).unwrap();
+    s.rtt_mut().sample(Duration::from_millis(550));
+    let e = cc.cache_entry(&s, now).unwrap();
     assert_eq!(
         e,
         CachedPath {
@@ -117,8 +122,8 @@ fn connection_end_offers_the_final_state() {
         }
     );
     for v in ["newreno", "sack", "peach", "adalr-sack"] {
-        let (mut cc, _) = modules(&cfg(v));
-        assert_eq!(cc.on_connection_end(&s, now), None, "{v}");
+        let (cc, _) = modules(&cfg(v));
+        assert_eq!(cc.cache_entry(&s, now), None, "{v}");
     }
 }
 
@@ -202,7 +207,7 @@ fn the_burst_goes_at_low_priority_paced_at_the_cached_rate() {
         let expected = t0 + Duration(60_000_000 * (k - 1));
         assert!(t.0.abs_diff(expected.0) <= k, "segment {k} at {t:?}");
     }
-    assert_eq!(ep.tx.snd_max, seg(11), "the window is full");
+    assert_eq!(ep.tx.snd_max(), seg(11), "the window is full");
     assert_eq!(ep.stats.low_priority_data_segments_sent, 10);
     assert_eq!(ep.cc_phase(), phase::FAST_START);
     // The ACK of two segments: slow start (cwnd 10 < ssthresh 40) opens
@@ -221,8 +226,7 @@ fn the_burst_goes_at_low_priority_paced_at_the_cached_rate() {
 /// With `pacing = false` the burst leaves at once, as the window allows.
 #[test]
 fn unpaced_burst_leaves_back_to_back() {
-    let mut c = cfg("faststart");
-    c.variant_settings = Some(serde_json::json!({"pacing": false}));
+    let c = with_settings(cfg("faststart"), serde_json::json!({"pacing": false}));
     let (cc, rec) = modules(&c);
     let mut ep = TcpEndpoint::new(&c, false, cc, rec);
     ep.start_from_cache(Some(&entry(10, 0.0)), SimTime::ZERO);
@@ -241,7 +245,7 @@ fn burst_then_first_ack(variant: &str) -> (TcpEndpoint, TcpOutput) {
     drain_timers(&mut ep, &mut out, at(1.1));
     out.segments.clear();
     ep.on_segment(&ack(seg(2)), at(1.15), &mut out);
-    assert_eq!(ep.tx.snd_max, seg(13));
+    assert_eq!(ep.tx.snd_max(), seg(13));
     out.segments.clear();
     (ep, out)
 }
@@ -271,7 +275,7 @@ fn burst_loss_reverts_to_slow_start_from_the_initial_window() {
     // sent at high priority after the burst, are not.
     let lost: Vec<u64> = ep
         .tx
-        .sent
+        .scoreboard()
         .iter()
         .filter(|s| s.lost && !s.rtx_after_loss)
         .map(|s| s.range.start)
@@ -293,14 +297,14 @@ fn burst_loss_reverts_to_slow_start_from_the_initial_window() {
     // Everything up to the loss's recovery point (13) acknowledged: the
     // episode ends without cwnd = ssthresh.
     ep.on_segment(&ack(seg(13)), at(2.4), &mut out);
-    assert!(!ep.tx.in_recovery);
+    assert!(!ep.tx.in_recovery());
     assert_eq!(ep.tx.cwnd, 3 * MSS);
     assert_eq!(ep.tx.ssthresh, 65_535);
     // From here on: NewReno, all traffic ordinary.
     let data: Vec<_> = out.segments.drain(..).filter(|(h, _)| h.len > 0).collect();
     assert!(!data.is_empty() && data.iter().all(|(_, p)| *p == Priority::High));
     assert_eq!(ep.stats.low_priority_data_segments_sent, 10);
-    ep.on_segment(&ack(ep.tx.snd_una + MSS), at(2.5), &mut out);
+    ep.on_segment(&ack(ep.tx.snd_una() + MSS), at(2.5), &mut out);
     assert_eq!(ep.tx.cwnd, 4 * MSS);
 }
 
@@ -309,7 +313,7 @@ fn burst_loss_reverts_to_slow_start_from_the_initial_window() {
 #[test]
 fn sack_fallback_skips_what_the_receiver_holds() {
     let (mut ep, mut out) = burst_then_first_ack("faststart-sack");
-    assert!(ep.tx.sack);
+    assert!(ep.tx.sack());
     let now = at(1.2);
     // Segments 3-5 and 8 arrived; 2, 6, 7, 9, 10 did not (yet).
     let blocks = [(seg(8), seg(9)), (seg(3), seg(6))];
@@ -320,7 +324,7 @@ fn sack_fallback_skips_what_the_receiver_holds() {
     assert_eq!((ep.tx.cwnd, ep.tx.ssthresh), (2 * MSS, 65_535));
     let lost: Vec<u64> = ep
         .tx
-        .sent
+        .scoreboard()
         .iter()
         .filter(|s| s.lost)
         .map(|s| s.range.start)
@@ -383,36 +387,34 @@ fn modules_decide_the_fallback_by_where_the_loss_is() {
     let c = cfg("faststart");
     let (mut cc, mut rec) = modules(&c);
     let mut s = fresh(&c);
-    cc.on_connection_start(&mut s, Some(&entry(10, 0.0)), SimTime::ZERO);
-    s.snd_una = 1;
-    s.snd_max = 1;
+    cc.on_event(
+        &mut s,
+        CcEvent::ConnectionStart(Some(&entry(10, 0.0))),
+        SimTime::ZERO,
+    );
+    s.set_snd_una(1);
+    s.set_snd_max(1);
     for _ in 0..10 {
-        s.sent.push_new(
-            SeqRange::new(s.snd_max, s.snd_max + MSS),
-            false,
-            false,
-            SimTime::ZERO,
-        );
-        s.snd_max += MSS;
-        cc.on_data_sent(&mut s, SimTime::ZERO);
+        s.send_new(MSS, SimTime::ZERO);
+        cc.on_event(&mut s, CcEvent::DataSent, SimTime::ZERO);
     }
     assert_eq!(cc.data_priority(&s, seg(10)), Priority::Low);
     assert_eq!(cc.data_priority(&s, seg(11)), Priority::High);
-    s.dupacks = 3;
+    s.set_dupacks(3);
     assert!(rec.loss_detected(&s));
-    s.ssthresh = cc.ssthresh_on_loss(&s);
+    s.ssthresh = cc.ssthresh(&s);
     assert_eq!(s.ssthresh, 65_535);
-    rec.enter(&mut s);
+    rec.enter(&mut s, true);
     assert_eq!(s.cwnd, 2 * MSS);
-    assert!(s.retransmit_now);
-    assert_eq!(s.sent.iter().filter(|x| x.lost).count(), 10);
+    assert!(s.retransmit_now());
+    assert_eq!(s.scoreboard().iter().filter(|x| x.lost).count(), 10);
     assert_eq!(
         cc.data_priority(&s, seg(1)),
         Priority::High,
         "resent: ordinary"
     );
     assert_eq!(cc.pacing_rate(&s), None);
-    rec.on_dupack(&mut s);
+    rec.on_ack(&mut s, RecoveryAck::Duplicate);
     assert_eq!(s.cwnd, 2 * MSS, "no inflation");
     rec.exit(&mut s);
     assert_eq!(s.cwnd, 2 * MSS, "no cwnd = ssthresh");

@@ -8,23 +8,24 @@
 //! reference. Loss recovery is standard (SACK or NewReno). The authors
 //! recommend pacing (Sec. 4.2) against the bursts this growth makes.
 
-use super::{plain_recovery, Variant, VariantInput};
+use super::{CongestionSettings, Showcase, Variant, VariantInput};
 use crate::engine::{Duration, SimTime};
-use crate::error::{positive, typed, ScenarioError};
-use crate::tcp::congestion::CongestionControl;
+use crate::error::{positive, ScenarioError};
+use crate::tcp::congestion::{CcEvent, CongestionControl, Reply};
 use crate::tcp::send_state::SendState;
-use crate::tcp::{EndpointParts, Recovery, VariantFactory};
+use crate::tcp::Recovery;
 use serde::{Deserialize, Serialize};
 
-pub const VARIANT: Variant = Variant {
-    name: "hybla",
-    about:
-        "TCP Hybla (Caini, Firrincieli 2004): window growth of a 25 ms reference connection, paced",
-    recoveries: &[Recovery::Sack, Recovery::NewReno],
-    shorthands: &[],
-    build: factory,
-    listed: true,
-};
+pub const VARIANT: Variant = Variant::congestion_only::<HyblaConfig>(
+    "hybla",
+    "TCP Hybla (Caini, Firrincieli 2004): window growth of a 25 ms reference connection, paced",
+    &[Recovery::Sack, Recovery::NewReno],
+    &[],
+)
+.compared_as(&[Showcase {
+    label: "Hybla",
+    tcp: r#"{"variant": "hybla"}"#,
+}]);
 
 /// `[tcp.hybla]`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -46,27 +47,13 @@ impl Default for HyblaConfig {
     }
 }
 
-struct HyblaFactory {
-    cfg: HyblaConfig,
-    recovery: Recovery,
-}
+impl CongestionSettings for HyblaConfig {
+    fn check(&mut self, _input: &VariantInput) -> Result<(), ScenarioError> {
+        positive("rtt0_s", self.rtt0_s)
+    }
 
-fn factory(input: &VariantInput) -> Result<Box<dyn VariantFactory>, ScenarioError> {
-    let cfg: HyblaConfig = typed(input.settings)?;
-    positive("rtt0_s", cfg.rtt0_s)?;
-    Ok(Box::new(HyblaFactory {
-        cfg,
-        recovery: input.recovery,
-    }))
-}
-
-impl VariantFactory for HyblaFactory {
-    fn endpoint(&self) -> EndpointParts {
-        EndpointParts::new(
-            Box::new(Hybla::new(self.cfg.clone())),
-            plain_recovery(self.recovery),
-            self.recovery == Recovery::Sack,
-        )
+    fn congestion_control(&self) -> Box<dyn CongestionControl> {
+        Box::new(Hybla::new(self.clone()))
     }
 }
 
@@ -100,12 +87,23 @@ impl CongestionControl for Hybla {
         "hybla"
     }
 
-    fn on_rtt_sample(&mut self, _s: &mut SendState, rtt: Duration) {
-        self.min_rtt = Some(self.min_rtt.map_or(rtt, |m| m.min(rtt)));
+    fn on_event(&mut self, _s: &mut SendState, ev: CcEvent, _now: SimTime) -> Reply {
+        if let CcEvent::RttSample(rtt) = ev {
+            self.min_rtt = Some(self.min_rtt.map_or(rtt, |m| m.min(rtt)));
+        }
+        Reply::Default
+    }
+
+    fn ssthresh(&mut self, s: &SendState) -> u64 {
+        s.half_flight()
+    }
+
+    fn on_timeout(&mut self, s: &mut SendState) {
+        s.restart_after_timeout(s.half_flight());
     }
 
     fn on_ack(&mut self, s: &mut SendState, acked: u64, _now: SimTime) {
-        let mss = s.mss as f64;
+        let mss = s.mss() as f64;
         let rho = self.rho();
         let segs = acked as f64 / mss;
         if s.in_slow_start() {
@@ -126,7 +124,7 @@ impl CongestionControl for Hybla {
         if !self.cfg.pacing {
             return None;
         }
-        let srtt = s.rtt.srtt()?.as_secs_f64();
+        let srtt = s.rtt().srtt()?.as_secs_f64();
         let ratio = if s.in_slow_start() { 2.0 } else { 1.2 };
         Some(ratio * s.cwnd as f64 / srtt.max(1e-6))
     }
@@ -142,7 +140,11 @@ mod tests {
     fn run_ca(rtt: f64, seconds: f64) -> (f64, f64) {
         let mut s = send_state(MSS as u32);
         let mut h = Hybla::new(HyblaConfig::default());
-        h.on_rtt_sample(&mut s, Duration::from_secs_f64(rtt));
+        h.on_event(
+            &mut s,
+            CcEvent::RttSample(Duration::from_secs_f64(rtt)),
+            SimTime::ZERO,
+        );
         let rho = h.rho();
         // Congestion avoidance from W = rho x 20 segments (W_ref = 20).
         s.cwnd = (rho * 20.0) as u64 * MSS;
@@ -182,7 +184,11 @@ mod tests {
         s.ssthresh = 1_000_000;
         s.cwnd = 2 * MSS;
         let mut h = Hybla::new(HyblaConfig::default());
-        h.on_rtt_sample(&mut s, Duration::from_secs_f64(0.075)); // rho = 3
+        h.on_event(
+            &mut s,
+            CcEvent::RttSample(Duration::from_secs_f64(0.075)),
+            SimTime::ZERO,
+        ); // rho = 3
         h.on_ack(&mut s, MSS, SimTime::ZERO);
         assert_eq!(s.cwnd, 2 * MSS + 7 * MSS);
         // Capped at ssthresh.
@@ -196,7 +202,7 @@ mod tests {
         let mut s = send_state(1460);
         let h = Hybla::new(HyblaConfig::default());
         assert_eq!(h.pacing_rate(&s), None, "no RTT yet");
-        s.rtt.sample(Duration::from_secs_f64(0.5));
+        s.rtt_mut().sample(Duration::from_secs_f64(0.5));
         s.cwnd = 100_000;
         s.ssthresh = 50_000;
         assert!((h.pacing_rate(&s).unwrap() - 1.2 * 200_000.0).abs() < 1e-6);

@@ -31,11 +31,11 @@ mod tests;
 
 use super::header_bits::PEACH_DUMMY;
 use super::reno::{reno_ca_increase, Reno};
-use super::{plain_recovery, Variant, VariantInput};
+use super::{Settings, Showcase, Variant};
 use crate::engine::SimTime;
-use crate::error::{typed, ScenarioError};
 use crate::net::packet::Priority;
-use crate::tcp::congestion::CongestionControl;
+use crate::tcp::congestion::{CcEvent, CongestionControl, Reply};
+use crate::tcp::recovery;
 use crate::tcp::send_state::{ExtraSegment, SendState};
 use crate::tcp::{EndpointParts, Recovery, VariantFactory};
 use rapid_recovery::{PeachRecovery, RapidRecovery};
@@ -63,40 +63,32 @@ impl Default for PeachConfig {
 
 /// `peach` (NewReno-style) and `peach-sack` (with the SACK option, as in
 /// the paper's Sec. V: "both TCP-Reno and TCP-Peach apply the SACK option").
-pub const VARIANT: Variant = Variant {
-    name: "peach",
-    about: "TCP-Peach (IEEE/ACM ToN 2001): Sudden Start, Rapid Recovery, dummy segments",
-    recoveries: &[Recovery::NewReno, Recovery::Sack],
-    shorthands: &[("peach-sack", Recovery::Sack)],
-    build: factory,
-    listed: true,
-};
+pub const VARIANT: Variant = Variant::new::<PeachConfig>(
+    "peach",
+    "TCP-Peach (IEEE/ACM ToN 2001): Sudden Start, Rapid Recovery, dummy segments",
+    &[Recovery::NewReno, Recovery::Sack],
+    &[("peach-sack", Recovery::Sack)],
+)
+.compared_as(&[Showcase {
+    label: "TCP-Peach",
+    tcp: r#"{"variant": "peach-sack"}"#,
+}]);
 
-struct PeachFactory {
-    cfg: PeachConfig,
-    recovery: Recovery,
-}
+impl Settings for PeachConfig {}
 
-fn factory(input: &VariantInput) -> Result<Box<dyn VariantFactory>, ScenarioError> {
-    Ok(Box::new(PeachFactory {
-        cfg: typed(input.settings)?,
-        recovery: input.recovery,
-    }))
-}
-
-impl VariantFactory for PeachFactory {
+impl VariantFactory for PeachConfig {
     /// The sender's congestion and loss-recovery modules share one `State`;
     /// the receiver answers dummies if it has Peach support (a setting, so
     /// that a TCP-Peach sender may meet a receiver without it).
-    fn endpoint(&self) -> EndpointParts {
-        let sack = self.recovery == Recovery::Sack;
+    fn endpoint(&self, recovery: Recovery) -> EndpointParts {
+        let sack = recovery == Recovery::Sack;
         let st: Shared = Rc::new(RefCell::new(State::new(sack)));
         let parts = EndpointParts::new(
             Box::new(Peach::new(st.clone())),
-            Box::new(PeachRecovery::new(st, sack, plain_recovery(self.recovery))),
+            Box::new(PeachRecovery::new(st, sack, recovery::standard(recovery))),
             sack,
         );
-        if self.cfg.receiver_support {
+        if self.receiver_support {
             parts.with_receiver(Box::new(receiver::PeachReceiver))
         } else {
             parts
@@ -149,7 +141,7 @@ impl State {
 /// segments, as Reno halves ("the sender halves its congestion window, as
 /// in TCP-Reno", Sec. III-C).
 pub fn halved(s: &SendState) -> u64 {
-    (s.cwnd / 2).max(2 * s.mss as u64)
+    (s.cwnd / 2).max(2 * s.mss() as u64)
 }
 
 /// Values of `trace_phase` (the `cc_phase` time series).
@@ -182,8 +174,26 @@ impl Peach {
 
     /// cwnd grows by `inc`, but not beyond rwnd, "the maximum value for the
     /// congestion window" (Sec. III-B).
+    /// The ACK of a dummy segment: in Rapid Recovery Fig. 4's
+    /// DUMMY_ACK_ARRIVAL, otherwise the wdsn rule of Congestion Avoidance
+    /// (Sec. III-A): cwnd + 1 if wdsn = 0, else wdsn - 1.
+    fn dummy_answered(st: &mut State, s: &mut SendState) {
+        st.sudden.on_marked_ack();
+        if st.fallback {
+            return;
+        }
+        if st.rr.active() {
+            st.rr.dummy_ack(s, &mut st.wdsn);
+            st.rr.send(s);
+        } else if st.wdsn == 0 {
+            Self::grow(s, s.mss() as u64);
+        } else {
+            st.wdsn -= 1;
+        }
+    }
+
     fn grow(s: &mut SendState, inc: u64) {
-        s.cwnd = (s.cwnd + inc).min(s.cwnd.max(s.rwnd));
+        s.cwnd = (s.cwnd + inc).min(s.cwnd.max(s.rwnd()));
     }
 }
 
@@ -202,7 +212,7 @@ impl CongestionControl for Peach {
         Self::grow(s, inc);
     }
 
-    fn ssthresh_on_loss(&mut self, s: &SendState) -> u64 {
+    fn ssthresh(&mut self, s: &SendState) -> u64 {
         if self.st.borrow().fallback {
             s.half_flight()
         } else {
@@ -213,9 +223,8 @@ impl CongestionControl for Peach {
     /// A timeout, in Rapid Recovery (Fig. 4's `t > tRetr + RTO`) or not
     /// (Fig. 1): Sudden Start from one segment. ssthresh is halved as in
     /// Reno; TCP-Peach itself never reads it.
-    fn on_rto(&mut self, s: &mut SendState) {
-        s.ssthresh = s.half_flight();
-        s.cwnd = s.mss as u64;
+    fn on_timeout(&mut self, s: &mut SendState) {
+        s.restart_after_timeout(s.half_flight());
         let st = &mut *self.st.borrow_mut();
         if !st.fallback {
             st.rr.abandon();
@@ -227,55 +236,35 @@ impl CongestionControl for Peach {
         }
     }
 
-    fn on_data_sent(&mut self, s: &mut SendState, now: SimTime) {
+    fn on_event(&mut self, s: &mut SendState, ev: CcEvent, now: SimTime) -> Reply {
         let st = &mut *self.st.borrow_mut();
-        if !st.fallback {
-            st.sudden.on_data_sent(s, now);
+        match ev {
+            CcEvent::DataSent if !st.fallback => st.sudden.on_data_sent(s, now),
+            CcEvent::Timer => st.sudden.on_timer(s, now),
+            CcEvent::MarkedAck(m) if m & PEACH_DUMMY != 0 => {
+                Self::dummy_answered(st, s);
+                return Reply::Handled;
+            }
+            // A duplicate ACK while Sudden Start's dummies are out and none
+            // has been answered by a marked ACK: the receiver lacks Peach
+            // support. The sender falls back, and takes the duplicate ACKs
+            // the receiver sends for the dummies (it holds their data
+            // already) for what they are, not for a loss.
+            CcEvent::DupAck => {
+                if !st.fallback && st.sudden.shows_no_support() {
+                    st.fall_back();
+                }
+                if st.fallback && st.sudden.claim_answer(now) {
+                    return Reply::Handled;
+                }
+            }
+            _ => {}
         }
+        Reply::Default
     }
 
     fn next_timer(&self) -> Option<SimTime> {
         self.st.borrow().sudden.next_timer()
-    }
-
-    fn on_timer(&mut self, s: &mut SendState, now: SimTime) {
-        self.st.borrow_mut().sudden.on_timer(s, now);
-    }
-
-    /// The ACK of a dummy segment: in Rapid Recovery Fig. 4's
-    /// DUMMY_ACK_ARRIVAL, otherwise the wdsn rule of Congestion Avoidance
-    /// (Sec. III-A): cwnd + 1 if wdsn = 0, else wdsn - 1.
-    fn on_marked_ack(&mut self, s: &mut SendState, m: u8, _now: SimTime) -> bool {
-        if m & PEACH_DUMMY == 0 {
-            return false;
-        }
-        let st = &mut *self.st.borrow_mut();
-        st.sudden.on_marked_ack();
-        if st.fallback {
-            return true;
-        }
-        if st.rr.active() {
-            st.rr.dummy_ack(s, &mut st.wdsn);
-            st.rr.send(s);
-        } else if st.wdsn == 0 {
-            Self::grow(s, s.mss as u64);
-        } else {
-            st.wdsn -= 1;
-        }
-        true
-    }
-
-    /// A duplicate ACK while Sudden Start's dummies are out and none has
-    /// been answered by a marked ACK: the receiver lacks Peach support.
-    /// The sender falls back, and takes the duplicate ACKs the receiver
-    /// sends for the dummies (it holds their data already) for what they
-    /// are, not for a loss.
-    fn claim_dupack(&mut self, _s: &mut SendState, now: SimTime) -> bool {
-        let st = &mut *self.st.borrow_mut();
-        if !st.fallback && st.sudden.shows_no_support() {
-            st.fall_back();
-        }
-        st.fallback && st.sudden.claim_answer(now)
     }
 
     fn trace_phase(&self) -> i32 {

@@ -24,7 +24,7 @@
 //! are marked "Reading:" and listed in docs/peach.md.
 
 use super::{dummy, Shared};
-use crate::tcp::recovery::LossRecovery;
+use crate::tcp::recovery::{LossRecovery, RecoveryAck, RecoveryRules};
 use crate::tcp::send_state::SendState;
 
 /// The counters of one Rapid Recovery episode.
@@ -71,7 +71,7 @@ impl RapidRecovery {
     /// `tRetr=t` needs no variable: the connection's retransmission timer
     /// is what expires when the retransmission is not acknowledged in time.
     pub fn start(&mut self, s: &mut SendState, wdsn: &mut u64) {
-        let mss = s.mss as u64;
+        let mss = s.mss() as u64;
         s.cwnd = s.ssthresh;
         self.adsn = 2 * s.cwnd / mss;
         *wdsn = s.cwnd / mss;
@@ -82,7 +82,7 @@ impl RapidRecovery {
 
     /// `DATA_ACK_ARRIVAL: cwnd=cwnd+1; infl_seg=infl_seg+1`.
     pub fn data_ack(&mut self, s: &mut SendState) {
-        let mss = s.mss as u64;
+        let mss = s.mss() as u64;
         if self.sack {
             self.sack_infl += mss;
         } else {
@@ -95,8 +95,8 @@ impl RapidRecovery {
     /// else wdsn=wdsn-1`.
     pub fn dummy_ack(&mut self, s: &mut SendState, wdsn: &mut u64) {
         if *wdsn == 0 {
-            s.cwnd += s.mss as u64;
-            self.infl_seg += s.mss as u64;
+            s.cwnd += s.mss() as u64;
+            self.infl_seg += s.mss() as u64;
         } else {
             *wdsn -= 1;
         }
@@ -110,12 +110,12 @@ impl RapidRecovery {
     pub fn send(&mut self, s: &mut SendState) {
         let cwnd = s.cwnd + self.sack_infl;
         let nackseg = s.flight_size();
-        if cwnd >= nackseg + s.mss as u64 {
+        if cwnd >= nackseg + s.mss() as u64 {
             return;
         }
         if self.adsn > 0 {
-            s.extra.push(dummy());
-            s.extra.push(dummy());
+            s.send_extra(dummy());
+            s.send_extra(dummy());
             self.adsn = self.adsn.saturating_sub(2);
         }
     }
@@ -138,7 +138,7 @@ impl RapidRecovery {
     /// `LOST_SEGMENT_ACKED: END=1; cwnd=cwnd-infl_seg` (and adsn = 0,
     /// Sec. III-C).
     pub fn end(&mut self, s: &mut SendState) {
-        s.cwnd = s.cwnd.saturating_sub(self.infl_seg).max(s.mss as u64);
+        s.cwnd = s.cwnd.saturating_sub(self.infl_seg).max(s.mss() as u64);
         self.abandon();
     }
 
@@ -189,50 +189,50 @@ impl LossRecovery for PeachRecovery {
         self.plain.loss_detected(s)
     }
 
-    fn enter(&mut self, s: &mut SendState) {
+    /// Fig. 4's RAPID_RECOVERY_START: the fast retransmission, cwnd =
+    /// ssthresh, adsn and wdsn set.
+    fn enter(&mut self, s: &mut SendState, reduced: bool) {
         let st = &mut *self.st.borrow_mut();
         if st.fallback {
-            return self.plain.enter(s);
+            return self.plain.enter(s, reduced);
         }
         st.rr.start(s, &mut st.wdsn);
-        // The Fast Retransmit: the first unacknowledged segment goes now.
-        s.sent.mark_first_lost();
+        s.retransmit_first_now();
         if self.sack {
-            s.sent.mark_lost_by_sack(s.dupthresh, s.mss);
+            s.presume_lost_by_sack();
         }
-        s.retransmit_now = true;
     }
 
-    fn on_dupack(&mut self, s: &mut SendState) {
+    fn on_ack(&mut self, s: &mut SendState, ack: RecoveryAck) {
         if self.st.borrow().fallback {
-            return self.plain.on_dupack(s);
+            return self.plain.on_ack(s, ack);
         }
-        if self.sack {
-            s.sent.mark_lost_by_sack(s.dupthresh, s.mss);
+        match ack {
+            // DATA_ACK_ARRIVAL of a duplicate ACK.
+            RecoveryAck::Duplicate => {
+                if self.sack {
+                    s.presume_lost_by_sack();
+                }
+                self.st.borrow_mut().rr.data_ack(s);
+            }
+            // A partial ACK: the next hole is resent (NewReno) or presumed
+            // lost (SACK); what the inflation counted for the acknowledged
+            // segments is given back.
+            RecoveryAck::Partial { acked } => {
+                if self.sack {
+                    s.presume_lost_by_sack();
+                } else {
+                    s.retransmit_first_now();
+                }
+                let rr = &mut self.st.borrow_mut().rr;
+                rr.take_back(s, acked);
+                rr.data_ack(s);
+            }
         }
-        self.st.borrow_mut().rr.data_ack(s);
         self.after_ack(s);
     }
 
-    fn on_partial_ack(&mut self, s: &mut SendState, acked: u64) {
-        if self.st.borrow().fallback {
-            return self.plain.on_partial_ack(s, acked);
-        }
-        // The next hole is lost too: NewReno resends it now, SACK when the
-        // scoreboard says so.
-        if self.sack {
-            s.sent.mark_lost_by_sack(s.dupthresh, s.mss);
-        } else {
-            super::super::newreno::NewRenoRecovery::retransmit_first_hole(s);
-        }
-        {
-            let rr = &mut self.st.borrow_mut().rr;
-            rr.take_back(s, acked);
-            rr.data_ack(s);
-        }
-        self.after_ack(s);
-    }
-
+    /// RAPID_RECOVERY_END: the inflation taken back.
     fn exit(&mut self, s: &mut SendState) {
         let st = &mut *self.st.borrow_mut();
         if st.fallback {
@@ -241,13 +241,13 @@ impl LossRecovery for PeachRecovery {
         st.rr.end(s);
     }
 
-    /// peach-sack selects what Rapid Recovery sends by RFC 6675's NextSeg,
-    /// rules (3) and (4) included (docs/peach.md, reading 13).
-    fn nextseg_rules_3_and_4(&self) -> bool {
-        if self.st.borrow().fallback {
-            self.plain.nextseg_rules_3_and_4()
-        } else {
-            self.sack
+    fn rules(&self) -> RecoveryRules {
+        // peach-sack selects what Rapid Recovery sends by RFC 6675's
+        // NextSeg, rules (3) and (4) included (docs/peach.md, reading 13);
+        // after a fallback the plain recovery is SACK's exactly then too.
+        RecoveryRules {
+            nextseg_rules_3_and_4: self.sack,
+            ..RecoveryRules::default()
         }
     }
 }

@@ -100,12 +100,12 @@ impl SuddenStart {
     /// handshake was retransmitted, so Karn's rule gave none) the RTO
     /// stands in for it.
     pub fn rtt(s: &SendState) -> Duration {
-        s.rtt.srtt().unwrap_or_else(|| s.rtt.rto())
+        s.rtt().srtt().unwrap_or_else(|| s.rtt().rto())
     }
 
     /// tau = RTT / rwnd (Eq. 2) and rwnd in whole segments.
     pub fn spacing(s: &SendState) -> (Duration, u32) {
-        let rwnd = (s.rwnd / s.mss as u64).clamp(1, u32::MAX as u64) as u32;
+        let rwnd = (s.rwnd() / s.mss() as u64).clamp(1, u32::MAX as u64) as u32;
         (Duration(Self::rtt(s).0 / rwnd as u64), rwnd)
     }
 
@@ -115,7 +115,7 @@ impl SuddenStart {
         if self.stage != Stage::Armed {
             return;
         }
-        s.cwnd = s.mss as u64;
+        s.cwnd = s.mss() as u64;
         let (tau, rwnd) = Self::spacing(s);
         self.stage = if rwnd > 1 {
             Stage::Pacing {
@@ -147,11 +147,11 @@ impl SuddenStart {
         // Reading: once everything, FIN included, is acknowledged there is
         // nothing left to copy or to send faster; the paper's transfers
         // never end within Sudden Start, so it does not say.
-        if s.fin_seq.is_some_and(|f| s.snd_una > f) {
+        if s.fin_seq().is_some_and(|f| s.snd_una() > f) {
             self.stage = Stage::Idle;
             return;
         }
-        s.extra.push(dummy());
+        s.send_extra(dummy());
         self.sent += 1;
         self.unclaimed += 1;
         // The answer to this dummy is due about one RTT from now; two

@@ -7,10 +7,11 @@ use super::rapid_recovery::RapidRecovery;
 use super::*;
 use crate::engine::Duration;
 use crate::net::packet::{flags, SeqRange, TcpHeader};
-use crate::protocols::newreno::NewRenoRecovery;
-use crate::protocols::sack::SackRecovery;
 use crate::tcp::recovery::LossRecovery;
+use crate::tcp::recovery::NewRenoRecovery;
+use crate::tcp::recovery::SackRecovery;
 use crate::tcp::test_support::{accept, peer_ack};
+use crate::tcp::{CcEvent, CongState, RecoveryAck};
 use crate::tcp::{TcpConfig, TcpEndpoint, TcpOutput};
 
 const MSS: u64 = 1000;
@@ -31,20 +32,14 @@ fn sender(n: u64) -> SendState {
     let c = cfg("peach");
     let ep = TcpEndpoint::new(&c, false, Box::new(Reno::new()), Box::new(NewRenoRecovery));
     let mut s = ep.tx;
-    s.rtt.sample(Duration::from_millis(550));
-    s.rwnd = 64 * MSS;
-    s.snd_una = 1;
-    s.snd_max = 1;
+    s.rtt_mut().sample(Duration::from_millis(550));
+    s.set_rwnd(64 * MSS);
+    s.set_snd_una(1);
+    s.set_snd_max(1);
     for _ in 0..n {
-        s.sent.push_new(
-            SeqRange::new(s.snd_max, s.snd_max + MSS),
-            false,
-            false,
-            SimTime::ZERO,
-        );
-        s.snd_max += MSS;
+        s.send_new(MSS, SimTime::ZERO);
     }
-    s.stream_end = s.snd_max + 1_000 * MSS;
+    s.set_stream_end(s.snd_max() + 1_000 * MSS);
     s.cwnd = n * MSS;
     s
 }
@@ -71,10 +66,10 @@ fn sudden_start_paces_rwnd_minus_one_dummies_tau_apart() {
     while let Some(t) = ss.next_timer() {
         // Firing early does nothing.
         ss.on_timer(&mut s, SimTime(t.0 - 1));
-        assert!(s.extra.is_empty());
+        assert!(s.extra().is_empty());
         ss.on_timer(&mut s, t);
-        assert_eq!(s.extra, vec![dummy()]);
-        s.extra.clear();
+        assert_eq!(s.extra(), vec![dummy()]);
+        s.extra_mut().clear();
         at.push(t);
     }
     assert_eq!(at.len(), 63);
@@ -113,11 +108,11 @@ fn sudden_start_stops_after_the_transfer_ends() {
     let mut s = sender(0);
     let mut ss = SuddenStart::new();
     ss.on_data_sent(&mut s, SimTime::ZERO);
-    s.fin_seq = Some(5_001);
-    s.snd_una = 5_002;
+    s.set_fin_seq(Some(5_001));
+    s.set_snd_una(5_002);
     let t = ss.next_timer().unwrap();
     ss.on_timer(&mut s, t);
-    assert!(s.extra.is_empty());
+    assert!(s.extra().is_empty());
     assert!(!ss.running());
 }
 
@@ -145,18 +140,18 @@ fn dummy_acks_open_cwnd_only_once_wdsn_is_spent() {
     let mut s = sender(10);
     st.borrow_mut().wdsn = 2;
     let now = SimTime::ZERO;
-    cc.on_marked_ack(&mut s, PEACH_DUMMY, now);
+    cc.on_event(&mut s, CcEvent::MarkedAck(PEACH_DUMMY), now);
     assert_eq!((s.cwnd, st.borrow().wdsn), (10 * MSS, 1));
-    cc.on_marked_ack(&mut s, PEACH_DUMMY, now);
+    cc.on_event(&mut s, CcEvent::MarkedAck(PEACH_DUMMY), now);
     assert_eq!((s.cwnd, st.borrow().wdsn), (10 * MSS, 0));
-    cc.on_marked_ack(&mut s, PEACH_DUMMY, now);
+    cc.on_event(&mut s, CcEvent::MarkedAck(PEACH_DUMMY), now);
     assert_eq!((s.cwnd, st.borrow().wdsn), (11 * MSS, 0));
     // Other marks are not TCP-Peach's.
-    cc.on_marked_ack(&mut s, 0x80, now);
+    cc.on_event(&mut s, CcEvent::MarkedAck(0x80), now);
     assert_eq!(s.cwnd, 11 * MSS);
     // rwnd is the most cwnd may reach.
     s.cwnd = 64 * MSS;
-    cc.on_marked_ack(&mut s, PEACH_DUMMY, now);
+    cc.on_event(&mut s, CcEvent::MarkedAck(PEACH_DUMMY), now);
     assert_eq!(s.cwnd, 64 * MSS);
 }
 
@@ -177,12 +172,12 @@ fn data_acks_grow_cwnd_by_congestion_avoidance() {
 /// Fast Retransmit at cwnd0 = 30 as the machinery does it: ssthresh from
 /// the congestion module, then the recovery module's `enter`.
 fn fast_retransmit(cc: &mut Peach, rec: &mut PeachRecovery, s: &mut SendState) {
-    s.dupacks = 3;
+    s.set_dupacks(3);
     assert!(rec.loss_detected(s));
-    s.ssthresh = cc.ssthresh_on_loss(s);
-    s.recover = s.snd_max;
-    s.in_recovery = true;
-    rec.enter(s);
+    s.ssthresh = cc.ssthresh(s);
+    s.set_recover(s.snd_max());
+    s.set_state(CongState::Recovery);
+    rec.enter(s, true);
 }
 
 fn rr(st: &Shared) -> RapidRecovery {
@@ -201,17 +196,17 @@ fn rapid_recovery_start_halves_cwnd_and_sets_adsn_and_wdsn() {
     assert!(rr(&st).active());
     assert_eq!(cc.trace_phase(), phase::RAPID_RECOVERY);
     // The Fast Retransmit: the first segment goes at once.
-    assert!(s.retransmit_now);
-    assert_eq!(s.sent.next_lost(), Some(0));
+    assert!(s.retransmit_now());
+    assert_eq!(s.scoreboard().next_lost(), Some(0));
     // No dummies before the first ACK of the episode.
-    assert!(s.extra.is_empty());
+    assert!(s.extra().is_empty());
 }
 
 #[test]
 fn rapid_recovery_halving_keeps_two_segments() {
     let (mut cc, _, _) = peach(false);
     let s = sender(3);
-    assert_eq!(cc.ssthresh_on_loss(&s), 2 * MSS);
+    assert_eq!(cc.ssthresh(&s), 2 * MSS);
 }
 
 /// Sec. IV-A with cwnd0 = 30: each of the first 15 ACKs inflates cwnd and,
@@ -222,20 +217,20 @@ fn rapid_recovery_data_acks_inflate_and_send_two_dummies_while_cwnd_le_nackseg()
     let (mut cc, mut rec, st) = peach(false);
     let mut s = sender(30);
     fast_retransmit(&mut cc, &mut rec, &mut s);
-    s.retransmit_now = false;
-    s.sent.on_retransmit(0, SimTime::ZERO); // the machinery resent it
+    s.set_retransmit_now(false);
+    s.scoreboard_mut().on_retransmit(0, SimTime::ZERO); // the machinery resent it
     for k in 1..=15u64 {
-        rec.on_dupack(&mut s);
+        rec.on_ack(&mut s, RecoveryAck::Duplicate);
         assert_eq!(s.cwnd, (15 + k) * MSS, "DATA_ACK: cwnd + 1");
         assert_eq!(rr(&st).infl_seg(), k * MSS, "infl_seg + 1");
-        assert_eq!(s.extra, vec![dummy(), dummy()], "ACK {k}: two dummies");
-        s.extra.clear();
+        assert_eq!(s.extra(), vec![dummy(), dummy()], "ACK {k}: two dummies");
+        s.extra_mut().clear();
         assert_eq!(rr(&st).adsn(), 30 - 2 * k);
     }
     // cwnd = 31 > nackseg = 30: data, no dummies (and adsn is spent).
-    rec.on_dupack(&mut s);
+    rec.on_ack(&mut s, RecoveryAck::Duplicate);
     assert_eq!(s.cwnd, 31 * MSS);
-    assert!(s.extra.is_empty());
+    assert!(s.extra().is_empty());
     assert!(s.pipe() + MSS <= s.cwnd, "the machinery may send new data");
 }
 
@@ -249,10 +244,10 @@ fn rapid_recovery_sends_no_dummies_once_adsn_is_spent() {
         spent.send(&mut s);
     }
     st.borrow_mut().rr = spent;
-    s.extra.clear();
-    rec.on_dupack(&mut s);
+    s.extra_mut().clear();
+    rec.on_ack(&mut s, RecoveryAck::Duplicate);
     assert_eq!(s.cwnd, 16 * MSS, "cwnd <= nackseg");
-    assert!(s.extra.is_empty(), "adsn = 0");
+    assert!(s.extra().is_empty(), "adsn = 0");
 }
 
 /// DUMMY_ACK_ARRIVAL: while wdsn > 0 only wdsn drops; then cwnd and
@@ -263,14 +258,14 @@ fn rapid_recovery_dummy_acks_spend_wdsn_then_inflate() {
     let mut s = sender(30);
     fast_retransmit(&mut cc, &mut rec, &mut s);
     st.borrow_mut().wdsn = 1;
-    cc.on_marked_ack(&mut s, PEACH_DUMMY, SimTime::ZERO);
+    cc.on_event(&mut s, CcEvent::MarkedAck(PEACH_DUMMY), SimTime::ZERO);
     assert_eq!((s.cwnd, st.borrow().wdsn), (15 * MSS, 0));
     assert_eq!(rr(&st).infl_seg(), 0);
-    assert_eq!(s.extra.len(), 2, "cwnd <= nackseg: two dummies");
-    cc.on_marked_ack(&mut s, PEACH_DUMMY, SimTime::ZERO);
+    assert_eq!(s.extra().len(), 2, "cwnd <= nackseg: two dummies");
+    cc.on_event(&mut s, CcEvent::MarkedAck(PEACH_DUMMY), SimTime::ZERO);
     assert_eq!(s.cwnd, 16 * MSS);
     assert_eq!(rr(&st).infl_seg(), MSS);
-    assert_eq!(s.extra.len(), 4);
+    assert_eq!(s.extra().len(), 4);
 }
 
 /// LOST_SEGMENT_ACKED: cwnd = cwnd - infl_seg, back to cwnd0/2, whatever
@@ -281,10 +276,10 @@ fn rapid_recovery_end_deflates_by_infl_seg() {
     let mut s = sender(30);
     fast_retransmit(&mut cc, &mut rec, &mut s);
     for _ in 0..20 {
-        rec.on_dupack(&mut s);
+        rec.on_ack(&mut s, RecoveryAck::Duplicate);
     }
     st.borrow_mut().wdsn = 0;
-    cc.on_marked_ack(&mut s, PEACH_DUMMY, SimTime::ZERO);
+    cc.on_event(&mut s, CcEvent::MarkedAck(PEACH_DUMMY), SimTime::ZERO);
     assert_eq!(s.cwnd, 36 * MSS);
     rec.exit(&mut s);
     assert_eq!(s.cwnd, 15 * MSS);
@@ -301,21 +296,21 @@ fn rapid_recovery_partial_ack_resends_the_next_hole() {
     let (mut cc, mut rec, st) = peach(false);
     let mut s = sender(30);
     fast_retransmit(&mut cc, &mut rec, &mut s);
-    s.retransmit_now = false;
-    s.sent.on_retransmit(0, SimTime::ZERO);
+    s.set_retransmit_now(false);
+    s.scoreboard_mut().on_retransmit(0, SimTime::ZERO);
     for _ in 0..10 {
-        rec.on_dupack(&mut s);
+        rec.on_ack(&mut s, RecoveryAck::Duplicate);
     }
     assert_eq!(s.cwnd, 25 * MSS);
     // Segments 1-4 acknowledged; segment 5 is the next hole.
-    s.sent.ack_to(1 + 4 * MSS, SimTime::ZERO);
-    s.snd_una = 1 + 4 * MSS;
-    s.extra.clear();
-    rec.on_partial_ack(&mut s, 4 * MSS);
+    s.scoreboard_mut().ack_to(1 + 4 * MSS, SimTime::ZERO);
+    s.set_snd_una(1 + 4 * MSS);
+    s.extra_mut().clear();
+    rec.on_ack(&mut s, RecoveryAck::Partial { acked: 4 * MSS });
     assert_eq!(s.cwnd, (25 - 4 + 1) * MSS);
     assert_eq!(rr(&st).infl_seg(), 7 * MSS);
-    assert!(s.retransmit_now);
-    assert_eq!(s.sent.next_lost(), Some(0));
+    assert!(s.retransmit_now());
+    assert_eq!(s.scoreboard().next_lost(), Some(0));
     rec.exit(&mut s);
     assert_eq!(s.cwnd, 15 * MSS);
 }
@@ -327,14 +322,14 @@ fn rapid_recovery_timeout_starts_sudden_start() {
     let (mut cc, mut rec, st) = peach(false);
     let mut s = sender(30);
     fast_retransmit(&mut cc, &mut rec, &mut s);
-    rec.on_dupack(&mut s);
-    cc.on_rto(&mut s);
+    rec.on_ack(&mut s, RecoveryAck::Duplicate);
+    cc.on_timeout(&mut s);
     assert_eq!(s.cwnd, MSS);
     assert!(!rr(&st).active());
     assert_eq!(rr(&st).adsn(), 0);
     assert_eq!(st.borrow().wdsn, 0);
     let t = SimTime::from_secs_f64(10.0);
-    cc.on_data_sent(&mut s, t);
+    cc.on_event(&mut s, CcEvent::DataSent, t);
     assert_eq!(cc.next_timer(), Some(t + Duration(550_000_000 / 64)));
     assert_eq!(cc.trace_phase(), phase::SUDDEN_START);
 }
@@ -346,20 +341,20 @@ fn rapid_recovery_timeout_starts_sudden_start() {
 fn rapid_recovery_with_sack_counts_data_acks_without_inflating() {
     let (mut cc, mut rec, st) = peach(true);
     let mut s = sender(30);
-    s.sack = true;
+    s.set_sack(true);
     // Segments 2-4 SACKed: three duplicate ACKs.
-    s.sent
+    s.scoreboard_mut()
         .apply_sack(&[SeqRange::new(1 + MSS, 1 + 4 * MSS)], SimTime::ZERO);
     fast_retransmit(&mut cc, &mut rec, &mut s);
     assert_eq!(s.cwnd, 15 * MSS);
     let mut dummies = 0;
     for k in 0..26u64 {
-        s.sent
+        s.scoreboard_mut()
             .apply_sack(&[SeqRange::new(1 + MSS, 1 + (5 + k) * MSS)], SimTime::ZERO);
-        rec.on_dupack(&mut s);
+        rec.on_ack(&mut s, RecoveryAck::Duplicate);
         assert_eq!(s.cwnd, 15 * MSS);
-        dummies += s.extra.len();
-        s.extra.clear();
+        dummies += s.extra().len();
+        s.extra_mut().clear();
     }
     assert_eq!(dummies, 30);
     assert_eq!(rr(&st).adsn(), 0);
@@ -373,10 +368,10 @@ fn rapid_recovery_with_sack_counts_data_acks_without_inflating() {
 fn receiver(support: bool, delayed_ack: bool, n: u64) -> TcpEndpoint {
     let c = TcpConfig {
         delayed_ack,
-        variant_settings: Some(serde_json::json!({ "receiver_support": support })),
         ..cfg("peach")
     };
-    let mut ep = crate::protocols::endpoint(&c).unwrap();
+    let settings = serde_json::json!({ "receiver_support": support });
+    let mut ep = crate::protocols::endpoint_with(&c, &settings).unwrap();
     let mut out = TcpOutput::default();
     ep.connect(SimTime::ZERO, &mut out);
     let synack = TcpHeader {
@@ -503,7 +498,7 @@ fn endpoint_sends_one_segment_then_paced_dummies() {
     }
     assert_eq!(n, 63);
     assert_eq!(ep.stats.extra_segments_sent, 63);
-    assert_eq!(ep.tx.snd_max, 1 + MSS, "dummies carry no new data");
+    assert_eq!(ep.tx.snd_max(), 1 + MSS, "dummies carry no new data");
 }
 
 /// Marked ACKs go to the congestion module, never to duplicate-ACK
@@ -518,7 +513,7 @@ fn marked_acks_are_not_duplicate_acks() {
         ep.on_segment(&marked, now, &mut out);
         assert_eq!(ep.tx.cwnd, (1 + k) * MSS);
     }
-    assert_eq!(ep.tx.dupacks, 0);
+    assert_eq!(ep.tx.dupacks(), 0);
     assert_eq!(ep.stats.dupacks_received, 0);
     assert_eq!(ep.stats.marked_acks_received, 5);
     assert_eq!(ep.stats.fast_retransmits, 0);
@@ -545,7 +540,7 @@ fn unmarked_answers_to_dummies_make_the_sender_fall_back() {
     }
     assert_eq!(ep.cc_phase(), phase::FALLBACK);
     assert_eq!(ep.stats.dupacks_claimed, 2);
-    assert_eq!(ep.tx.dupacks, 0);
+    assert_eq!(ep.tx.dupacks(), 0);
     // No more dummies; real duplicate ACKs count again (the third starts
     // a NewReno fast retransmit).
     let extra_before = ep.stats.extra_segments_sent;

@@ -9,9 +9,10 @@
 //! - on duplicate ACKs with DN = 1 waits for DupThresh + k;
 //! - on a DN = 0 duplicate ACK once 3 or more have arrived, acts at once.
 //!
-//! All of it through `SendState::dupthresh`, set from each ACK's DN bit
-//! outside recovery (`LossRecovery::on_ack_info`); RFC 6675's IsLost uses
-//! the same threshold. Window reduction, recovery and RTO are SACK's.
+//! All of it through the duplicate-ACK threshold (`SendState::set_dupthresh`),
+//! set from each ACK's DN bit outside recovery (`CcEvent::Ack`) and back
+//! to the standard one when recovery ends; RFC 6675's IsLost uses the same
+//! threshold. Window reduction, recovery and RTO are SACK's.
 //!
 //! `[tcp.rntcp]`: `k = "cwnd"` (the default: max(1, cwnd in segments at the
 //! first duplicate ACK of the run) or a number >= 1; `es = true`: RN-TCP-ES
@@ -25,28 +26,24 @@ use super::enhanced_rtt::{self, EnhancedRtt};
 use super::header_bits::DROP_NEGATIVE;
 use super::reno::Reno;
 use super::rn_receiver::RnReceiver;
-use super::sack::SackRecovery;
-use super::{Variant, VariantInput};
+use super::{Settings, Variant, VariantInput};
 use crate::engine::SimTime;
-use crate::error::{bad, typed, ScenarioError};
+use crate::error::{bad, ScenarioError};
 use crate::tcp::ack_info::AckInfo;
-use crate::tcp::congestion::CongestionControl;
-use crate::tcp::recovery::LossRecovery;
-use crate::tcp::send_state::SendState;
-use crate::tcp::sent_queue::SentSegment;
+use crate::tcp::congestion::{CcEvent, CongestionControl, Reply};
+use crate::tcp::recovery::SackRecovery;
+use crate::tcp::send_state::{CongState, SendState};
 use crate::tcp::{EndpointParts, Recovery, VariantFactory};
 use serde::{Deserialize, Serialize};
 
-pub const VARIANT: Variant = Variant {
-    name: "rntcp",
-    about: "RN-TCP (TCP-R paper): SACK that waits k more duplicate ACKs when the receiver's \
-            drop-negative bit says the hole is not an EPDN-reported drop; es = true \
-            (rntcp-es): with enhanced RTT sampling",
-    recoveries: &[Recovery::Sack],
-    shorthands: &[("rntcp-es", Recovery::Sack)],
-    build: factory,
-    listed: true,
-};
+pub const VARIANT: Variant = Variant::new::<RnTcpConfig>(
+    "rntcp",
+    "RN-TCP (TCP-R paper): SACK that waits k more duplicate ACKs when the receiver's \
+     drop-negative bit says the hole is not an EPDN-reported drop; es = true \
+     (rntcp-es): with enhanced RTT sampling",
+    &[Recovery::Sack],
+    &[("rntcp-es", Recovery::Sack)],
+);
 
 /// `k` of `[tcp.rntcp]`: a number, or "cwnd".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -76,68 +73,96 @@ pub struct RnTcpConfig {
     /// Extra duplicate ACKs to wait for when they carry DN = 1.
     pub k: KSetting,
     /// Enhanced RTT sampling (RN-TCP-ES). None: as the variant name says
-    /// (`rntcp-es` true, `rntcp` false).
+    /// (`rntcp-es` true, `rntcp` false); `check` settles it.
     pub es: Option<bool>,
+    /// The standard duplicate-ACK threshold (`tcp.dupack_threshold`).
+    #[serde(skip)]
+    pub base_dupthresh: u32,
 }
 
-struct RnTcpFactory {
-    k: KSetting,
-    dupthresh: u32,
-    es: bool,
-}
-
-fn factory(input: &VariantInput) -> Result<Box<dyn VariantFactory>, ScenarioError> {
-    let cfg: RnTcpConfig = typed(input.settings)?;
-    if cfg.k == KSetting::Fixed(0) {
-        return Err(bad("k", 0, "must be at least 1 or \"cwnd\""));
-    }
-    let implied = input.tcp.variant == "rntcp-es";
-    let es = match cfg.es {
-        Some(e) if implied && !e => {
-            return Err(bad("es", e, "conflicts with variant \"rntcp-es\""));
+impl Settings for RnTcpConfig {
+    fn check(&mut self, input: &VariantInput) -> Result<(), ScenarioError> {
+        if self.k == KSetting::Fixed(0) {
+            return Err(bad("k", 0, "must be at least 1 or \"cwnd\""));
         }
-        Some(e) => e,
-        None => implied,
-    };
-    if es && !input.tcp.dsack {
-        // The samples come from DSACKs; without them RN-TCP-ES would
-        // silently run as RN-TCP.
-        return Err(bad(
-            "es",
-            true,
-            "needs tcp.dsack = true (enhanced RTT sampling pairs an ACK with a DSACK)",
-        ));
-    }
-    Ok(Box::new(RnTcpFactory {
-        k: cfg.k,
-        dupthresh: input.tcp.dupack_threshold,
-        es,
-    }))
-}
-
-impl VariantFactory for RnTcpFactory {
-    fn endpoint(&self) -> EndpointParts {
-        EndpointParts::new(
-            Box::new(RnTcpCc::new(self.es)),
-            Box::new(RnRecovery::new(self.k, self.dupthresh)),
-            true,
-        )
-        .with_receiver(Box::new(RnReceiver::default()))
+        let implied = input.name == "rntcp-es";
+        let es = match self.es {
+            Some(e) if implied && !e => {
+                return Err(bad("es", e, "conflicts with variant \"rntcp-es\""));
+            }
+            Some(e) => e,
+            None => implied,
+        };
+        if es && !input.tcp.dsack {
+            // The samples come from DSACKs; without them RN-TCP-ES would
+            // silently run as RN-TCP.
+            return Err(bad(
+                "es",
+                true,
+                "needs tcp.dsack = true (enhanced RTT sampling pairs an ACK with a DSACK)",
+            ));
+        }
+        self.es = Some(es);
+        self.base_dupthresh = input.tcp.dupack_threshold;
+        Ok(())
     }
 }
 
-/// RN-TCP's congestion control: Reno's, plus the -ES sampler when `es`.
+impl VariantFactory for RnTcpConfig {
+    fn endpoint(&self, _recovery: Recovery) -> EndpointParts {
+        let cc = RnTcpCc::new(self.es == Some(true), self.k, self.base_dupthresh);
+        EndpointParts::new(Box::new(cc), Box::new(SackRecovery), true)
+            .with_receiver(Box::new(RnReceiver::default()))
+    }
+}
+
+/// RN-TCP's congestion control: Reno's, the duplicate-ACK threshold that
+/// follows the drop-negative bits, and the -ES sampler when `es`.
 pub struct RnTcpCc {
     reno: Reno,
     es: Option<EnhancedRtt>,
+    k: KSetting,
+    /// The standard threshold (3).
+    base: u32,
+    /// k of the current run of duplicate ACKs.
+    k_now: u32,
 }
 
 impl RnTcpCc {
-    pub fn new(es: bool) -> RnTcpCc {
+    pub fn new(es: bool, k: KSetting, base: u32) -> RnTcpCc {
         RnTcpCc {
             reno: Reno::new(),
             es: es.then(EnhancedRtt::new),
+            k,
+            base,
+            k_now: 1,
         }
+    }
+
+    /// Outside recovery, every ACK sets the threshold its DN bit asks for.
+    fn set_dupthresh(&mut self, s: &mut SendState, ack: &AckInfo) {
+        if s.in_recovery() {
+            // The episode runs at the threshold it started with.
+            return;
+        }
+        if !ack.duplicate {
+            if ack.newly_acked > 0 {
+                s.set_dupthresh(self.base);
+            }
+            return;
+        }
+        if s.dupacks() == 0 {
+            // The first duplicate ACK of a run fixes k.
+            self.k_now = match self.k {
+                KSetting::Fixed(k) => k,
+                KSetting::Named(KName::Cwnd) => (s.cwnd / s.mss() as u64).max(1) as u32,
+            };
+        }
+        s.set_dupthresh(if ack.ext().has(DROP_NEGATIVE) {
+            self.base + self.k_now
+        } else {
+            self.base
+        });
     }
 }
 
@@ -150,21 +175,40 @@ impl CongestionControl for RnTcpCc {
         }
     }
 
+    fn ssthresh(&mut self, s: &SendState) -> u64 {
+        s.half_flight()
+    }
+
     fn on_ack(&mut self, s: &mut SendState, acked: u64, now: SimTime) {
         self.reno.on_ack(s, acked, now);
     }
 
-    fn on_ack_info(&mut self, s: &mut SendState, ack: &AckInfo, now: SimTime) {
-        self.reno.on_ack_info(s, ack, now);
-        if let Some(d) = self.es.as_mut().and_then(|es| es.on_ack_info(ack, now)) {
-            enhanced_rtt::feed(s, d);
-        }
+    fn on_timeout(&mut self, s: &mut SendState) {
+        s.restart_after_timeout(s.half_flight());
     }
 
-    fn on_retransmit(&mut self, _s: &mut SendState, seg: &SentSegment, now: SimTime) {
-        if let Some(es) = self.es.as_mut() {
-            es.on_retransmit(seg, now);
+    fn on_event(&mut self, s: &mut SendState, ev: CcEvent, now: SimTime) -> Reply {
+        match ev {
+            CcEvent::Ack(ack) => {
+                self.set_dupthresh(s, ack);
+                self.reno.on_ack_info(s, ack);
+                if let Some(d) = self.es.as_mut().and_then(|es| es.on_ack_info(ack, now)) {
+                    enhanced_rtt::feed(s, d);
+                }
+            }
+            // Recovery is over (a timeout that ends it keeps the threshold).
+            CcEvent::StateChanged {
+                from: CongState::Recovery,
+                to: CongState::Open | CongState::Disorder,
+            } => s.set_dupthresh(self.base),
+            CcEvent::Retransmitted(seg) => {
+                if let Some(es) = self.es.as_mut() {
+                    es.on_retransmit(seg, now);
+                }
+            }
+            _ => {}
         }
+        Reply::Default
     }
 
     fn counters(&self) -> Vec<(&'static str, u64)> {
@@ -172,83 +216,6 @@ impl CongestionControl for RnTcpCc {
             Some(es) => vec![("es_samples", es.samples())],
             None => Vec::new(),
         }
-    }
-}
-
-/// SACK recovery whose DupThresh follows the drop-negative bits.
-pub struct RnRecovery {
-    sack: SackRecovery,
-    k: KSetting,
-    /// The standard threshold (3).
-    base: u32,
-    /// k of the current run of duplicate ACKs.
-    k_now: u32,
-}
-
-impl RnRecovery {
-    pub fn new(k: KSetting, base: u32) -> RnRecovery {
-        RnRecovery {
-            sack: SackRecovery,
-            k,
-            base,
-            k_now: 1,
-        }
-    }
-}
-
-impl LossRecovery for RnRecovery {
-    fn name(&self) -> &'static str {
-        "rntcp-sack"
-    }
-
-    fn on_ack_info(&mut self, s: &mut SendState, ack: &AckInfo) {
-        if s.in_recovery {
-            // The episode runs at the threshold it started with.
-            return;
-        }
-        if !ack.duplicate {
-            if ack.newly_acked > 0 {
-                s.dupthresh = self.base;
-            }
-            return;
-        }
-        if s.dupacks == 0 {
-            // The first duplicate ACK of a run fixes k.
-            self.k_now = match self.k {
-                KSetting::Fixed(k) => k,
-                KSetting::Named(KName::Cwnd) => (s.cwnd / s.mss as u64).max(1) as u32,
-            };
-        }
-        s.dupthresh = if ack.ext().has(DROP_NEGATIVE) {
-            self.base + self.k_now
-        } else {
-            self.base
-        };
-    }
-
-    fn loss_detected(&self, s: &SendState) -> bool {
-        self.sack.loss_detected(s)
-    }
-
-    fn enter(&mut self, s: &mut SendState) {
-        self.sack.enter(s);
-    }
-
-    fn on_dupack(&mut self, s: &mut SendState) {
-        self.sack.on_dupack(s);
-    }
-
-    fn on_partial_ack(&mut self, s: &mut SendState, acked: u64) {
-        self.sack.on_partial_ack(s, acked);
-    }
-
-    fn exit(&mut self, s: &mut SendState) {
-        self.sack.exit(s);
-        s.dupthresh = self.base;
-    }
-
-    fn nextseg_rules_3_and_4(&self) -> bool {
-        self.sack.nextseg_rules_3_and_4()
     }
 }
 

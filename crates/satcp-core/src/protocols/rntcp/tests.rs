@@ -5,6 +5,7 @@
 use super::*;
 use crate::engine::SimTime;
 use crate::net::packet::{SeqRange, TcpHeader};
+use crate::protocols::test_support::with_settings;
 use crate::tcp::test_support::{accept, peer_ack};
 use crate::tcp::{TcpConfig, TcpEndpoint, TcpOutput};
 use serde_json::json;
@@ -27,15 +28,15 @@ fn server(k: serde_json::Value) -> (TcpEndpoint, TcpOutput) {
         rcv_buffer: 64_000,
         delayed_ack: false,
         initial_window: 20,
-        variant_settings: Some(json!({ "k": k })),
         ..TcpConfig::default()
     };
+    let c = with_settings(c, json!({ "k": k }));
     let mut ep = crate::protocols::endpoint(&c).unwrap();
     ep.listen();
     let mut out = TcpOutput::default();
     accept(&mut ep, MSS as u32, 64_000, true, at(0.5), &mut out);
     ep.write(40 * MSS, at(0.5), &mut out);
-    assert_eq!(ep.tx.snd_max, seg(21));
+    assert_eq!(ep.tx.snd_max(), seg(21));
     (ep, out)
 }
 
@@ -98,7 +99,7 @@ fn k_cwnd_is_the_window_in_segments_at_the_first_duplicate_ack() {
     // the timeout answers.
     let (mut ep, mut out) = server(json!("cwnd"));
     assert_eq!(fast_retransmit_after(&mut ep, &mut out, &[true; 19]), None);
-    assert_eq!(ep.tx.dupthresh, 23);
+    assert_eq!(ep.tx.dupthresh(), 23);
 }
 
 #[test]
@@ -119,9 +120,9 @@ fn a_dn_0_duplicate_ack_after_three_acts_at_once() {
 fn a_new_ack_restores_the_standard_threshold() {
     let (mut ep, mut out) = server(json!(2));
     assert_eq!(fast_retransmit_after(&mut ep, &mut out, &[true; 2]), None);
-    assert_eq!(ep.tx.dupthresh, 5);
+    assert_eq!(ep.tx.dupthresh(), 5);
     ep.on_segment(&peer_ack(seg(2), 64_000), at(1.1), &mut out);
-    assert_eq!(ep.tx.dupthresh, 3);
+    assert_eq!(ep.tx.dupthresh(), 3);
 }
 
 #[test]
@@ -135,10 +136,9 @@ fn k_must_be_a_positive_number_or_cwnd() {
     ] {
         let c = TcpConfig {
             variant: "rntcp".into(),
-            variant_settings: Some(json!({ "k": k })),
             ..TcpConfig::default()
         };
-        let r = crate::protocols::factory(&c);
+        let r = crate::protocols::resolve(&c, &json!({ "k": k }));
         assert_eq!(r.is_ok(), ok, "k = {k}");
         if let Err(e) = r {
             assert!(e.to_string().contains("rntcp"), "{e}");
@@ -155,9 +155,9 @@ fn es_server(variant: &str) -> (TcpEndpoint, TcpOutput) {
         delayed_ack: false,
         initial_window: 20,
         dsack: true,
-        variant_settings: Some(json!({ "k": 1 })),
         ..TcpConfig::default()
     };
+    let c = with_settings(c, json!({ "k": 1 }));
     let mut ep = crate::protocols::endpoint(&c).unwrap();
     ep.listen();
     let mut out = TcpOutput::default();
@@ -178,9 +178,9 @@ fn rntcp_es_samples_a_delayed_segment_from_its_ack_and_dsack() {
             fast_retransmit_after(&mut ep, &mut out, &[false; 3]),
             Some(3)
         );
-        let high = ep.tx.snd_max;
+        let high = ep.tx.snd_max();
         ep.on_segment(&peer_ack(high, 64_000), at(1.2), &mut out);
-        let before = ep.tx.rtt.clone();
+        let before = ep.tx.rtt().clone();
         let mut dsack = peer_ack(high, 64_000);
         dsack.set_sack(&[SeqRange::new(seg(1), seg(2))]);
         ep.on_segment(&dsack, at(1.6), &mut out);
@@ -190,11 +190,11 @@ fn rntcp_es_samples_a_delayed_segment_from_its_ack_and_dsack() {
             assert_eq!(samples, Some(&("es_samples", 1)), "{variant}");
             let mut expected = before.clone();
             expected.sample(crate::engine::Duration::from_secs_f64(0.65));
-            assert_eq!(ep.tx.rtt.srtt(), expected.srtt(), "{variant}");
-            assert_ne!(ep.tx.rtt.srtt(), before.srtt(), "{variant}");
+            assert_eq!(ep.tx.rtt().srtt(), expected.srtt(), "{variant}");
+            assert_ne!(ep.tx.rtt().srtt(), before.srtt(), "{variant}");
         } else {
             assert_eq!(samples, None, "{variant}");
-            assert_eq!(ep.tx.rtt.srtt(), before.srtt(), "{variant}");
+            assert_eq!(ep.tx.rtt().srtt(), before.srtt(), "{variant}");
         }
     }
 }
@@ -202,12 +202,12 @@ fn rntcp_es_samples_a_delayed_segment_from_its_ack_and_dsack() {
 #[test]
 fn es_needs_dsack_and_agrees_with_the_variant_name() {
     let factory = |variant: &str, dsack: bool, settings: serde_json::Value| {
-        crate::protocols::factory(&TcpConfig {
+        let tcp = TcpConfig {
             variant: variant.into(),
             dsack,
-            variant_settings: Some(settings),
             ..TcpConfig::default()
-        })
+        };
+        crate::protocols::resolve(&tcp, &settings)
     };
     assert!(factory("rntcp-es", true, json!({})).is_ok());
     assert!(factory("rntcp", true, json!({"es": true})).is_ok());

@@ -27,16 +27,17 @@
 
 pub mod reordering;
 
-use super::dsack_r::{DsackRConfig, DsackRecovery, DsackUndo};
+use super::dsack_r::{DsackRConfig, DsackUndo};
 use super::enhanced_rtt::{self, EnhancedRtt};
 use super::reno::Reno;
-use super::{Variant, VariantInput};
+use super::{Settings, Showcase, Variant, VariantInput};
 use crate::engine::SimTime;
-use crate::error::{bad, positive, probability, typed, ScenarioError};
+use crate::error::{bad, positive, probability, ScenarioError};
 use crate::net::packet::SeqRange;
 use crate::tcp::ack_info::AckInfo;
-use crate::tcp::congestion::CongestionControl;
-use crate::tcp::send_state::SendState;
+use crate::tcp::congestion::{CcEvent, CongestionControl, Reply};
+use crate::tcp::recovery::SackRecovery;
+use crate::tcp::send_state::{CongState, SendState};
 use crate::tcp::sent_queue::SentSegment;
 use crate::tcp::{EndpointParts, Recovery, VariantFactory};
 use reordering::Reordering;
@@ -46,18 +47,20 @@ use std::collections::BTreeMap;
 #[cfg(test)]
 mod tests;
 
-pub const VARIANT: Variant = Variant {
-    name: "rrtcp",
-    about: "RR-TCP: DSACK-R undo plus dupthresh from the FA-quantile of reordering lengths, FA fixed (DSACK-FA) or adapted (DSACK-TA), optional enhanced RTT sampling (DSACK-TAES)",
-    recoveries: &[Recovery::Sack],
-    shorthands: &[
+pub const VARIANT: Variant = Variant::new::<RrTcpSettings>(
+    "rrtcp",
+    "RR-TCP: DSACK-R undo plus dupthresh from the FA-quantile of reordering lengths, FA fixed (DSACK-FA) or adapted (DSACK-TA), optional enhanced RTT sampling (DSACK-TAES)",
+    &[Recovery::Sack],
+    &[
         ("dsack-fa", Recovery::Sack),
         ("dsack-ta", Recovery::Sack),
         ("dsack-taes", Recovery::Sack),
     ],
-    build: factory,
-    listed: true,
-};
+)
+.compared_as(&[Showcase {
+    label: "DSACK-TA",
+    tcp: r#"{"variant": "dsack-ta", "dsack": true}"#,
+}]);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -89,6 +92,9 @@ pub struct RrTcpSettings {
     pub max_dupthresh: u32,
     /// As `[tcp.dsackr]`.
     pub late_dsack_srtts: f64,
+    /// The settings checked and completed (`Settings::check`).
+    #[serde(skip)]
+    pub checked: Option<RrTcpConfig>,
 }
 
 impl Default for RrTcpSettings {
@@ -103,6 +109,7 @@ impl Default for RrTcpSettings {
             fa_max: 0.99,
             max_dupthresh: 1000,
             late_dsack_srtts: 1.0,
+            checked: None,
         }
     }
 }
@@ -188,23 +195,22 @@ impl RrTcpSettings {
     }
 }
 
-struct RrTcpFactory {
-    cfg: RrTcpConfig,
+impl Settings for RrTcpSettings {
+    fn check(&mut self, input: &VariantInput) -> Result<(), ScenarioError> {
+        self.checked = Some(RrTcpSettings::check(
+            self,
+            input.name,
+            input.tcp.dupack_threshold,
+        )?);
+        Ok(())
+    }
 }
 
-fn factory(input: &VariantInput) -> Result<Box<dyn VariantFactory>, ScenarioError> {
-    let s: RrTcpSettings = typed(input.settings)?;
-    let cfg = s.check(&input.tcp.variant, input.tcp.dupack_threshold)?;
-    Ok(Box::new(RrTcpFactory { cfg }))
-}
-
-impl VariantFactory for RrTcpFactory {
-    fn endpoint(&self) -> EndpointParts {
-        EndpointParts::new(
-            Box::new(RrTcp::new(&self.cfg)),
-            Box::new(DsackRecovery::default()),
-            true,
-        )
+impl VariantFactory for RrTcpSettings {
+    fn endpoint(&self, _recovery: Recovery) -> EndpointParts {
+        let cfg = self.checked.as_ref().expect("checked");
+        EndpointParts::new(Box::new(RrTcp::new(cfg)), Box::new(SackRecovery), true)
+            .undoing_on_dsack()
     }
 }
 
@@ -273,8 +279,8 @@ impl RrTcp {
     }
 
     fn apply(&mut self, s: &mut SendState) {
-        s.dupthresh = self.reordering.dupthresh();
-        self.counters.dupthresh_max = self.counters.dupthresh_max.max(s.dupthresh as u64);
+        s.set_dupthresh(self.reordering.dupthresh());
+        self.counters.dupthresh_max = self.counters.dupthresh_max.max(s.dupthresh() as u64);
         self.stale = false;
     }
 
@@ -298,11 +304,11 @@ impl RrTcp {
     /// without a retransmission; the length of retransmitted segments is
     /// kept until a DSACK shows whether their retransmission was false.
     fn learn(&mut self, s: &mut SendState, ack: &AckInfo) {
-        let mss = s.mss.max(1) as u64;
+        let mss = s.mss().max(1) as u64;
         // The hole at snd_una filled: every SACKed segment lay above it.
-        if ack.ack() > s.snd_una && self.prev_sacked > 0 && !s.in_timeout_recovery {
+        if ack.ack() > s.snd_una() && self.prev_sacked > 0 && s.state() != CongState::Loss {
             let length = self.prev_sacked.div_ceil(mss) as u32;
-            self.arrived(s, SeqRange::new(s.snd_una, ack.ack()), length, true);
+            self.arrived(s, SeqRange::new(s.snd_una(), ack.ack()), length, true);
         }
         // A hole above snd_una filled: the first SACK block holds the
         // segment that arrived last (RFC 2018); if the block does not reach
@@ -311,10 +317,14 @@ impl RrTcp {
         // less the new ones [I: exact when the segment filled the bottom of
         // a run; a segment joining two runs also counts the lower run].
         if let Some(b) = ack.sack_blocks().first().copied() {
-            if ack.newly_sacked > 0 && b.end <= self.prev_high_sacked && !s.in_timeout_recovery {
-                let from_block: u64 = (0..s.sent.len())
+            if ack.newly_sacked > 0
+                && b.end <= self.prev_high_sacked
+                && s.state() != CongState::Loss
+            {
+                let sent = s.scoreboard();
+                let from_block: u64 = (0..sent.len())
                     .rev()
-                    .map(|i| s.sent.get(i))
+                    .map(|i| sent.get(i))
                     .take_while(|x| x.range.start >= b.start)
                     .filter(|x| x.sacked)
                     .map(|x| x.len())
@@ -325,8 +335,8 @@ impl RrTcp {
                 }
             }
         }
-        self.prev_high_sacked = s.sent.high_sacked;
-        self.prev_sacked = s.sent.sacked_bytes();
+        self.prev_high_sacked = s.scoreboard().high_sacked;
+        self.prev_sacked = s.scoreboard().sacked_bytes();
     }
 
     /// Data in `r` was reported arrived with `length` segments above it
@@ -362,43 +372,22 @@ impl CongestionControl for RrTcp {
         self.reno.on_ack(s, acked, now);
     }
 
-    fn on_ack_info(&mut self, s: &mut SendState, ack: &AckInfo, now: SimTime) {
-        self.reno.on_ack_info(s, ack, now);
-        self.undo.on_ack_info(s, ack, now);
-        if let Some(d) = self.es.as_mut().and_then(|es| es.on_ack_info(ack, now)) {
-            enhanced_rtt::feed(s, d);
+    fn on_event(&mut self, s: &mut SendState, ev: CcEvent, now: SimTime) -> Reply {
+        match ev {
+            CcEvent::Ack(ack) => self.on_ack_info(s, ack, now),
+            CcEvent::Retransmitted(seg) => self.on_retransmit(s, seg, now),
+            CcEvent::SpuriousRetransmission(r) => self.on_spurious_retransmission(s, r),
+            _ => {}
         }
-        self.learn(s, ack);
-        if self.stale || s.dupthresh != self.reordering.dupthresh() {
-            self.apply(s);
-        }
-        // Forget what no DSACK can concern any more.
-        while self.resent.len() > MAX_RESENT {
-            self.resent.pop_first();
-        }
+        Reply::Default
     }
 
-    fn on_retransmit(&mut self, s: &mut SendState, seg: &SentSegment, now: SimTime) {
-        if let Some(es) = self.es.as_mut() {
-            es.on_retransmit(seg, now);
-        }
-        self.resent.insert(
-            seg.range.start,
-            Resent {
-                end: seg.range.end,
-                fast: s.in_recovery && !s.in_timeout_recovery,
-                length: None,
-                dupthresh: s.dupthresh,
-            },
-        );
-    }
-
-    fn ssthresh_on_loss(&mut self, s: &SendState) -> u64 {
+    fn ssthresh(&mut self, s: &SendState) -> u64 {
         self.undo.on_loss();
         // Extended limited transmit sent one segment per duplicate ACK
         // beyond RFC 3042's two; with cwnd cut they now hold transmission
         // back for as many ACKs (the idle spell, C_LT [I]).
-        let c_lt = s.dupacks.saturating_sub(3) as f64;
+        let c_lt = s.dupacks().saturating_sub(3) as f64;
         if c_lt > 0.0 {
             self.counters.lt_decreases += 1;
             self.decrease(c_lt / c_ffr(s));
@@ -406,38 +395,20 @@ impl CongestionControl for RrTcp {
         s.half_flight()
     }
 
-    fn on_rto(&mut self, s: &mut SendState) {
+    fn on_timeout(&mut self, s: &mut SendState) {
         // C_TO / C_FFR = (cwnd * RTO / SRTT) / (cwnd / 2) [I].
-        let rto = s.rtt.rto().as_secs_f64();
-        let ratio = match s.rtt.srtt() {
+        let rto = s.rtt().rto().as_secs_f64();
+        let ratio = match s.rtt().srtt() {
             Some(srtt) if srtt.0 > 0 => 2.0 * rto / srtt.as_secs_f64(),
             _ => 2.0,
         };
         self.counters.rto_decreases += 1;
         self.decrease(ratio);
-        s.ssthresh = s.half_flight();
-        s.cwnd = s.mss as u64;
-        self.undo.on_rto(s);
+        s.restart_after_timeout(s.half_flight());
+        self.undo.on_timeout(s);
         self.prev_sacked = 0;
         self.prev_high_sacked = 0;
         self.apply(s);
-    }
-
-    fn on_spurious_retransmission(&mut self, s: &mut SendState, r: SeqRange, _now: SimTime) {
-        let Some(e) = self.resent.remove(&r.start) else {
-            return;
-        };
-        if !e.fast {
-            return;
-        }
-        // A false fast retransmission.
-        self.counters.ffr += 1;
-        if self.cfg.mode == Mode::Ta {
-            let fa = self.reordering.fa() + self.cfg.step;
-            self.reordering
-                .set_fa(fa.clamp(self.cfg.fa_min, self.cfg.fa_max));
-        }
-        self.sample(s, e.length.unwrap_or(e.dupthresh));
     }
 
     fn undo(&mut self, s: &mut SendState) {
@@ -466,7 +437,57 @@ impl CongestionControl for RrTcp {
     }
 }
 
+impl RrTcp {
+    fn on_ack_info(&mut self, s: &mut SendState, ack: &AckInfo, now: SimTime) {
+        self.reno.on_ack_info(s, ack);
+        self.undo.on_ack_info(s, ack, now);
+        if let Some(d) = self.es.as_mut().and_then(|es| es.on_ack_info(ack, now)) {
+            enhanced_rtt::feed(s, d);
+        }
+        self.learn(s, ack);
+        if self.stale || s.dupthresh() != self.reordering.dupthresh() {
+            self.apply(s);
+        }
+        // Forget what no DSACK can concern any more.
+        while self.resent.len() > MAX_RESENT {
+            self.resent.pop_first();
+        }
+    }
+
+    fn on_retransmit(&mut self, s: &SendState, seg: &SentSegment, now: SimTime) {
+        if let Some(es) = self.es.as_mut() {
+            es.on_retransmit(seg, now);
+        }
+        self.resent.insert(
+            seg.range.start,
+            Resent {
+                end: seg.range.end,
+                fast: s.state() == CongState::Recovery,
+                length: None,
+                dupthresh: s.dupthresh(),
+            },
+        );
+    }
+
+    fn on_spurious_retransmission(&mut self, s: &mut SendState, r: SeqRange) {
+        let Some(e) = self.resent.remove(&r.start) else {
+            return;
+        };
+        if !e.fast {
+            return;
+        }
+        // A false fast retransmission.
+        self.counters.ffr += 1;
+        if self.cfg.mode == Mode::Ta {
+            let fa = self.reordering.fa() + self.cfg.step;
+            self.reordering
+                .set_fa(fa.clamp(self.cfg.fa_min, self.cfg.fa_max));
+        }
+        self.sample(s, e.length.unwrap_or(e.dupthresh));
+    }
+}
+
 /// C_FFR = cwnd before the cut / 2, in segments [I].
 fn c_ffr(s: &SendState) -> f64 {
-    (s.cwnd as f64 / s.mss.max(1) as f64 / 2.0).max(1.0)
+    (s.cwnd as f64 / s.mss().max(1) as f64 / 2.0).max(1.0)
 }

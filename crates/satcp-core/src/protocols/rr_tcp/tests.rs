@@ -5,8 +5,9 @@
 use super::*;
 use crate::engine::Duration;
 use crate::protocols::dsack_r::tests::after_recovery;
-use crate::protocols::sack::SackRecovery;
+use crate::tcp::recovery::SackRecovery;
 use crate::tcp::test_support::{accept, peer_ack};
+use crate::tcp::{CcEvent, CongState};
 use crate::tcp::{TcpConfig, TcpEndpoint, TcpOutput};
 
 const MSS: u64 = 1000;
@@ -21,11 +22,7 @@ fn config(name: &str, extra: serde_json::Value) -> RrTcpConfig {
 }
 
 fn parts(cfg: &RrTcpConfig) -> EndpointParts {
-    EndpointParts::new(
-        Box::new(RrTcp::new(cfg)),
-        Box::new(DsackRecovery::default()),
-        true,
-    )
+    EndpointParts::new(Box::new(RrTcp::new(cfg)), Box::new(SackRecovery), true).undoing_on_dsack()
 }
 
 fn counter(ep: &TcpEndpoint, name: &str) -> u64 {
@@ -73,8 +70,8 @@ fn sender() -> SendState {
     };
     let mut s = TcpEndpoint::new(&cfg, true, Box::new(Reno::new()), Box::new(SackRecovery)).tx;
     s.cwnd = 20 * MSS;
-    s.snd_una = 1;
-    s.snd_max = 1 + 20 * MSS;
+    s.set_snd_una(1);
+    s.set_snd_max(1 + 20 * MSS);
     s
 }
 
@@ -82,9 +79,13 @@ fn fast_retransmission(cc: &mut RrTcp, s: &mut SendState, k: u64) {
     let mut q = crate::tcp::sent_queue::SentQueue::default();
     q.push_new(seg(k), false, false, SimTime::ZERO);
     q.on_retransmit(0, SimTime::from_secs_f64(1.0));
-    s.in_recovery = true;
-    cc.on_retransmit(s, q.get(0), SimTime::from_secs_f64(1.0));
-    s.in_recovery = false;
+    s.set_state(CongState::Recovery);
+    cc.on_event(
+        s,
+        CcEvent::Retransmitted(q.get(0)),
+        SimTime::from_secs_f64(1.0),
+    );
+    s.set_state(CongState::Open);
 }
 
 #[test]
@@ -98,13 +99,17 @@ fn dsack_ta_adapts_fa_by_the_cost_ratios_within_the_clamps() {
     let mut s = sender();
     // A false fast retransmission: FA + step, and a sample.
     fast_retransmission(&mut cc, &mut s, 1);
-    cc.on_spurious_retransmission(&mut s, seg(1), SimTime::ZERO);
+    cc.on_event(
+        &mut s,
+        CcEvent::SpuriousRetransmission(seg(1)),
+        SimTime::ZERO,
+    );
     assert!((cc.fa() - 0.91).abs() < 1e-12, "{}", cc.fa());
     assert_eq!(cc.reordering.len(), 1);
     // A timeout: FA - step * C_TO/C_FFR = step * 2 * RTO/SRTT.
-    s.rtt.sample(Duration::from_secs_f64(0.6)); // SRTT 0.6, RTO 1.8 s
-    let ratio = 2.0 * s.rtt.rto().as_secs_f64() / 0.6;
-    cc.on_rto(&mut s);
+    s.rtt_mut().sample(Duration::from_secs_f64(0.6)); // SRTT 0.6, RTO 1.8 s
+    let ratio = 2.0 * s.rtt().rto().as_secs_f64() / 0.6;
+    cc.on_timeout(&mut s);
     assert!(
         (cc.fa() - (0.91 - 0.01 * ratio)).abs() < 1e-9,
         "{}",
@@ -114,17 +119,21 @@ fn dsack_ta_adapts_fa_by_the_cost_ratios_within_the_clamps() {
     // dupthresh 3, cwnd 20 segments: FA - step * 6 / 10.
     let before = cc.fa();
     s.cwnd = 20 * MSS;
-    s.dupacks = 9;
-    cc.ssthresh_on_loss(&s);
+    s.set_dupacks(9);
+    cc.ssthresh(&s);
     assert!((cc.fa() - (before - 0.006)).abs() < 1e-9, "{}", cc.fa());
     // Clamps: many timeouts stop at fa_min, many FFRs at fa_max.
     for _ in 0..100 {
-        cc.on_rto(&mut s);
+        cc.on_timeout(&mut s);
     }
     assert_eq!(cc.fa(), 0.5);
     for k in 0..100 {
         fast_retransmission(&mut cc, &mut s, k + 2);
-        cc.on_spurious_retransmission(&mut s, seg(k + 2), SimTime::ZERO);
+        cc.on_event(
+            &mut s,
+            CcEvent::SpuriousRetransmission(seg(k + 2)),
+            SimTime::ZERO,
+        );
     }
     assert_eq!(cc.fa(), 0.99);
 }
@@ -135,8 +144,12 @@ fn dsack_fa_keeps_fa_fixed() {
     let mut cc = RrTcp::new(&cfg);
     let mut s = sender();
     fast_retransmission(&mut cc, &mut s, 1);
-    cc.on_spurious_retransmission(&mut s, seg(1), SimTime::ZERO);
-    cc.on_rto(&mut s);
+    cc.on_event(
+        &mut s,
+        CcEvent::SpuriousRetransmission(seg(1)),
+        SimTime::ZERO,
+    );
+    cc.on_timeout(&mut s);
     assert_eq!(cc.fa(), 0.8);
     assert_eq!(cc.reordering.len(), 1);
 }
@@ -148,19 +161,15 @@ fn shorthands_imply_mode_and_es_and_reject_contradictions() {
     assert_eq!(config("rrtcp", serde_json::json!({})).mode, Mode::Ta);
     let s: RrTcpSettings = serde_json::from_value(serde_json::json!({"mode": "ta"})).unwrap();
     assert!(s.check("dsack-fa", 3).is_err());
-    let tcp = TcpConfig {
-        variant: "dsack-ta".into(),
-        variant_settings: Some(serde_json::json!({"es": true})),
-        ..TcpConfig::default()
-    };
-    let e = crate::protocols::factory(&tcp).err().expect("rejected");
-    assert!(e.to_string().contains("rrtcp.es"), "{e}");
-    let tcp = TcpConfig {
-        variant: "rrtcp".into(),
-        variant_settings: Some(serde_json::json!({"fa_min": 0.9, "fa_max": 0.8})),
-        ..TcpConfig::default()
-    };
-    assert!(crate::protocols::factory(&tcp).is_err());
+    let e = crate::protocols::test_support::settings_error;
+    assert_eq!(
+        e("dsack-ta", serde_json::json!({"es": true})),
+        Some("rrtcp.es".into())
+    );
+    assert_eq!(
+        e("rrtcp", serde_json::json!({"fa_min": 0.9, "fa_max": 0.8})),
+        Some("rrtcp.fa_min".into())
+    );
 }
 
 /// Below dupthresh each duplicate ACK that SACKs a segment releases one
@@ -182,7 +191,7 @@ fn extended_limited_transmit_one_new_segment_per_dupack() {
     accept(&mut srv, MSS as u32, 65_535, true, now, &mut out);
     srv.tx.cwnd = 10 * MSS;
     srv.tx.ssthresh = 10 * MSS;
-    srv.tx.dupthresh = 9;
+    srv.tx.set_dupthresh(9);
     srv.write(30 * MSS, now, &mut out);
     assert_eq!(out.segments.len(), 10);
     out.segments.clear();
@@ -194,13 +203,13 @@ fn extended_limited_transmit_one_new_segment_per_dupack() {
         assert_eq!(new.len(), 1, "dupack {}: one new segment", k - 1);
         assert_eq!(new[0].0.seq, seg(10 + k - 1).start);
         assert_eq!(srv.tx.cwnd, 10 * MSS, "cwnd unchanged");
-        assert!(!srv.tx.in_recovery);
+        assert!(!srv.tx.in_recovery());
     }
     // The ninth duplicate ACK reaches dupthresh: fast retransmission.
     let mut h = peer_ack(1, 65_535);
     h.set_sack(&[SeqRange::new(seg(2).start, seg(10).end)]);
     srv.on_segment(&h, SimTime::from_secs_f64(1.0), &mut out);
-    assert!(srv.tx.in_recovery);
+    assert!(srv.tx.in_recovery());
     assert_eq!(out.segments[0].0.seq, 1);
 }
 
@@ -251,10 +260,10 @@ fn holes_filled_without_retransmission_are_samples() {
         &mut out,
     );
     assert_eq!(counter(&srv, "reordering_samples"), 2, "segment 1");
-    assert!(!srv.tx.in_recovery);
+    assert!(!srv.tx.in_recovery());
     // Samples 4 (segment 4's true L is 2, but the block 2-6 joined two
     // runs) and 5: the 0.9-quantile is 5, dupthresh 6.
-    assert_eq!(srv.tx.dupthresh, 6);
+    assert_eq!(srv.tx.dupthresh(), 6);
     assert_eq!(counter(&srv, "dupthresh_max"), 6);
 }
 
@@ -274,7 +283,7 @@ fn a_false_fast_retransmission_undoes_and_raises_dupthresh() {
     assert_eq!(srv.tx.cwnd, cwnd);
     assert_eq!(counter(&srv, "false_fast_retransmits"), 1);
     assert_eq!(counter(&srv, "fa_permille"), 910);
-    assert_eq!(srv.tx.dupthresh, 4);
+    assert_eq!(srv.tx.dupthresh(), 4);
     assert_eq!(counter(&srv, "dupthresh_max"), 4);
 }
 
@@ -285,18 +294,18 @@ fn a_false_fast_retransmission_undoes_and_raises_dupthresh() {
 fn dsack_taes_feeds_the_enhanced_sample_to_the_estimator() {
     let cfg = config("dsack-taes", serde_json::json!({}));
     let (mut srv, _) = after_recovery(parts(&cfg));
-    let before = srv.tx.rtt.last_sample();
+    let before = srv.tx.rtt().last_sample();
     let mut h = peer_ack(seg(10).end, 65_535);
     h.set_sack(&[seg(1)]);
     srv.on_segment(&h, SimTime::from_secs_f64(1.11), &mut TcpOutput::default());
     assert_eq!(counter(&srv, "es_samples"), 1);
-    let got = srv.tx.rtt.last_sample().unwrap();
+    let got = srv.tx.rtt().last_sample().unwrap();
     assert_ne!(before, Some(got));
     assert!((got.as_secs_f64() - 0.31).abs() < 1e-6, "{got:?}");
     // DSACK-TA without ES takes no such sample.
     let cfg = config("dsack-ta", serde_json::json!({}));
     let (mut srv, _) = after_recovery(parts(&cfg));
-    let before = srv.tx.rtt.last_sample();
+    let before = srv.tx.rtt().last_sample();
     srv.on_segment(&h, SimTime::from_secs_f64(1.11), &mut TcpOutput::default());
-    assert_eq!(srv.tx.rtt.last_sample(), before);
+    assert_eq!(srv.tx.rtt().last_sample(), before);
 }

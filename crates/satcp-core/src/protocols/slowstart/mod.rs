@@ -13,23 +13,25 @@
 pub mod functions;
 
 use super::reno::Reno;
-use super::{plain_recovery, Variant, VariantInput};
-use crate::error::{bad, positive, typed, ScenarioError};
+use super::{CongestionSettings, Showcase, Variant, VariantInput};
+use crate::error::{bad, positive, ScenarioError};
 use crate::tcp::ack_info::AckInfo;
-use crate::tcp::congestion::SlowStart;
+use crate::tcp::congestion::{CongestionControl, SlowStart};
 use crate::tcp::send_state::SendState;
-use crate::tcp::{EndpointParts, Recovery, VariantFactory};
+use crate::tcp::Recovery;
 use functions::{IncreaseFunction, LinearPiece};
 use serde::{Deserialize, Serialize};
 
-pub const VARIANT: Variant = Variant {
-    name: "slowstart",
-    about: "modified slow start (Marchese): cwnd += F(N_ack, cwnd) x SMSS per ACK, F constant, linear or piecewise linear",
-    recoveries: &[Recovery::Sack, Recovery::NewReno],
-    shorthands: &[],
-    build: factory,
-    listed: true,
-};
+pub const VARIANT: Variant = Variant::congestion_only::<SlowStartConfig>(
+    "slowstart",
+    "modified slow start (Marchese): cwnd += F(N_ack, cwnd) x SMSS per ACK, F constant, linear or piecewise linear",
+    &[Recovery::Sack, Recovery::NewReno],
+    &[],
+)
+.compared_as(&[Showcase {
+    label: "Slow start K=2",
+    tcp: r#"{"variant": "slowstart", "slowstart": {"function": "constant", "k": 2}}"#,
+}]);
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -118,30 +120,17 @@ impl SlowStartConfig {
     }
 }
 
-struct SlowStartFactory {
-    f: IncreaseFunction,
-    recovery: Recovery,
-}
+impl CongestionSettings for SlowStartConfig {
+    fn check(&mut self, _input: &VariantInput) -> Result<(), ScenarioError> {
+        self.function().map(|_| ())
+    }
 
-fn factory(input: &VariantInput) -> Result<Box<dyn VariantFactory>, ScenarioError> {
-    let cfg: SlowStartConfig = typed(input.settings)?;
-    Ok(Box::new(SlowStartFactory {
-        f: cfg.function()?,
-        recovery: input.recovery,
-    }))
-}
-
-impl VariantFactory for SlowStartFactory {
-    fn endpoint(&self) -> EndpointParts {
+    fn congestion_control(&self) -> Box<dyn CongestionControl> {
         let policy = FunctionSlowStart {
-            f: self.f.clone(),
+            f: self.function().expect("checked"),
             n_ack: 0,
         };
-        EndpointParts::new(
-            Box::new(Reno::with_slow_start(Box::new(policy))),
-            plain_recovery(self.recovery),
-            self.recovery == Recovery::Sack,
-        )
+        Box::new(Reno::with_slow_start(Box::new(policy)))
     }
 }
 
@@ -160,7 +149,7 @@ impl SlowStart for FunctionSlowStart {
     }
 
     fn increase(&mut self, s: &SendState, acked: u64) -> u64 {
-        let mss = s.mss as u64;
+        let mss = s.mss() as u64;
         if self.f == IncreaseFunction::Standard {
             // The reference exactly as standard TCP (RFC 5681 Eq. 2).
             return acked.min(mss);
@@ -189,7 +178,7 @@ mod tests {
     }
 
     fn settings(v: serde_json::Value) -> Result<IncreaseFunction, ScenarioError> {
-        typed::<SlowStartConfig>(&v)?.function()
+        crate::error::typed::<SlowStartConfig>(&v)?.function()
     }
 
     #[test]

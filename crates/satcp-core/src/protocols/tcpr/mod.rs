@@ -12,41 +12,33 @@
 //! - otherwise (DN = 0 on any of them, an ECE, a resend too soon) the
 //!   standard SACK fast retransmission with halving.
 //!
-//! ECE, RTO and new ACKs are standard; DSACK is not used. The bypass goes
-//! through `LossRecovery::reduces_window` (false: the machinery leaves
-//! ssthresh alone and does not count a fast retransmit); the bypasses are
-//! the variant counter `reorder_retransmits`.
-//!
-//! The ACK information with the clock reaches the congestion module only
-//! (`CongestionControl::on_ack_info`), so the congestion module (`TcpR`,
-//! Reno otherwise) records the DN bits, ECEs and the time in a state it
-//! shares with the loss recovery (`TcpRRecovery`, SACK otherwise).
+//! ECE, RTO and new ACKs are standard; DSACK is not used. The congestion
+//! control records the DN bits and ECEs of each ACK (`CcEvent::Ack`) and
+//! answers `CcEvent::LossDetected` with `Handled` for a bypass (the
+//! machinery then leaves ssthresh and cwnd alone and counts no fast
+//! retransmit); the bypasses are the variant counter
+//! `reorder_retransmits`. Loss recovery is SACK's.
 
 use super::header_bits::DROP_NEGATIVE;
 use super::reno::Reno;
 use super::rn_receiver::RnReceiver;
-use super::sack::SackRecovery;
-use super::{Variant, VariantInput};
+use super::{Settings, Variant, VariantInput};
 use crate::engine::{Duration, SimTime};
-use crate::error::{positive, typed, ScenarioError};
+use crate::error::{positive, ScenarioError};
 use crate::tcp::ack_info::AckInfo;
-use crate::tcp::congestion::CongestionControl;
-use crate::tcp::recovery::LossRecovery;
+use crate::tcp::congestion::{CcEvent, CongestionControl, Reply};
+use crate::tcp::recovery::SackRecovery;
 use crate::tcp::send_state::SendState;
 use crate::tcp::{EndpointParts, Recovery, VariantFactory};
 use serde::{Deserialize, Serialize};
-use std::cell::RefCell;
-use std::rc::Rc;
 
-pub const VARIANT: Variant = Variant {
-    name: "tcpr",
-    about: "TCP-R (TCP-R paper): SACK that resends a hole the receiver marks drop-negative \
-            on three duplicate ACKs without reducing its window",
-    recoveries: &[Recovery::Sack],
-    shorthands: &[],
-    build: factory,
-    listed: true,
-};
+pub const VARIANT: Variant = Variant::new::<TcpRConfig>(
+    "tcpr",
+    "TCP-R (TCP-R paper): SACK that resends a hole the receiver marks drop-negative \
+     on three duplicate ACKs without reducing its window",
+    &[Recovery::Sack],
+    &[],
+);
 
 /// `[tcp.tcpr]`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -69,38 +61,27 @@ impl Default for TcpRConfig {
     }
 }
 
-struct TcpRFactory {
-    cfg: TcpRConfig,
+impl Settings for TcpRConfig {
+    fn check(&mut self, _input: &VariantInput) -> Result<(), ScenarioError> {
+        positive("ece_memory_srtt", self.ece_memory_srtt)?;
+        positive("resend_interval_srtt", self.resend_interval_srtt)
+    }
 }
 
-fn factory(input: &VariantInput) -> Result<Box<dyn VariantFactory>, ScenarioError> {
-    let cfg: TcpRConfig = typed(input.settings)?;
-    positive("ece_memory_srtt", cfg.ece_memory_srtt)?;
-    positive("resend_interval_srtt", cfg.resend_interval_srtt)?;
-    Ok(Box::new(TcpRFactory { cfg }))
-}
-
-impl VariantFactory for TcpRFactory {
-    fn endpoint(&self) -> EndpointParts {
-        let st: Shared = Rc::new(RefCell::new(Signals::default()));
+impl VariantFactory for TcpRConfig {
+    fn endpoint(&self, _recovery: Recovery) -> EndpointParts {
         EndpointParts::new(
-            Box::new(TcpR {
-                reno: Reno::new(),
-                st: st.clone(),
-            }),
-            Box::new(TcpRRecovery::new(self.cfg.clone(), st)),
+            Box::new(TcpR::new(self.clone())),
+            Box::new(SackRecovery),
             true,
         )
         .with_receiver(Box::new(RnReceiver::default()))
     }
 }
 
-/// What the ACKs told, shared by the congestion module (which sees the
-/// clock) and the loss recovery (which decides).
+/// What the ACKs told.
 #[derive(Debug, Default)]
 pub struct Signals {
-    /// Time of the last ACK.
-    pub now: SimTime,
     /// Duplicate ACKs of the current run (since the last ACK of new data)
     /// with DN = 1 and with DN = 0 (those with SACK blocks only).
     pub dn_set: u32,
@@ -116,23 +97,33 @@ pub struct Signals {
     pub refused_limit: u64,
 }
 
-pub type Shared = Rc<RefCell<Signals>>;
-
-/// Reno that records the signals TCP-R decides on.
+/// Reno that keeps its window for a hole the receiver presumes reordered.
 pub struct TcpR {
     reno: Reno,
-    st: Shared,
+    cfg: TcpRConfig,
+    pub st: Signals,
+    /// The last segment resent by a bypass, and when.
+    last_resent: Option<(u64, SimTime)>,
 }
 
-impl CongestionControl for TcpR {
-    fn name(&self) -> &'static str {
-        "tcpr"
+impl TcpR {
+    pub fn new(cfg: TcpRConfig) -> TcpR {
+        TcpR {
+            reno: Reno::new(),
+            cfg,
+            st: Signals::default(),
+            last_resent: None,
+        }
     }
 
-    fn on_ack_info(&mut self, s: &mut SendState, ack: &AckInfo, now: SimTime) {
-        self.reno.on_ack_info(s, ack, now);
-        let mut st = self.st.borrow_mut();
-        st.now = now;
+    /// `factor` x SRTT (the RTO before the first sample).
+    fn srtts(s: &SendState, factor: f64) -> Duration {
+        let srtt = s.rtt().srtt().unwrap_or_else(|| s.rtt().rto());
+        Duration::from_secs_f64(srtt.as_secs_f64() * factor)
+    }
+
+    fn on_ack_info(&mut self, s: &SendState, ack: &AckInfo, now: SimTime) {
+        let st = &mut self.st;
         if ack.ece() {
             st.last_ece = Some(now);
         }
@@ -146,88 +137,29 @@ impl CongestionControl for TcpR {
                 st.dn_clear += 1;
             }
             st.ece_in_run |= ack.ece();
-        } else if ack.ack() > s.snd_una {
+        } else if ack.ack() > s.snd_una() {
             st.dn_set = 0;
             st.dn_clear = 0;
             st.ece_in_run = false;
         }
     }
 
-    fn on_ack(&mut self, s: &mut SendState, acked: u64, now: SimTime) {
-        self.reno.on_ack(s, acked, now);
-    }
-
-    fn on_rto(&mut self, s: &mut SendState) {
-        self.reno.on_rto(s);
-        let mut st = self.st.borrow_mut();
-        st.dn_set = 0;
-        st.dn_clear = 0;
-        st.ece_in_run = false;
-    }
-
-    fn counters(&self) -> Vec<(&'static str, u64)> {
-        let st = self.st.borrow();
-        vec![
-            ("reorder_retransmits", st.bypasses),
-            ("bypass_refused_dn", st.refused_dn),
-            ("bypass_refused_ece", st.refused_ece),
-            ("bypass_refused_limit", st.refused_limit),
-        ]
-    }
-}
-
-/// SACK recovery with TCP-R's bypass.
-pub struct TcpRRecovery {
-    sack: SackRecovery,
-    cfg: TcpRConfig,
-    st: Shared,
-    /// The episode being entered is a bypass.
-    bypass: bool,
-    /// The last segment resent by a bypass, and when.
-    last_resent: Option<(u64, SimTime)>,
-}
-
-impl TcpRRecovery {
-    pub fn new(cfg: TcpRConfig, st: Shared) -> TcpRRecovery {
-        TcpRRecovery {
-            sack: SackRecovery,
-            cfg,
-            st,
-            bypass: false,
-            last_resent: None,
-        }
-    }
-
-    /// `factor` x SRTT (the RTO before the first sample).
-    fn srtts(s: &SendState, factor: f64) -> Duration {
-        let srtt = s.rtt.srtt().unwrap_or_else(|| s.rtt.rto());
-        Duration::from_secs_f64(srtt.as_secs_f64() * factor)
-    }
-}
-
-impl LossRecovery for TcpRRecovery {
-    fn name(&self) -> &'static str {
-        "tcpr-sack"
-    }
-
-    fn loss_detected(&self, s: &SendState) -> bool {
-        self.sack.loss_detected(s)
-    }
-
-    fn reduces_window(&mut self, s: &SendState) -> bool {
-        let mut st = self.st.borrow_mut();
-        let now = st.now;
+    /// Whether the loss just detected is a bypass: all duplicate ACKs of
+    /// the run with DN = 1, no ECE recently, and this segment not resent
+    /// by a bypass within the resend interval.
+    fn bypass(&mut self, s: &SendState, now: SimTime) -> bool {
         let ece_memory = Self::srtts(s, self.cfg.ece_memory_srtt);
         let interval = Self::srtts(s, self.cfg.resend_interval_srtt);
+        let st = &mut self.st;
         let all_dn = st.dn_clear == 0 && st.dn_set > 0;
         let ece = st.ece_in_run || st.last_ece.is_some_and(|t| now.since(t) <= ece_memory);
         let too_soon = self
             .last_resent
-            .is_some_and(|(seq, t)| seq == s.snd_una && now.since(t) < interval);
-        self.bypass = all_dn && !ece && !too_soon;
-        if self.bypass {
+            .is_some_and(|(seq, t)| seq == s.snd_una() && now.since(t) < interval);
+        let bypass = all_dn && !ece && !too_soon;
+        if bypass {
             st.bypasses += 1;
-            self.last_resent = Some((s.snd_una, now));
+            self.last_resent = Some((s.snd_una(), now));
         } else if !all_dn {
             st.refused_dn += 1;
         } else if ece {
@@ -235,36 +167,50 @@ impl LossRecovery for TcpRRecovery {
         } else {
             st.refused_limit += 1;
         }
-        !self.bypass
+        bypass
+    }
+}
+
+impl CongestionControl for TcpR {
+    fn name(&self) -> &'static str {
+        "tcpr"
     }
 
-    fn enter(&mut self, s: &mut SendState) {
-        if self.bypass {
-            // SACK's entry at the current cwnd.
-            s.sent.mark_first_lost();
-            s.sent.mark_lost_by_sack(s.dupthresh, s.mss);
-            s.retransmit_now = true;
-        } else {
-            self.sack.enter(s);
+    fn ssthresh(&mut self, s: &SendState) -> u64 {
+        s.half_flight()
+    }
+
+    fn on_ack(&mut self, s: &mut SendState, acked: u64, now: SimTime) {
+        self.reno.on_ack(s, acked, now);
+    }
+
+    fn on_timeout(&mut self, s: &mut SendState) {
+        s.restart_after_timeout(s.half_flight());
+        self.st.dn_set = 0;
+        self.st.dn_clear = 0;
+        self.st.ece_in_run = false;
+    }
+
+    fn on_event(&mut self, s: &mut SendState, ev: CcEvent, now: SimTime) -> Reply {
+        match ev {
+            CcEvent::Ack(ack) => {
+                self.reno.on_ack_info(s, ack);
+                self.on_ack_info(s, ack, now);
+            }
+            CcEvent::LossDetected if self.bypass(s, now) => return Reply::Handled,
+            _ => {}
         }
+        Reply::Default
     }
 
-    fn on_dupack(&mut self, s: &mut SendState) {
-        self.sack.on_dupack(s);
-    }
-
-    fn on_partial_ack(&mut self, s: &mut SendState, acked: u64) {
-        self.sack.on_partial_ack(s, acked);
-    }
-
-    fn exit(&mut self, s: &mut SendState) {
-        self.bypass = false;
-        self.sack.exit(s);
-    }
-
-    /// A bypass episode is SACK's too, at the unreduced window.
-    fn nextseg_rules_3_and_4(&self) -> bool {
-        self.sack.nextseg_rules_3_and_4()
+    fn counters(&self) -> Vec<(&'static str, u64)> {
+        let st = &self.st;
+        vec![
+            ("reorder_retransmits", st.bypasses),
+            ("bypass_refused_dn", st.refused_dn),
+            ("bypass_refused_ece", st.refused_ece),
+            ("bypass_refused_limit", st.refused_limit),
+        ]
     }
 }
 

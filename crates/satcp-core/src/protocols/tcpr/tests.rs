@@ -6,6 +6,7 @@
 use super::*;
 use crate::net::packet::{flags, SeqRange, TcpHeader};
 use crate::tcp::test_support::{accept, peer_ack};
+use crate::tcp::{CcEvent, Reply};
 use crate::tcp::{TcpConfig, TcpEndpoint, TcpOutput};
 
 const MSS: u64 = 1000;
@@ -35,7 +36,7 @@ fn server() -> (TcpEndpoint, TcpOutput) {
     let mut out = TcpOutput::default();
     accept(&mut ep, MSS as u32, 64_000, true, at(0.5), &mut out);
     ep.write(40 * MSS, at(0.5), &mut out);
-    assert_eq!(ep.tx.snd_max, seg(21));
+    assert_eq!(ep.tx.snd_max(), seg(21));
     out.segments.clear();
     (ep, out)
 }
@@ -77,7 +78,7 @@ fn three_dn_1_duplicate_acks_resend_without_reducing_the_window() {
     }
     assert!(resent(&mut out, seg(1)), "segment 1 resent at once");
     assert_eq!((ep.tx.cwnd, ep.tx.ssthresh), (cwnd, ssthresh));
-    assert!(ep.tx.in_recovery);
+    assert!(ep.tx.in_recovery());
     assert_eq!(ep.stats.fast_retransmits, 0, "not a window-reducing one");
     assert_eq!(counter(&ep, "reorder_retransmits"), 1);
     // SACK recovery at that cwnd: more duplicate ACKs let new data out
@@ -88,9 +89,9 @@ fn three_dn_1_duplicate_acks_resend_without_reducing_the_window() {
     assert_eq!(ep.tx.cwnd, cwnd);
     assert!(out.segments.iter().any(|(h, _)| h.seq >= seg(21)));
     // The recovery point acknowledged: recovery ends, window as before.
-    let recover = ep.tx.recover;
+    let recover = ep.tx.recover();
     ep.on_segment(&peer_ack(recover, 64_000), at(1.5), &mut out);
-    assert!(!ep.tx.in_recovery);
+    assert!(!ep.tx.in_recovery());
     assert_eq!(ep.tx.ssthresh, ssthresh);
     assert!(ep.tx.cwnd >= cwnd);
 }
@@ -128,7 +129,7 @@ fn an_ece_on_the_duplicate_acks_or_within_one_srtt_falls_back_to_halving() {
     let mut h = peer_ack(seg(2), 64_000);
     h.flags |= flags::ECE;
     ep.on_segment(&h, at(0.9), &mut out);
-    let srtt = ep.tx.rtt.srtt().unwrap().as_secs_f64();
+    let srtt = ep.tx.rtt().srtt().unwrap().as_secs_f64();
     assert!((srtt - 0.5).abs() < 0.05, "srtt {srtt}");
     let ssthresh = ep.tx.ssthresh;
     for n in 1..=3 {
@@ -156,20 +157,15 @@ fn an_ece_on_the_duplicate_acks_or_within_one_srtt_falls_back_to_halving() {
 fn a_segment_is_resent_by_the_bypass_at_most_once_per_srtt() {
     let (ep, _) = server();
     let mut s = ep.tx;
-    s.rtt.sample(Duration::from_millis(500));
-    let st: Shared = Rc::new(RefCell::new(Signals::default()));
-    let mut rec = TcpRRecovery::new(TcpRConfig::default(), st.clone());
-    let decide = |rec: &mut TcpRRecovery, t: f64| {
-        let mut g = st.borrow_mut();
-        g.now = at(t);
-        g.dn_set = 3;
-        g.dn_clear = 0;
-        drop(g);
-        rec.reduces_window(&s)
+    s.rtt_mut().sample(Duration::from_millis(500));
+    let mut cc = TcpR::new(TcpRConfig::default());
+    let mut decide = |t: f64| {
+        cc.st.dn_set = 3;
+        cc.st.dn_clear = 0;
+        let reply = cc.on_event(&mut s, CcEvent::LossDetected, at(t));
+        (reply == Reply::Handled, cc.st.bypasses, cc.st.refused_limit)
     };
-    assert!(!decide(&mut rec, 1.0), "bypass");
-    assert!(decide(&mut rec, 1.4), "0.4 s later: standard");
-    assert!(!decide(&mut rec, 1.6), "0.6 s after the resend: bypass");
-    let g = st.borrow();
-    assert_eq!((g.bypasses, g.refused_limit), (2, 1));
+    assert_eq!(decide(1.0), (true, 1, 0), "bypass");
+    assert_eq!(decide(1.4), (false, 1, 1), "0.4 s later: standard");
+    assert_eq!(decide(1.6), (true, 2, 1), "0.6 s after the resend: bypass");
 }

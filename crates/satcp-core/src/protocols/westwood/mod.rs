@@ -11,46 +11,31 @@
 //! cascaded 7/8 exponential filters, a sample per max(RTT, 50 ms).
 
 use super::reno::Reno;
-use super::{plain_recovery, Variant, VariantInput};
+use super::{CongestionSettings, Showcase, Variant};
 use crate::engine::{Duration, SimTime};
-use crate::error::{typed, ScenarioError};
-use crate::tcp::ack_info::AckInfo;
-use crate::tcp::congestion::CongestionControl;
+use crate::tcp::congestion::{CcEvent, CongestionControl, Reply};
 use crate::tcp::send_state::SendState;
-use crate::tcp::{EndpointParts, Recovery, VariantFactory};
+use crate::tcp::Recovery;
 
-pub const VARIANT: Variant = Variant {
-    name: "westwood",
-    about: "TCP Westwood+ (Mascolo et al. 2001, Grieco and Mascolo 2004): ssthresh = bandwidth estimate x RTTmin after a loss",
-    recoveries: &[Recovery::NewReno, Recovery::Sack],
-    shorthands: &[],
-    build: factory,
-    listed: true,
-};
+pub const VARIANT: Variant = Variant::congestion_only::<WestwoodSettings>(
+    "westwood",
+    "TCP Westwood+ (Mascolo et al. 2001, Grieco and Mascolo 2004): ssthresh = bandwidth estimate x RTTmin after a loss",
+    &[Recovery::NewReno, Recovery::Sack],
+    &[],
+)
+.compared_as(&[Showcase {
+    label: "Westwood+",
+    tcp: r#"{"variant": "westwood"}"#,
+}]);
 
-/// Westwood+ has no settings of its own.
+/// Westwood+ has no settings of its own: `[tcp.westwood]` must be empty.
 #[derive(Default, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
-struct NoSettings {}
+pub struct WestwoodSettings {}
 
-struct WestwoodFactory {
-    recovery: Recovery,
-}
-
-fn factory(input: &VariantInput) -> Result<Box<dyn VariantFactory>, ScenarioError> {
-    let NoSettings {} = typed(input.settings)?;
-    Ok(Box::new(WestwoodFactory {
-        recovery: input.recovery,
-    }))
-}
-
-impl VariantFactory for WestwoodFactory {
-    fn endpoint(&self) -> EndpointParts {
-        EndpointParts::new(
-            Box::new(Westwood::default()),
-            plain_recovery(self.recovery),
-            self.recovery == Recovery::Sack,
-        )
+impl CongestionSettings for WestwoodSettings {
+    fn congestion_control(&self) -> Box<dyn CongestionControl> {
+        Box::new(Westwood::default())
     }
 }
 
@@ -92,7 +77,7 @@ impl Westwood {
             Some(r) => (self.bw_est * r.as_secs_f64()) as u64,
             None => 0,
         };
-        w.max(2 * s.mss as u64)
+        w.max(2 * s.mss() as u64)
     }
 }
 
@@ -101,13 +86,16 @@ impl CongestionControl for Westwood {
         "westwood"
     }
 
-    fn on_ack_info(&mut self, s: &mut SendState, ack: &AckInfo, now: SimTime) {
+    fn on_event(&mut self, s: &mut SendState, ev: CcEvent, now: SimTime) -> Reply {
+        let CcEvent::Ack(ack) = ev else {
+            return Reply::Default;
+        };
         if let Some(r) = ack.rtt {
             self.rtt_min = Some(self.rtt_min.map_or(r, |m| m.min(r)));
         }
         self.bytes += ack.newly_acked + ack.newly_sacked;
         let start = *self.sample_start.get_or_insert(now);
-        let rtt = s.rtt.srtt().unwrap_or(MIN_SAMPLE).max(MIN_SAMPLE);
+        let rtt = s.rtt().srtt().unwrap_or(MIN_SAMPLE).max(MIN_SAMPLE);
         let elapsed = now.since(start);
         if elapsed >= rtt {
             let sample = self.bytes as f64 / elapsed.as_secs_f64();
@@ -115,19 +103,19 @@ impl CongestionControl for Westwood {
             self.bytes = 0;
             self.sample_start = Some(now);
         }
+        Reply::Default
     }
 
     fn on_ack(&mut self, s: &mut SendState, acked: u64, now: SimTime) {
         self.reno.on_ack(s, acked, now);
     }
 
-    fn ssthresh_on_loss(&mut self, s: &SendState) -> u64 {
+    fn ssthresh(&mut self, s: &SendState) -> u64 {
         self.bw_rtt_min(s)
     }
 
-    fn on_rto(&mut self, s: &mut SendState) {
-        s.ssthresh = self.bw_rtt_min(s);
-        s.cwnd = s.mss as u64;
+    fn on_timeout(&mut self, s: &mut SendState) {
+        s.restart_after_timeout(self.bw_rtt_min(s));
     }
 }
 

@@ -9,7 +9,7 @@
 //! first unSACKed segment above HighRxt below the highest SACK and (4) one
 //! rescue retransmission per episode (docs/model.md).
 
-use crate::tcp::recovery::LossRecovery;
+use super::{LossRecovery, RecoveryAck, RecoveryRules};
 use crate::tcp::send_state::SendState;
 
 #[derive(Default)]
@@ -21,27 +21,27 @@ impl LossRecovery for SackRecovery {
     }
 
     fn loss_detected(&self, s: &SendState) -> bool {
-        s.dupacks >= s.dupthresh || (!s.sent.is_empty() && s.sent.is_lost(0, s.dupthresh, s.mss))
+        s.dupacks() >= s.dupthresh() || s.first_is_lost_by_sack()
     }
 
-    fn enter(&mut self, s: &mut SendState) {
-        s.cwnd = s.ssthresh;
-        s.sent.mark_first_lost();
-        s.sent.mark_lost_by_sack(s.dupthresh, s.mss);
-        s.retransmit_now = true;
+    fn enter(&mut self, s: &mut SendState, reduced: bool) {
+        if reduced {
+            s.cwnd = s.ssthresh;
+        }
+        s.retransmit_first_now();
+        s.presume_lost_by_sack();
     }
 
-    fn on_dupack(&mut self, s: &mut SendState) {
-        s.sent.mark_lost_by_sack(s.dupthresh, s.mss);
-    }
-
-    fn on_partial_ack(&mut self, s: &mut SendState, _acked: u64) {
-        s.sent.mark_lost_by_sack(s.dupthresh, s.mss);
+    fn on_ack(&mut self, s: &mut SendState, _ack: RecoveryAck) {
+        s.presume_lost_by_sack();
     }
 
     fn exit(&mut self, _s: &mut SendState) {}
 
-    fn nextseg_rules_3_and_4(&self) -> bool {
-        true
+    fn rules(&self) -> RecoveryRules {
+        RecoveryRules {
+            nextseg_rules_3_and_4: true,
+            ..RecoveryRules::default()
+        }
     }
 }

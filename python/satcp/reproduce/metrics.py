@@ -1,0 +1,84 @@
+"""What the data files' metrics read from a run (:class:`satcp.Results`):
+functions every paper's expressions can call, with the run as ``run``
+(``time_s = "= completion_s(run, connections)"``)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "completion_s",
+    "delivery_rate",
+    "flow_rates",
+    "mean_response_s",
+    "queue_drops",
+    "responses",
+    "retransmitted_segments",
+]
+
+
+def completion_s(run: Any, transfers: int) -> float:
+    """When the last of ``transfers`` bulk transfers completed (its response
+    time, the handshake excluded); an error if one did not."""
+    tr = run.transfers
+    if len(tr) != transfers or tr["response_time_s"].isna().any():
+        raise RuntimeError(f"{run.name}: not every transfer completed")
+    return float(tr["response_time_s"].max())
+
+
+def queue_drops(run: Any) -> int:
+    """Packets dropped by every queue of the network."""
+    return int(run.links["queue_drops"].sum())
+
+
+def retransmitted_segments(run: Any) -> int:
+    """Segments every sender retransmitted."""
+    return int(run.flows["server_retransmitted_segments"].sum())
+
+
+def delivery_rate(run: Any, unit: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """The first connection's bytes delivered to the receiver per sampling
+    interval, divided by ``unit`` (e.g. 1,000 for kB/s): (the intervals'
+    end times, the rates)."""
+    fs = run.flow_series
+    fs = fs[fs["conn"] == fs["conn"].min()].sort_values("time_s")
+    t = fs["time_s"].to_numpy(dtype=float)
+    b = fs["bytes_delivered"].to_numpy(dtype=float)
+    return t[1:], np.diff(b) / np.diff(t) / unit
+
+
+def responses(run: Any, kind: str) -> int:
+    """Responses (downloads, pages) of applications of ``kind``."""
+    return len(run.response_times(kind))
+
+
+def mean_response_s(run: Any, kind: str, every: bool = False) -> float:
+    """The mean response time of applications of ``kind``; NaN when there
+    is none, or (``every``) when one of them did not complete."""
+    times = run.response_times(kind)
+    total = int((run.transfers["kind"] == kind).sum()) if not run.transfers.empty else 0
+    if len(times) == 0 or (every and len(times) < total):
+        return math.nan
+    return float(times.mean())
+
+
+def flow_rates(
+    run: Any, duration_s: float, variant: str | None = None
+) -> tuple[float, float, float, float]:
+    """The mean throughput per flow (kb/s over ``duration_s``) of the run's
+    flows (of ``tcp.variant`` ``variant`` only, when given) and their fast
+    retransmissions, timeouts and duplicate segments received (spurious
+    retransmissions), each per data segment sent."""
+    flows = run.flows
+    mine = flows[flows["variant"] == variant] if variant else flows
+    sent = float(mine["server_data_segments_sent"].sum()) or 1.0
+    thr = float(mine["client_bytes_delivered"].sum()) * 8 / duration_s / 1000.0 / len(mine)
+    return (
+        thr,
+        float(mine["server_fast_retransmits"].sum()) / sent,
+        float(mine["server_timeouts"].sum()) / sent,
+        float(mine["client_duplicate_segments_received"].sum()) / sent,
+    )

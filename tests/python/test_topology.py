@@ -1,0 +1,130 @@
+"""The topology library (satcp.topology): the one place where link keys
+are spelled, the shapes, the named networks."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import FTP, HTTP
+
+import satcp
+from satcp import topology
+from satcp.topology import bent_pipe, dumbbell, link, link_options, merge_options
+
+
+def test_link_options_are_given_as_tables_and_written_as_the_core_reads_them():
+    opts = link_options(
+        rate_bps=2e6,
+        queue="red",
+        errors={"ber": 1e-6, "data_only": True, "loss": None},
+        reorder={"prob": 0.04, "delay": "normal", "mean_s": 0.3, "sd_s": 0.1},
+        red={"min_th": 5.0},
+        priority={"push_out": False},
+        arq={"attempts": 3},
+        congestion_loss=None,
+    )
+    assert opts == {
+        "rate_bps": 2e6,
+        "queue": "red",
+        "ber": 1e-6,
+        "errors_data_only": True,
+        "reorder": 0.04,
+        "reorder_delay": "normal",
+        "reorder_delay_mean_s": 0.3,
+        "reorder_delay_sd_s": 0.1,
+        "red_min_th": 5.0,
+        "priority_push_out": False,
+        "arq_attempts": 3,
+    }
+    with pytest.raises(ValueError, match=r"link option errors\.bler: unknown \(known: ber,"):
+        link_options(errors={"bler": 1e-6})
+    with pytest.raises(ValueError, match="link option ber: unknown"):
+        link_options(ber=1e-6)  # a bit error rate is an error: errors = {ber}
+    with pytest.raises(ValueError, match="link option reorder: a table"):
+        link_options(reorder=0.5)
+
+
+def test_link_and_merge():
+    sat = link(
+        "a",
+        "b",
+        name="sat",
+        delay_s=0.25,
+        errors={"corrupted_reach_next_node": True},
+        ab=merge_options({"errors": {"data_only": True}}, {"errors": {"ber": 1e-7}}),
+        ba={"rate_bps": 1e6},
+    )
+    assert sat == {
+        "name": "sat",
+        "a": "a",
+        "b": "b",
+        "delay_s": 0.25,
+        "corrupted_reach_next_node": True,
+        "ab": {"errors_data_only": True, "ber": 1e-7},
+        "ba": {"rate_bps": 1e6},
+    }
+    assert "name" not in link("a", "b") and "ab" not in link("a", "b", ab={})
+
+
+def test_shapes():
+    links = bent_pipe(["s", "g", "c"], [{"rate_bps": 1e7}, {"delay_s": 0.25}], ["eth", None])
+    assert [(x["a"], x["b"], x.get("name")) for x in links] == [("s", "g", "eth"), ("g", "c", None)]
+    with pytest.raises(ValueError, match="3 nodes has 2 hops, not 1"):
+        bent_pipe(["s", "g", "c"], [{}])
+    nodes, links = dumbbell(
+        2,
+        {"rate_bps": 1e6},
+        left="L",
+        right="R",
+        sender="s{i}",
+        receiver="r{i}",
+        access=lambda i: {"delay_s": i / 10},
+        tail=lambda i: {},
+        access_name="up{i}",
+        bottleneck_last=True,
+    )
+    assert nodes == ["L", "R", "s0", "r0", "s1", "r1"]
+    assert [(x["a"], x["b"], x.get("name")) for x in links] == [
+        ("s0", "L", "up0"),
+        ("R", "r0", None),
+        ("s1", "L", "up1"),
+        ("R", "r1", None),
+        ("L", "R", None),
+    ]
+    assert links[2]["delay_s"] == 0.1
+
+
+def test_the_thesis_network_is_the_shipped_scenarios():
+    assert topology.thesis_network("ftp") == satcp.load(FTP)
+    assert topology.thesis_network("http") == satcp.load(HTTP)
+
+
+def test_every_named_network_is_a_valid_scenario():
+    args = {
+        "thesis_fairness": {"variants": ["sack"] * 6},
+        "peach_sec5": {"variants": ["peach-sack", "sack"]},
+        "peach_hetero": {"x_variant": "peach-sack", "y_variant": "sack"},
+        "tcpr_network": {
+            "variants": ["tcpr", "sack"],
+            "bottleneck": {"reorder": {"prob": 0.04, "delay": "fixed", "mean_s": 0.3}},
+            "gateway": "epdn-v3",
+        },
+        "slowstart_testbed": {"connections": 2},
+    }
+    presets = {"thesis_geo", "peach_geo", "starlink", "starlink_isl", "leo_trace"}
+    for name in topology.NETWORKS:
+        if name in presets:
+            sc = topology.network(name, tcp={"variant": "sack"}, secs=20.0)
+        else:
+            sc = topology.network(name, **args.get(name, {}))
+        satcp.validate(sc)
+    with pytest.raises(topology.UnknownNetwork, match="unknown network 'mars' \\(known: thesis"):
+        topology.network("mars")
+
+
+def test_path_bounds():
+    sc = topology.thesis_network("ftp")
+    hops = topology.path_hops(sc, "server", "client")
+    assert hops == [(0.010, 10e6, 10e6), (0.250, 2.048e6, 256e3)]
+    b = topology.window_bound(sc)
+    assert b.window_bytes == 44 * 1460 and b.total_s == pytest.approx(411.8, abs=0.05)
+    assert topology.link_bound_s(sc) == pytest.approx(34247 * 1500 * 8 / 2.048e6 + 0.52)
