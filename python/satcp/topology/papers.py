@@ -10,7 +10,7 @@ defaults are the paper's network:
   (Sec. III; the scenario of ``crates/satcp-core/tests/slowstart.rs``);
 - :func:`tcpr_network`: the TCP-R paper's network (Sec. 3).
 
-Link options are given in the spelling of :mod:`.links`.
+Link options are given as the scenario format spells them (:mod:`.links`).
 """
 
 from __future__ import annotations
@@ -527,7 +527,7 @@ def tcpr_network(
     effects."""
     bdp = tcpr_bdp_bytes(p_s)
     q = queue_packets or max(4, math.ceil(bdp / TCPR_NETWORK["packet"]))
-    red = {"queue": "red", "queue_packets": q, "ecn_marking": True}
+    red = {"queue": "red", "queue_packets": q, "red": {"ecn_marking": True}}
     data = merge_options({**red, "errors": {"data_only": True}}, bottleneck)
     access = {"rate_bps": TCPR_NETWORK["access_bps"], "delay_s": TCPR_NETWORK["access_delay_s"]}
     starts = tcpr_starts(seed, len(variants))
