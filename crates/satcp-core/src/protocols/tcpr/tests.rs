@@ -43,13 +43,13 @@ fn server_with(response: Response) -> (TcpEndpoint, TcpOutput) {
     };
     let c = with_settings(
         TcpConfig {
-        variant: "tcpr".into(),
-        mss: MSS as u32,
-        rcv_buffer: 64_000,
-        delayed_ack: false,
-        initial_window: 20,
-        initial_ssthresh: 12 * MSS,
-        ..TcpConfig::default()
+            variant: "tcpr".into(),
+            mss: MSS as u32,
+            rcv_buffer: 64_000,
+            delayed_ack: false,
+            initial_window: 20,
+            initial_ssthresh: 12 * MSS,
+            ..TcpConfig::default()
         },
         serde_json::json!({ "response": response }),
     );
@@ -250,7 +250,10 @@ fn resend_later_duplicate_acks_of_the_run_start_no_fast_retransmission() {
     }
     ep.on_segment(&dupack(seg(1), 11, false, false), at(1.1), &mut out);
     assert_eq!(count_resent(&out, seg(1)), 0);
-    assert!(out.segments.iter().any(|(h, _)| h.seq >= seg(21)), "new data");
+    assert!(
+        out.segments.iter().any(|(h, _)| h.seq >= seg(21)),
+        "new data"
+    );
     assert!(!ep.tx.in_recovery());
     assert_eq!(ep.stats.fast_retransmits, 0);
     assert_eq!(ep.tx.cwnd, cwnd);
@@ -331,5 +334,8 @@ fn the_response_setting() {
     assert_eq!(TcpRConfig::default().response, Response::Resend);
     let bad = settings_error("tcpr", serde_json::json!({"response": "halve"}));
     assert_eq!(bad.as_deref(), Some("tcp.tcpr.response"));
-    assert_eq!(settings_error("tcpr", serde_json::json!({"response": "recovery"})), None);
+    assert_eq!(
+        settings_error("tcpr", serde_json::json!({"response": "recovery"})),
+        None
+    );
 }
