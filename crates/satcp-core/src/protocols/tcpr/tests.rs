@@ -333,7 +333,7 @@ fn resend_answers_the_sack_loss_trigger_too() {
 fn the_response_setting() {
     assert_eq!(TcpRConfig::default().response, Response::Resend);
     let bad = settings_error("tcpr", serde_json::json!({"response": "halve"}));
-    assert_eq!(bad.as_deref(), Some("tcp.tcpr.response"));
+    assert_eq!(bad.as_deref(), Some("tcpr.response"));
     assert_eq!(
         settings_error("tcpr", serde_json::json!({"response": "recovery"})),
         None
