@@ -237,8 +237,10 @@ impl TcpR {
     }
 
     /// The trigger, counted: true for a resend (or bypass), false for the
-    /// standard path. In `resend`, a segment resent too recently is not
-    /// resent again but the duplicate ACK is still claimed (below).
+    /// standard path (also for a new run whose segment TCP-R resent within
+    /// the interval, which only a timeout between the two runs makes
+    /// possible; within a claimed run the interval only delays the next
+    /// resend).
     fn decide(&mut self, s: &SendState, now: SimTime) -> bool {
         let all_dn = self.all_dn();
         let ece = self.ece(s, now);
