@@ -29,6 +29,11 @@ def small_ftp() -> dict:
     return satcp.load(FTP, SMALL_FTP)
 
 
+#: A hang guard for one command, not a speed target (speed lives in
+#: `make bench`): generous, so that a loaded machine does not fail a test.
+CLI_TIMEOUT_S = 1800
+
+
 def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     """Runs `python -m satcp.cli ARGS` and returns the finished process."""
     return subprocess.run(
@@ -36,6 +41,6 @@ def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
         capture_output=True,
         text=True,
         cwd=cwd,
-        timeout=120,
+        timeout=CLI_TIMEOUT_S,
         check=False,
     )

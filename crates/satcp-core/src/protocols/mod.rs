@@ -131,15 +131,7 @@ impl Variant {
         recoveries: &'static [Recovery],
         shorthands: &'static [(&'static str, Recovery)],
     ) -> Variant {
-        Variant {
-            name,
-            about,
-            recoveries,
-            shorthands,
-            parse: parse_settings::<S>,
-            listed: true,
-            compared_as: &[],
-        }
+        Variant::parsed_by(name, about, recoveries, shorthands, parse_settings::<S>)
     }
 
     /// A family that changes congestion control only (settings `S`) and
@@ -150,12 +142,23 @@ impl Variant {
         recoveries: &'static [Recovery],
         shorthands: &'static [(&'static str, Recovery)],
     ) -> Variant {
+        let parse = parse_congestion_settings::<S>;
+        Variant::parsed_by(name, about, recoveries, shorthands, parse)
+    }
+
+    const fn parsed_by(
+        name: &'static str,
+        about: &'static str,
+        recoveries: &'static [Recovery],
+        shorthands: &'static [(&'static str, Recovery)],
+        parse: fn(&VariantInput) -> Result<Arc<dyn VariantFactory>, ScenarioError>,
+    ) -> Variant {
         Variant {
             name,
             about,
             recoveries,
             shorthands,
-            parse: parse_congestion_settings::<S>,
+            parse,
             listed: true,
             compared_as: &[],
         }
