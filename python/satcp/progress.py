@@ -119,9 +119,10 @@ def finished(ok: bool = True) -> None:
 
 def watch_sim_time(job: Any, clock: Any, until_s: float | None, show: bool = True) -> None:
     """Shows the simulated seconds ``clock.now_s()`` reaches (of ``until_s``)
-    until the future ``job`` is done; the bar appears after one second."""
-    from concurrent.futures import wait
-
+    until ``job`` (a thread or a future) is done; the bar appears after one
+    second, and tqdm is imported only then (a short run does without it)."""
+    if _done_within(job, 1.0):
+        return
     from tqdm import tqdm
 
     total = until_s if until_s is not None and math.isfinite(until_s) else None
@@ -131,12 +132,23 @@ def watch_sim_time(job: Any, clock: Any, until_s: float | None, show: bool = Tru
         unit="s",
         disable=not show,
         leave=False,
-        delay=1.0,
         file=sys.stderr,
         bar_format="{desc}: {n:.1f}/{total:.0f} s [{elapsed}<{remaining}]"
         if total
         else "{desc}: {n:.1f} s [{elapsed}]",
     ) as bar:
-        while not wait([job], timeout=0.25).done:
+        if show:
+            bar.start_t -= 1.0  # the second waited above
+        while not _done_within(job, 0.25):
             bar.n = min(clock.now_s(), total) if total else clock.now_s()
             bar.refresh()
+
+
+def _done_within(job: Any, timeout: float) -> bool:
+    """Waits up to ``timeout`` seconds for a thread or a future to finish."""
+    if isinstance(job, threading.Thread):
+        job.join(timeout)
+        return not job.is_alive()
+    from concurrent.futures import wait
+
+    return bool(wait([job], timeout=timeout).done)
