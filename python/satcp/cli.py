@@ -22,8 +22,11 @@ import argparse
 import math
 import os
 import sys
-from collections.abc import Sequence
-from typing import Any, NoReturn
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (5 ms)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any, NoReturn
 
 PROG = "satcp"
 EXIT_BAD_INPUT = 2
