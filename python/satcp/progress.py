@@ -43,11 +43,14 @@ class _RunsBar:
     its own counts (a hidden tqdm bar counts nothing)."""
 
     def __init__(self, desc: str, total: int, show: bool) -> None:
-        from tqdm import tqdm
-
         self.total = total
         self.done = 0
         self.failed = 0
+        self.bar: Any = _NoBar()
+        if not show:
+            return  # counts only: tqdm's import alone takes longer than many runs
+        from tqdm import tqdm
+
         self.bar = tqdm(
             total=total,
             desc=desc,
@@ -80,6 +83,17 @@ class _RunsBar:
 
     def close(self) -> None:
         self.bar.close()
+
+
+class _NoBar:
+    """What :class:`_RunsBar` calls of a tqdm bar, doing nothing."""
+
+    total = 0
+
+    def set_postfix_str(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    refresh = update = set_description_str = close = set_postfix_str
 
 
 @contextlib.contextmanager
