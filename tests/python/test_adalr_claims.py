@@ -1,5 +1,6 @@
 """End-to-end checks of TCP-ADaLR thesis claims (Secs. 7.5.3 and 7.5.5) on
-the real scenarios, and of the two reproduction modules' output files.
+the real scenarios, and of the files of the two parts of the reproduction
+that test them.
 
 Tolerances are stated per test. A claim satcp does not reproduce is marked
 ``xfail(strict=True)`` with the numbers, so that a change that makes it
@@ -13,10 +14,17 @@ import statistics
 import pytest
 
 import satcp
-from satcp.reproduce.adalr import fairness, lossy, lossy_runs, scenarios, stats, thesis_values
+from satcp import stats, topology
+from satcp.reproduce import adalr
+from satcp.reproduce.adalr.functions import lossy_metrics, outcome
 
 SEEDS = (1, 2, 3, 4)
 HIGH_BERS = (1e-6, 1e-5)
+VARIANTS = ["adalr-sack", "adalr-newreno", "sack", "newreno"]
+RTT_LABELS_MS = topology.THESIS_FAIRNESS["rtt_labels_ms"]
+#: The fairness scenarios of the data file: receivers' variants, the
+#: thesis's throughputs (receiver 0, RTT 500 ms, first) and indices.
+MIX = adalr.PAPER.cases["mix"]
 
 
 @pytest.fixture(scope="module")
@@ -28,15 +36,20 @@ def ftp_goodput() -> dict[tuple[bool, float, str], float]:
         (da, ber, v, seed)
         for da in (True, False)
         for ber in HIGH_BERS
-        for v, _ in scenarios.VARIANTS
+        for v in VARIANTS
         for seed in SEEDS
     ]
-    scs = [lossy_runs.build_scenario("ftp", v, da, ber, seed) for da, ber, v, seed in keys]
+    scs = [
+        topology.thesis_network(
+            variant=v, delayed_ack=da, satellite_ber=ber, sample_interval_s=0.0, seed=seed
+        )
+        for da, ber, v, seed in keys
+    ]
     results = satcp.run_many(scs)
     per: dict[tuple[bool, float, str], list[float]] = {}
     for (da, ber, v, _), res in zip(keys, results, strict=True):
         assert res.apps_done, f"{v} at BER {ber} did not finish within the 18,000 s run"
-        per.setdefault((da, ber, v), []).append(lossy_runs.run_metrics("ftp", res)["goodput_bps"])
+        per.setdefault((da, ber, v), []).append(lossy_metrics("ftp", res)["goodput_bps"])
     return {k: statistics.fmean(v) for k, v in per.items()}
 
 
@@ -47,7 +60,7 @@ def test_adalr_sack_has_the_highest_goodput_with_errors(ftp_goodput, ber, delaye
     # heavy losses due to satellite link errors". Tolerance: none; the mean
     # over seeds 1-4 must be strictly above each other variant's mean.
     mine = ftp_goodput[(delayed_ack, ber, "adalr-sack")]
-    for v, _ in scenarios.VARIANTS:
+    for v in VARIANTS:
         if v != "adalr-sack":
             other = ftp_goodput[(delayed_ack, ber, v)]
             assert mine > other, f"{v}: {other:.0f} b/s >= adalr-sack {mine:.0f} b/s"
@@ -57,30 +70,23 @@ def test_adalr_sack_has_the_highest_goodput_with_errors(ftp_goodput, ber, delaye
 def fairness_runs() -> dict[str, list[float]]:
     """Per-connection average throughput (bytes/s) of the three Fig. 7.52
     scenarios, 50 MB per connection, receiver 0 (RTT 500 ms) first."""
-    names = list(fairness.SCENARIOS)
-    scs = [scenarios.fairness_scenario(fairness.SCENARIOS[n][0]) for n in names]
+    names = list(MIX)
+    scs = [topology.thesis_fairness(MIX[n]["variants"]) for n in names]
     results = satcp.run_many(scs)
     for n, r in zip(names, results, strict=True):
         assert r.apps_done, f"{n}: not every download finished"
-    return {n: fairness.throughputs(r) for n, r in zip(names, results, strict=True)}
+    return {
+        n: outcome(r, MIX[n]["variants"]).throughput_Bps
+        for n, r in zip(names, results, strict=True)
+    }
 
 
 def test_index_definitions_reproduce_the_thesis_tables():
     # Eqs. 7.4-7.5 applied to Tables 7.11, 7.12, 7.14 give Tables 7.13, 7.15
     # (to the 4 decimals printed; Table 7.15's max-min 0.7000 is 0.7003).
-    t = thesis_values.FAIRNESS_THROUGHPUT
-    for name, jain_key in (
-        ("fairness_adalr_newreno", "jain_fairness_index"),
-        ("fairness_newreno", "jain_fairness_index"),
-        ("friendliness", "friendliness_index"),
-    ):
-        vals = list(t[name].values())
-        assert stats.jain_index(vals) == pytest.approx(
-            thesis_values.FAIRNESS_INDEX[(name, jain_key)], abs=5e-5
-        )
-        assert stats.maxmin_fairness(vals) == pytest.approx(
-            thesis_values.FAIRNESS_INDEX[(name, "maxmin_fairness")], abs=5e-4
-        )
+    for mix in MIX.values():
+        assert stats.jain_index(mix["thesis"]) == pytest.approx(mix["jain"], abs=5e-5)
+        assert stats.maxmin_fairness(mix["thesis"]) == pytest.approx(mix["maxmin"], abs=5e-4)
 
 
 def test_adalr_newreno_is_fairer_than_newreno(fairness_runs):
@@ -96,9 +102,9 @@ def test_newreno_fairness_matches_table_7_12(fairness_runs):
     # The baseline of the fairness topology: each TCP NewReno connection within
     # 10% of Table 7.12 and Jain's index within 0.02 of Table 7.13's 0.8650.
     got = fairness_runs["fairness_newreno"]
-    for rtt, value in zip(scenarios.RTT_LABELS_MS, got, strict=True):
-        want = thesis_values.FAIRNESS_THROUGHPUT["fairness_newreno"][rtt]
-        assert value == pytest.approx(want, rel=0.10), f"RTT {rtt} ms"
+    want = MIX["fairness_newreno"]["thesis"]
+    for rtt, value, thesis in zip(RTT_LABELS_MS, got, want, strict=True):
+        assert value == pytest.approx(thesis, rel=0.10), f"RTT {rtt} ms"
     assert stats.jain_index(got) == pytest.approx(0.8650, abs=0.02)
 
 
@@ -127,16 +133,20 @@ REQUIRED = {"experiment", "variant", "delayed_ack", "parameter", "metric", "satc
 
 def test_lossy_quick_reproduce_writes_its_files(tmp_path):
     out = tmp_path / "lossy"
-    md = lossy.reproduce(out, None, quick=True)
+    rep = adalr.reproduce(out, quick=True, parts=["lossy"])
+    md = rep.parts[0].section.markdown
     assert md.startswith("## ")
     assert "Fig. 7.28" in md and "Fig. 7.51" in md
     names = {p.name for p in out.iterdir()}
-    figs = {lossy.fig_name(f) for f in lossy_runs.FIGURES}
-    assert len(figs) == 24 and figs <= names
+    figs = {n for n in names if n.endswith(".png")}
+    assert len(figs) == 24
     assert sorted(f[:7] for f in figs) == [f"fig7_{i}" for i in range(28, 52)]
     assert {"adalr_lossy.csv", "adalr_lossy_claims.csv", "adalr_lossy.md"} <= names
     for f in figs:
         assert (out / f).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # The part's own file has its findings where the report points to the summary.
+    assert "<!-- claims:begin -->" in (out / "adalr_lossy.md").read_text()
+    assert "(Findings: see the summary at the top.)" in md
     rows = _read_csv(out / "adalr_lossy.csv")
     assert REQUIRED | {"satcp_ci95", "diff_pct"} <= set(rows[0])
     bers = {r["parameter"] for r in rows if r["experiment"] == "error"}
@@ -149,14 +159,16 @@ def test_lossy_quick_reproduce_writes_its_files(tmp_path):
 
 def test_fairness_quick_reproduce_writes_its_files(tmp_path):
     out = tmp_path / "fair"
-    md = fairness.reproduce(out, None, quick=True)
+    rep = adalr.reproduce(out, quick=True, parts=["fairness"])
+    md = rep.parts[0].section.markdown
     assert "Table 7.13" in md and "Table 7.15" in md
     names = {p.name for p in out.iterdir()}
-    assert {"adalr_fairness.csv", "adalr_fairness.md", fairness.FIGURE} <= names
-    assert (out / fairness.FIGURE).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    figure = "table7_11-15_fairness_throughput.png"
+    assert {"adalr_fairness.csv", "adalr_fairness.md", figure} <= names
+    assert (out / figure).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     rows = _read_csv(out / "adalr_fairness.csv")
     assert REQUIRED | {"diff_pct"} <= set(rows[0])
-    main = [r for r in rows if r["experiment"] in fairness.SCENARIOS]
+    main = [r for r in rows if r["experiment"] in MIX]
     assert sum(r["metric"] == "avg_throughput_Bps" for r in main) == 18
     assert {r["metric"] for r in main} >= {
         "jain_fairness_index",

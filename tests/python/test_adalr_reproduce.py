@@ -5,26 +5,26 @@ from __future__ import annotations
 
 import csv
 import math
-import types
 from pathlib import Path
 
 import pytest
 from conftest import FTP, HTTP, run_cli
 
 import satcp
+from satcp import topology
 from satcp._fsutil import fill_dir_atomically
-from satcp.reproduce import adalr
-from satcp.reproduce.adalr import measures, scenarios, tables
-from satcp.reproduce.adalr.claims import CLAIMS_BEGIN
-from satcp.reproduce.claims import CHANGE_TOLERANCE, DEFAULT_TOLERANCE
+from satcp.reproduce import adalr, paper_run
+from satcp.reproduce.adalr.functions import ftp_run
+from satcp.reproduce.claims import Tolerance
 from satcp.reproduce.experiment import MissingPart
+from satcp.reproduce.tables import diff_pct
 
-VARIANTS = [v for v, _ in scenarios.VARIANTS]
+VARIANTS = ["adalr-sack", "adalr-newreno", "sack", "newreno"]
+THESIS_HEADER = adalr.PAPER.constants["thesis_header"]
 
 # The thesis's Tables 5.1, 7.5, 7.9 and 7.10 typed again from the thesis text for
-# these tests, apart from satcp.reproduce.adalr.thesis_values (which the
-# reproduction uses): RTT (ms) -> s, and variant -> (delayed ACK enabled,
-# disabled) in s.
+# these tests, apart from the reproduction's data file (adalr/paper.toml):
+# RTT (ms) -> s, and variant -> (delayed ACK enabled, disabled) in s.
 THESIS_TABLE_5_1 = {25: 251.9, 50: 252.1, 100: 252.5, 200: 253.5, 250: 272.7, 500: 470.1}
 THESIS_CELLS = {
     "7.5": {
@@ -51,16 +51,18 @@ THESIS_CELLS = {
 def _ftp_times(**kwargs) -> dict[tuple[str, bool], float]:
     keys = [(v, da) for v in VARIANTS for da in (True, False)]
     scs = [
-        scenarios.thesis_scenario(variant=v, delayed_ack=da, sample_interval_s=0.0, **kwargs)
+        topology.thesis_network(variant=v, delayed_ack=da, sample_interval_s=0.0, **kwargs)
         for v, da in keys
     ]
-    return {k: measures.ftp_time(r) for k, r in zip(keys, satcp.run_many(scs), strict=True)}
+    runs = satcp.run_many(scs)
+    bin_s = adalr.PAPER.constants["bin_s"]
+    return {k: ftp_run(r, bin_s).time for k, r in zip(keys, runs, strict=True)}
 
 
 def test_thesis_scenario_is_the_shipped_network():
-    assert scenarios.thesis_scenario("ftp") == satcp.load(FTP)
-    assert scenarios.thesis_scenario("http") == satcp.load(HTTP)
-    sc = scenarios.thesis_scenario(
+    assert topology.thesis_network("ftp") == satcp.load(FTP)
+    assert topology.thesis_network("http") == satcp.load(HTTP)
+    sc = topology.thesis_network(
         variant="adalr-sack", gateway_buffer_packets=15, rwnd_mode="cumulative", file_bytes=10
     )
     assert sc["links"][1]["ab"]["queue_packets"] == 15
@@ -102,20 +104,16 @@ def test_congestion_only_variants_are_comparable():
 
 
 def test_percentages():
-    T = tables
-    assert T.improvement_pct(360.6, 470.1) == pytest.approx(-23.29, abs=0.01)
-    change, level = CHANGE_TOLERANCE, DEFAULT_TOLERANCE
+    # Eq. 7.2 and the tolerance of a stated change: compared as the ratios it
+    # states (+49% stated, +7.7% measured: 1.077 / 1.49), and of a level.
+    assert diff_pct(360.6, 470.1) == pytest.approx(-23.29, abs=0.01)
+    change, level = Tolerance(15.0, "change"), Tolerance(15.0)
     assert change.diff_pct(-23.0, -23.0) == 0
-    # +49% stated, +7.7% measured: compared as ratios 1.077 / 1.49
     assert change.diff_pct(49.0, 7.7) == pytest.approx((1.077 / 1.49 - 1) * 100)
     assert level.diff_pct(80.0, 40.0) == -50
-    assert math.isnan(T.diff_pct(math.nan, 1.0))
-    row = T.Row("t", "sack", True, "", "m", 120.0, 100.0)
-    assert row.diff_pct == 20 and row.flagged
-    assert T.rows_csv([row]).splitlines() == [
-        ",".join(T.ROWS_CSV_HEADER),
-        "t,sack,true,,m,120,100,20.00",
-    ]
+    assert math.isnan(diff_pct(math.nan, 1.0))
+    assert adalr.PAPER.tolerances["change"] == change
+    assert paper_run.fixed(20.0, 2) == "20.00" and paper_run.fixed(math.nan, 2) == ""
 
 
 def test_fill_dir_atomically(tmp_path):
@@ -147,33 +145,25 @@ def test_fill_dir_atomically(tmp_path):
 def test_missing_and_failing_parts(tmp_path, monkeypatch):
     out = tmp_path / "rep"
     with pytest.raises(MissingPart, match="adalr_not_written_yet"):
-        adalr.reproduce(out, parts=[("adalr_not_written_yet", "Something else")])
+        adalr.reproduce(out, parts=["fairness", "adalr_not_written_yet"])
     assert not out.exists()
-    monkeypatch.setattr(adalr, "load_part", lambda name: types.SimpleNamespace(reproduce=ok))
+    out.mkdir()
+    (out / "report.md").write_text("old")
 
-    def ok(out_dir: Path, workers, quick) -> str:
-        return "## Something\n\nbody\n"
-
-    rep = adalr.reproduce(out, parts=[("something", "Something")])
-    text = (out / "report.md").read_text()
-    assert text == rep.markdown and "body" in text
-    assert [Path(p).name for p in rep.paths] == ["report.md"]
-
-    def failing(out_dir: Path, workers, quick) -> str:
-        (out_dir / "x.csv").write_text("x")
+    def failing(*args):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(adalr, "load_part", lambda name: types.SimpleNamespace(reproduce=failing))
+    monkeypatch.setattr(paper_run, "run_experiment", failing)
     with pytest.raises(RuntimeError):
-        adalr.reproduce(out, parts=[("anything", "Anything")])
+        adalr.reproduce(out, quick=True, parts=["fairness"])
     assert sorted(p.name for p in out.iterdir()) == ["report.md"]
-    assert (out / "report.md").read_text() == text
+    assert (out / "report.md").read_text() == "old"
 
 
 def _read_csv(path: Path) -> list[dict[str, str]]:
     with path.open(newline="") as f:
         rows = list(csv.DictReader(f))
-    assert rows and tuple(rows[0]) == tables.ROWS_CSV_HEADER
+    assert rows and list(rows[0]) == THESIS_HEADER
     return rows
 
 
@@ -197,7 +187,7 @@ def test_cli_quick_writes_report_tables_and_figures(tmp_path):
         "--quick run",
     ):
         assert heading in report, heading
-    assert CLAIMS_BEGIN not in report.split("## Summary")[1].split("\n## ")[0]
+    assert "<!-- claims:begin -->" not in report.split("## Summary")[1].split("\n## ")[0]
     pngs = {p.name for p in out.glob("*.png")}
     for n in (4, 7, 11, 15, 16, 19):
         assert any(p.startswith(f"fig7_{n:02d}_") for p in pngs), n
@@ -207,9 +197,9 @@ def test_cli_quick_writes_report_tables_and_figures(tmp_path):
     assert all((out / p).stat().st_size > 5000 for p in pngs)
 
     # The thesis column holds the thesis's cell for each row's variant, delayed
-    # ACK and parameter: checked against transcriptions made apart from
-    # thesis_values (THESIS_TABLE_5_1, THESIS_CELLS), so a typo in
-    # thesis_values or a row wired to the wrong cell fails. diff_pct must be
+    # ACK and parameter: checked against transcriptions made apart from the
+    # data file (THESIS_TABLE_5_1, THESIS_CELLS), so a typo in its thesis
+    # values or a row wired to the wrong cell fails. diff_pct must be
     # computed from the two columns beside it.
     t75 = _read_csv(out / "table7_5.csv")
     for r in t75:

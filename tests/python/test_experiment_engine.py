@@ -17,65 +17,37 @@ from satcp import cli, progress
 from satcp import reproduce as registry
 from satcp.reproduce import experiment
 from satcp.reproduce.claims import CLAIMS_CSV, Claim, Tolerance, claims_table
-from satcp.reproduce.experiment import (
-    Experiment,
-    MissingPart,
-    PaperValue,
-    Part,
-    Reproduction,
-    Section,
-    run_experiment,
-)
+from satcp.reproduce.experiment import MissingPart, Part, Reproduction, Section, run_jobs
 from satcp.reproduce.tables import write_csv
 from satcp.stats import jain_index, maxmin_fairness
 
 SIZES = (100_000, 200_000)
 
 
-def _fig(rows, measured, out: Path) -> list[str]:
-    import matplotlib
+def _fake_part(paper_100k: float) -> Part:
+    """Two FTP transfers on the thesis network, written to a CSV file; the
+    paper's value for the first is ``paper_100k``."""
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    def run(out: Path, workers, quick) -> Section:
+        scs = [satcp.load(FTP, [f"apps[0].file_bytes={b}"]) for b in SIZES]
+        times = [float(r.transfers["response_time_s"].iloc[0]) for r in run_jobs(scs, workers)]
+        write_csv(
+            out / "tiny.csv",
+            ["file_bytes", "time_s"],
+            [{"file_bytes": b, "time_s": t} for b, t in zip(SIZES, times, strict=True)],
+        )
+        claim = Claim("1", "100 kB in this time", paper_100k, times[0])
+        return Section("## Tiny", "## Tiny\n\nbody\n", [claim], runs=len(SIZES))
 
-    fig, ax = plt.subplots()
-    ax.plot([r["file_bytes"] for r in rows], [r["time_s"] for r in rows])
-    fig.savefig(out / "tiny.png")
-    plt.close(fig)
-    return ["tiny.png"]
-
-
-def _tiny(paper_100k: float) -> Experiment:
-    """Two FTP transfers on the thesis network; the paper's value for the
-    first is ``paper_100k``."""
-    return Experiment(
-        name="tiny",
-        csv="tiny.csv",
-        grid=[{"file_bytes": b} for b in SIZES],
-        scenario=lambda p: satcp.load(FTP, [f"apps[0].file_bytes={p['file_bytes']}"]),
-        metrics=lambda p, r: {"time_s": float(r.transfers["response_time_s"].iloc[0])},
-        paper=[
-            PaperValue("1", "100 kB in this time", {"file_bytes": 100_000}, "time_s", paper_100k)
-        ],
-        figures=_fig,
-    )
-
-
-def _fake_part(paper_100k: float) -> types.SimpleNamespace:
-    def reproduce(out: Path, workers, quick) -> Section:
-        done = run_experiment(_tiny(paper_100k), out, workers)
-        return Section("## Tiny", "## Tiny\n\nbody\n", done.claims, done.files, done.runs)
-
-    return types.SimpleNamespace(reproduce=reproduce)
+    return Part("a part", run)
 
 
 def _render(parts, quick, seconds) -> str:
     return "# Tiny\n\n" + "\n".join(experiment.sections_markdown(parts, seconds))
 
 
-def _fake(paper_100k: float):
-    repro = Reproduction("tiny", "satcp.reproduce.tiny_test", (Part("part", "a part"),), _render)
-    return repro, (lambda name: _fake_part(paper_100k))
+def _fake(paper_100k: float) -> Reproduction:
+    return Reproduction("tiny", {"part": _fake_part(paper_100k)}, _render, "reports/tiny")
 
 
 def _rows(path: Path) -> list[dict[str, str]]:
@@ -83,21 +55,19 @@ def _rows(path: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(f))
 
 
-def test_fake_experiment_writes_csv_claims_figure_and_report(tmp_path):
+def test_fake_part_writes_csv_claims_and_report(tmp_path):
     exact = satcp.run(FTP, overrides=["apps[0].file_bytes=100000"])
     t = float(exact.transfers["response_time_s"].iloc[0])
-    repro, load = _fake(t)
     out = tmp_path / "out"
-    rep = experiment.run(repro, out, workers=2, load=load)
+    rep = _fake(t).reproduce(out, workers=2)
     names = sorted(p.name for p in out.iterdir())
-    assert names == sorted([CLAIMS_CSV, "report.md", "tiny.csv", "tiny.png"])
+    assert names == sorted([CLAIMS_CSV, "report.md", "tiny.csv"])
     rows = _rows(out / "tiny.csv")
     assert [int(r["file_bytes"]) for r in rows] == list(SIZES)
     assert float(rows[0]["time_s"]) == pytest.approx(t, rel=1e-5)
     assert float(rows[1]["time_s"]) > float(rows[0]["time_s"])
     (claim,) = _rows(out / CLAIMS_CSV)
     assert claim["reproduced"] == "yes" and claim["diff_pct"] == "0.0"
-    assert (out / "tiny.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     report = (out / "report.md").read_text()
     assert report == rep.markdown and "| Fig. 1 | 100 kB in this time |" in report
     assert "- a part: 2 runs" in report
@@ -105,9 +75,8 @@ def test_fake_experiment_writes_csv_claims_figure_and_report(tmp_path):
 
 
 def test_claim_outside_tolerance_is_not_held(tmp_path):
-    repro, load = _fake(1.0)  # no 100 kB transfer over GEO takes 1 s
     out = tmp_path / "out"
-    rep = experiment.run(repro, out, workers=1, load=load)
+    rep = _fake(1.0).reproduce(out, workers=1)  # no 100 kB transfer over GEO takes 1 s
     (claim,) = _rows(out / CLAIMS_CSV)
     assert claim["reproduced"] == "no" and float(claim["diff_pct"]) > 15
     assert rep.claims[0].reproduced is False
@@ -154,38 +123,34 @@ def test_missing_part_is_an_error_before_anything_runs(tmp_path):
     out = tmp_path / "out"
     out.mkdir()
     (out / "old.txt").write_text("old")
-    repro = Reproduction("x", "satcp.reproduce.peach", (Part("no_such_part", "?"),), _render)
-    with pytest.raises(MissingPart, match=r"satcp\.reproduce\.peach\.no_such_part does not exist"):
-        experiment.run(repro, out)
+    with pytest.raises(MissingPart, match="reproduction tiny has no part 'no_such_part'"):
+        _fake(1.0).reproduce(out, parts=["part", "no_such_part"])
     assert sorted(p.name for p in out.iterdir()) == ["old.txt"]
-    with pytest.raises(MissingPart, match="has no reproduce"):
-        experiment.load_part("satcp.reproduce", "claims")  # a module, not a part
 
 
 def test_failing_part_leaves_the_output_as_it_was(tmp_path):
     out = tmp_path / "out"
-    repro, load = _fake(1.0)
-    experiment.run(repro, out, load=load)
+    repro = _fake(1.0)
+    repro.reproduce(out)
     before = {p.name: p.read_bytes() for p in out.iterdir()}
 
     def failing(out_dir: Path, workers, quick):
         (out_dir / "x.csv").write_text("x")
         raise RuntimeError("boom")
 
+    broken = Reproduction("tiny", {"part": Part("a part", failing)}, _render, "reports/tiny")
     with pytest.raises(RuntimeError):
-        experiment.run(repro, out, load=lambda n: types.SimpleNamespace(reproduce=failing))
+        broken.reproduce(out)
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
 
 
 def test_every_registered_reproduction_is_on_the_engine():
-    for name, entry in registry.REGISTRY.items():
+    for name in registry.REGISTRY:
         mod = registry.load(name)
         assert callable(mod.reproduce) and mod.DEFAULT_OUT
-        if entry.quick:  # the paper reproductions: their parts all exist
-            repro = mod.REPRODUCTION
-            assert repro.name == name
-            for p in repro.parts:
-                assert callable(repro.part(p.module).reproduce)
+        repro = mod.REPRODUCTION
+        assert repro.name == name and repro.parts
+        assert all(callable(p.run) for p in repro.parts.values())
 
 
 def test_cli_lists_the_registry_and_rejects_unknown_names():
@@ -207,17 +172,15 @@ def test_cli_lists_the_registry_and_rejects_unknown_names():
 
 def test_cli_missing_part_is_a_one_line_error(tmp_path, monkeypatch, capsys):
     mod = types.ModuleType("satcp.reproduce.broken_test")
-    repro = Reproduction("broken", "satcp.reproduce.broken_test", (Part("gone", "?"),), _render)
+    repro = _fake(1.0)
     mod.DEFAULT_OUT = str(tmp_path / "never")
-    mod.reproduce = lambda out_dir, workers, quick: experiment.run(repro, out_dir, workers, quick)
+    mod.reproduce = lambda out_dir, workers, quick: repro.reproduce(out_dir, parts=["gone"])
     monkeypatch.setitem(sys.modules, mod.__name__, mod)
     monkeypatch.setitem(registry.REGISTRY, "broken", registry.Entry("broken_test", "test"))
     out = tmp_path / "out"
     assert cli.main(["reproduce", "broken", "--out", str(out)]) == 1
     err = capsys.readouterr().err
-    assert (
-        err == "satcp: error: reproduction part satcp.reproduce.broken_test.gone does not exist\n"
-    )
+    assert err == "satcp: error: reproduction tiny has no part 'gone'\n"
     assert not out.exists()
 
 
@@ -262,43 +225,6 @@ def test_run_progress_clock_reads_simulated_time_without_changing_results():
     assert 0 < clock.now_s() <= end + 1e-9
     watched = satcp._run_watched(sc, text)
     assert watched.transfers.equals(satcp.run(sc).transfers)
-
-
-def test_one_grid_into_several_csv_files_and_measure_without_files(tmp_path):
-    """csv as {file: keep(row)} splits the table; write_table writes each
-    file; measure runs the grid and writes nothing; run_experiment refuses
-    an experiment without a CSV."""
-    from dataclasses import replace
-
-    written: list[tuple[str, int]] = []
-
-    def write(path, columns, rows):
-        written.append((Path(path).name, len(rows)))
-        return write_csv(path, columns, rows)
-
-    exp = replace(
-        _tiny(1.0),
-        csv={
-            "small.csv": lambda r: r["file_bytes"] < 150_000,
-            "all.csv": lambda r: True,
-        },
-        write_table=write,
-        figures=None,
-    )
-    done = run_experiment(exp, tmp_path, 1)
-    assert written == [("small.csv", 1), ("all.csv", 2)]
-    assert done.files == ["small.csv", "all.csv"] and done.runs == 2
-    with (tmp_path / "all.csv").open() as f:
-        assert [int(r["file_bytes"]) for r in csv.DictReader(f)] == list(SIZES)
-
-    empty = tmp_path / "measure"
-    empty.mkdir()
-    measured = experiment.measure(replace(exp, csv=""), 1)
-    assert [p["file_bytes"] for p, _ in measured] == list(SIZES)
-    assert [m["time_s"] for _, m in measured] == [r["time_s"] for r in done.rows]
-    assert not list(empty.iterdir())
-    with pytest.raises(ValueError, match="no csv"):
-        run_experiment(replace(exp, csv=""), empty, 1)
 
 
 def test_verdict_in_words_and_findings_in_the_summary():

@@ -2,25 +2,44 @@
 each text function is fed inputs on both sides of its condition and the
 wording must change (issue 10: no sentence states a conclusion no code
 checks). No simulation runs here; the inputs are made up around the
-thresholds. (The slow-start paper's prose is data: its tests are in
-test_slowstart_reproduce.py.)"""
+thresholds: a paper's prose is data, rendered with made-up names
+(:func:`satcp.reproduce.paper_run.text`; the slow-start paper's tests are
+in test_slowstart_reproduce.py)."""
 
 from __future__ import annotations
 
-from satcp.reproduce import paper_run, tcpr
-from satcp.reproduce.adalr import lossy_evidence
-from satcp.reproduce.peach import goodput, recovery
+from satcp.reproduce import adalr, paper_run, peach, tcpr
 
 # Total goodputs (segments/s, 20 connections) at PLoss = 1e-2 and the
 # (recovery episodes, timeouts) counts; only the goodputs decide the wording.
 COUNTS = (3950.0, 113.0, 2359.0, 693.0)
 
 
+def _peach(part: str, name: str, **names) -> str:
+    """TCP-Peach's text ``name`` of ``part`` with made-up numbers."""
+    return paper_run.text(peach.PAPER, part, name, **names)
+
+
+def gain_text(reno: float, peach_: float, counts) -> str:
+    return _peach("goodput", "gain", reno=reno, peach=peach_, counts=counts)
+
+
+def overhead_text(peach_conn, implied_conn, measured_pct, share_pct) -> str:
+    return _peach(
+        "goodput",
+        "overhead",
+        peach_conn=peach_conn,
+        implied_conn=implied_conn,
+        measured_pct=measured_pct,
+        share_pct=share_pct,
+    )
+
+
 def test_peach_gain_heading_follows_the_gain():
     reno = 400.0
-    larger = goodput.gain_text(reno, 960.0, COUNTS)
-    close = goodput.gain_text(reno, reno * 1.31, COUNTS)
-    smaller = goodput.gain_text(reno, reno * 1.05, COUNTS)
+    larger = gain_text(reno, 960.0, COUNTS)
+    close = gain_text(reno, reno * 1.31, COUNTS)
+    smaller = gain_text(reno, reno * 1.05, COUNTS)
     assert "is larger than the paper's 30.65%" in larger
     assert "(satcp: +140.0%)" in larger
     assert "is close to the paper's 30.65%" in close
@@ -29,9 +48,9 @@ def test_peach_gain_heading_follows_the_gain():
 
 def test_peach_gain_places_peach_against_the_papers_two_figures():
     reno = 400.0  # +30.65% implies 26.1 segments/s per connection
-    between = goodput.gain_text(reno, 960.0, COUNTS)  # 48 per connection
-    below = goodput.gain_text(reno, 500.0, COUNTS)  # 25
-    above = goodput.gain_text(reno, 2100.0, COUNTS)  # 105
+    between = gain_text(reno, 960.0, COUNTS)  # 48 per connection
+    below = gain_text(reno, 500.0, COUNTS)  # 25
+    above = gain_text(reno, 2100.0, COUNTS)  # 105
     assert "lies between the paper's two figures" in between
     assert "at or below what the paper's +30.65% implies" in below
     assert "at or above the paper's Fig. 20 figure of 100" in above
@@ -41,8 +60,8 @@ def test_peach_gain_places_peach_against_the_papers_two_figures():
 
 def test_peach_gain_says_whether_reno_is_near_mathis():
     # Mathis x 20 at 1e-2 is 445 segments/s; Fig. 20 x 20 is 394.
-    near = goodput.gain_text(400.0, 960.0, COUNTS)
-    far = goodput.gain_text(200.0, 960.0, COUNTS)
+    near = gain_text(400.0, 960.0, COUNTS)
+    far = gain_text(200.0, 960.0, COUNTS)
     assert "close to Mathis's law (445)" in near
     assert "not close to Mathis's law" in far
     assert "not close to the paper's own TCP-Reno" in far
@@ -51,29 +70,41 @@ def test_peach_gain_says_whether_reno_is_near_mathis():
 
 def test_peach_overhead_heading_and_verdict_follow_the_numbers():
     # 48 segments/s per connection: a window of 26 segments, estimate 26%.
-    higher = goodput.overhead_text(48.0, 26.0, 25.8, 20.5)
+    higher = overhead_text(48.0, 26.0, 25.8, 20.5)
     assert "overhead is higher than the paper's 17.21%" in higher
     assert "measured: 25.8%" in higher
     assert "satcp's do too, at a higher goodput" in higher
-    close = goodput.overhead_text(30.0, 26.0, 17.0, 14.5)
+    close = overhead_text(30.0, 26.0, 17.0, 14.5)
     assert "overhead is close to the paper's 17.21%" in close
-    lower = goodput.overhead_text(20.0, 26.0, 10.0, 9.0)
+    lower = overhead_text(20.0, 26.0, 10.0, 9.0)
     assert "overhead is lower than the paper's 17.21%" in lower
     # The estimate (26%) does not account for a measured 50%.
-    off = goodput.overhead_text(48.0, 26.0, 50.0, 33.0)
+    off = overhead_text(48.0, 26.0, 50.0, 33.0)
     assert "does not account for satcp's measured overhead" in off
     assert "agree with each other" not in off
     # Nor does the paper's implied goodput (a window of 5 segments: 5%).
-    paper_off = goodput.overhead_text(48.0, 10.0, 25.8, 20.5)
+    paper_off = overhead_text(48.0, 10.0, 25.8, 20.5)
     assert "does not account for the paper's 17.21%" in paper_off
 
 
+def link_error_cost_text(peach_gap, peach_growth, reno_gap, reno_growth, cwnd0) -> str:
+    return _peach(
+        "recovery",
+        "cost",
+        peach_gap=peach_gap,
+        peach_growth=peach_growth,
+        reno_gap=reno_gap,
+        reno_growth=reno_growth,
+        cwnd0=cwnd0,
+    )
+
+
 def test_peach_link_error_cost_follows_the_gaps():
-    steady = recovery.link_error_cost_text(24.5, 0.0, 71.8, 13.0, 30.0)
+    steady = link_error_cost_text(24.5, 0.0, 71.8, 13.0, 30.0)
     assert "a gap that no longer grows once its window is back" in steady
     assert "NewReno's gap grows by about 13 segments per RTT" in steady
     assert "cost it more than the paper's accounting (15)" in steady
-    growing = recovery.link_error_cost_text(14.0, 3.0, 71.8, -2.0, 30.0)
+    growing = link_error_cost_text(14.0, 3.0, 71.8, -2.0, 30.0)
     assert "a gap that still grows by about 3.0 segments per RTT" in growing
     assert "no longer grows" not in growing
     assert "NewReno's gap shrinks by about 2 segments per RTT" in growing
@@ -81,24 +112,30 @@ def test_peach_link_error_cost_follows_the_gaps():
 
 
 def test_peach_fig9_overlap_follows_the_largest_gap():
-    assert "the curves overlap after the recovery, as in the paper" in recovery.overlap_text(1.0)
-    apart = recovery.overlap_text(5.0)
+    overlap = _peach("recovery", "overlap", max_gap=1.0)
+    assert "the curves overlap after the recovery, as in the paper" in overlap
+    apart = _peach("recovery", "overlap", max_gap=5.0)
     assert "do not overlap" in apart
     assert "5.0 segments" in apart
 
 
+def _lossy(name: str, **names) -> str:
+    """The ADaLR lossy part's text ``name`` with made-up numbers."""
+    return paper_run.text(adalr.PAPER, "lossy", name, **names)
+
+
 def test_adalr_metrics_paragraph_follows_the_gains():
     # (delayed ACK, BER, goodput, TCP throughput, link throughput gains in %)
-    together = lossy_evidence.metrics_text(
-        [(True, 1e-5, 47.2, 44.6, 44.6), (False, 1e-5, 53.9, 54.1, 54.1)]
+    together = _lossy(
+        "metrics", metric_gains=[(True, 1e-5, 47.2, 44.6, 44.6), (False, 1e-5, 53.9, 54.1, 54.1)]
     )
     assert "move together." in together
     assert "nearly the same in the three metrics (within 2.6 percentage points" in together
     assert "TCP throughput gains with delayed ACK are within the thesis's 16%-61%" in together
     assert "goodput gains (up to +47.2%) are above the thesis's 27%" in together
     assert "satcp agrees with the larger TCP throughput figure" in together
-    apart = lossy_evidence.metrics_text(
-        [(True, 1e-5, 20.0, 70.0, 80.0), (False, 1e-5, 53.9, 54.1, 54.1)]
+    apart = _lossy(
+        "metrics", metric_gains=[(True, 1e-5, 20.0, 70.0, 80.0), (False, 1e-5, 53.9, 54.1, 54.1)]
     )
     assert "do not move together." in apart
     assert "up to 60.0 percentage points apart" in apart
@@ -227,12 +264,12 @@ def test_adalr_high_ber_timeouts_follow_the_counts():
         (1e-5, "sack"): (140.0, 198.0),
         (1e-5, "newreno"): (284.0, 76.0),
     }
-    text = lossy_evidence.high_ber_text(counts)
+    text = _lossy("high_ber", counts=counts)
     assert "avoid many RTOs, most for NewReno" in text
     assert "ADaLR NewReno 136 RTOs / 160 fast recoveries" in text
-    sack_most = lossy_evidence.high_ber_text({**counts, (1e-5, "newreno"): (150.0, 76.0)})
+    sack_most = _lossy("high_ber", counts={**counts, (1e-5, "newreno"): (150.0, 76.0)})
     assert "avoid many RTOs;" in sack_most and "most for NewReno" not in sack_most
-    more = lossy_evidence.high_ber_text({**counts, (1e-5, "adalr-sack"): (150.0, 190.0)})
+    more = _lossy("high_ber", counts={**counts, (1e-5, "adalr-sack"): (150.0, 190.0)})
     assert "do not avoid RTOs" in more and "avoid many" not in more
 
 
@@ -243,8 +280,8 @@ def test_adalr_sack_vs_newreno_follows_the_times():
         ("HTTP", 1e-6, 12.0, 12.5),
         ("HTTP", 1e-5, 15.4, 20.6),
     ]
-    assert "separate as the BER grows" in lossy_evidence.sack_newreno_text(grow)
-    one_ber = lossy_evidence.sack_newreno_text([("FTP", 1e-5, 536.9, 770.1)])
+    assert "separate as the BER grows" in _lossy("sack_newreno", adalr_times=grow)
+    one_ber = _lossy("sack_newreno", adalr_times=[("FTP", 1e-5, 536.9, 770.1)])
     assert "faster at each high BER shown" in one_ber and "as the BER grows" not in one_ber
-    slower = lossy_evidence.sack_newreno_text([("FTP", 1e-5, 800.0, 770.1)])
+    slower = _lossy("sack_newreno", adalr_times=[("FTP", 1e-5, 800.0, 770.1)])
     assert "not faster at every high BER" in slower

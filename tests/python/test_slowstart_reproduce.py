@@ -93,10 +93,10 @@ def test_a_failing_part_leaves_the_output_as_it_was(tmp_path, monkeypatch):
     (out / "keep.txt").write_text("old")
     run_experiment = paper_run.run_experiment
 
-    def boom(exp, *args):
-        if exp.name == "multi":  # the second part: the first has written its files
+    def boom(paper, spec, *args):
+        if spec.name == "multi":  # the second part: the first has written its files
             raise RuntimeError("boom")
-        return run_experiment(exp, *args)
+        return run_experiment(paper, spec, *args)
 
     monkeypatch.setattr(paper_run, "run_experiment", boom)
     with pytest.raises(RuntimeError, match="boom"):

@@ -35,7 +35,7 @@ def runs(tmp_path_factory) -> dict[str, paper_run.ExperimentView]:
     no_reordering = _fig(
         "fig3",
         (0.0,),
-        axes={**fig3.axes, "series": ["sack", "tcpr"]},
+        grids=[{**fig3.grids[0], "series": ["sack", "tcpr"]}],
         network={**fig3.network, "bottleneck": {}},
         given={**fig3.given, "fig": "none", "stem": "none"},
     )
@@ -162,9 +162,8 @@ def test_a_failing_part_leaves_the_output_as_it_was(tmp_path, monkeypatch):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(paper_run, "run_experiment", boom)
-    parts = [p for p in tcpr.REPRODUCTION.parts if p.module == "multiflow"]
     with pytest.raises(RuntimeError, match="boom"):
-        tcpr.reproduce(out, workers=1, quick=True, parts=parts)
+        tcpr.reproduce(out, workers=1, quick=True, parts=["multiflow"])
     assert sorted(p.name for p in out.iterdir()) == ["keep.txt"]
 
 

@@ -156,6 +156,9 @@ class Claim:
     # than yes or no ("holds except ties within the 95% CI at 1e-6",
     # "direction holds, magnitude differs"); ``holds`` still decides.
     verdict_text: str = ""
+    #: The names the data file gave the claim (its ``with`` and ``let``), for
+    #: the files that list claims with more than claims.csv's columns.
+    data: dict[str, Any] = field(default_factory=dict)
 
     @property
     def where(self) -> str:

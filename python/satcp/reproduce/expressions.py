@@ -46,6 +46,7 @@ BUILTINS: dict[str, Any] = {
         "enumerate",
         "float",
         "format",
+        "getattr",
         "int",
         "isinstance",
         "len",

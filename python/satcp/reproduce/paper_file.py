@@ -20,6 +20,7 @@ from .expressions import DataError, Expression, Template, compile_value, is_expr
 
 __all__ = [
     "ClaimSpec",
+    "CsvSpec",
     "ExperimentSpec",
     "FigureSpec",
     "ListSpec",
@@ -53,10 +54,40 @@ class Loop:
         return dict(zip(self.names, item, strict=True))
 
 
+@dataclass(frozen=True)
+class ColumnLoop:
+    """A column entry that is one column per item of ``loop``, named by
+    its key (a template: ``"conn{i}"``)."""
+
+    loop: Loop
+    value: Expression
+
+
+#: A table's columns: name -> expression, or name template -> ColumnLoop.
+Columns = dict[str, "Expression | ColumnLoop"]
+
+
+@dataclass
+class CsvSpec:
+    """A CSV file: a row per table row that ``where`` keeps (an
+    experiment's) and per item of the loops ``each`` (a part's: its loops
+    only); ``columns`` (default: the experiment's); ``header`` (names
+    written instead of the columns'); ``pivot``."""
+
+    file: Template
+    each: tuple[Loop, ...] = ()
+    where: Expression | None = None
+    columns: Columns | None = None
+    header: Any = None  # a list of names, or an expression giving it
+    pivot: dict[str, Any] | None = None
+
+
 @dataclass
 class ClaimSpec:
     """A claim: where the paper says it, the statement, the paper's number
-    (or none), satcp's value, and how it holds (a tolerance, or ``holds``)."""
+    (or none), satcp's value, and how it holds (a tolerance, or ``holds``);
+    ``table``: a claims table of the part's text rather than the part's
+    claims."""
 
     key: str
     where: Template
@@ -71,6 +102,7 @@ class ClaimSpec:
     tolerance: str = ""
     implied: Any = None
     verdict: Template | None = None
+    table: str = ""
     loops: tuple[Loop, ...] = ()
     #: per item of ``loops``: ``with`` names (a rule's defaults, the
     #: claim's values), then ``let`` names (a rule's formulas), in order
@@ -78,6 +110,37 @@ class ClaimSpec:
     let: dict[str, Expression] = field(default_factory=dict)
     #: a group: these claims once per item of ``loops`` (none: a claim)
     group: list[ClaimSpec] = field(default_factory=list)
+
+
+#: A panel's keys that are values (expressions) and their defaults.
+PANEL_VALUES = {
+    "xlog": False,
+    "ylim": None,
+    "xlim": None,
+    "hlines": (),
+    "xticks": None,
+    "xticklabels": None,
+}
+#: A series' keys that are plain settings and their defaults.
+SERIES_SETTINGS = {
+    "markers": False,
+    "linewidth": 1.4,
+    "drawstyle": "default",
+    "markersize": 5.0,
+    "capsize": None,
+}
+#: A figure's keys that are values (expressions) and their defaults: its
+#: size (inches; height default 3.4 per panel and 0.6), the resolution it is
+#: saved at and laid out at (None: matplotlib's default), its title's wrap
+#: width (None: as it is) and size.
+FIGURE_VALUES = {
+    "width": 7.0,
+    "height": None,
+    "dpi": 100,
+    "figure_dpi": None,
+    "title_width": 80,
+    "title_size": 10,
+}
 
 
 @dataclass
@@ -89,12 +152,8 @@ class SeriesSpec:
     y: Any
     label: Any
     style: Any = ""
-    markers: bool = False
-    linewidth: float = 1.4
-    drawstyle: str = "default"
     yerr: Any = None  # error bars
-    markersize: float = 5.0
-    capsize: float | None = None
+    settings: dict[str, Any] = field(default_factory=dict)  # SERIES_SETTINGS
 
 
 @dataclass
@@ -102,25 +161,27 @@ class PanelSpec:
     xlabel: Template
     ylabel: Template
     series: SeriesSpec
-    xlog: Any = False
-    ylim: Any = None
-    xlim: Any = None
     legend: bool = True
+    grid: str = "major"  # or "both": minor grid lines too (a log axis)
+    values: dict[str, Any] = field(default_factory=dict)  # PANEL_VALUES
 
 
 @dataclass
 class FigureSpec:
-    """A PNG figure of stacked panels; ``csv`` also writes the series as a
-    CSV file (``{file, x, y}``: the x column's name, a template naming each
-    series' column)."""
+    """A PNG figure (one per item of ``loops``): stacked panels, or drawn by
+    ``draw`` (an expression giving a matplotlib figure); ``csv`` also
+    writes the first panel's series as a CSV file (``{file, x, y}``: the x
+    column's name, a template naming each series' column)."""
 
     key: str
     file: Template
-    title: Template
+    title: Template | None
     panels: list[PanelSpec]
+    loops: tuple[Loop, ...] = ()
     let: dict[str, Expression] = field(default_factory=dict)
     csv: dict[str, Any] | None = None
-    height: float | None = None  # inches (default: 3.4 per panel + 0.6)
+    draw: Expression | None = None
+    values: dict[str, Any] = field(default_factory=dict)  # FIGURE_VALUES
 
 
 @dataclass
@@ -129,20 +190,26 @@ class ExperimentSpec:
 
     name: str
     part: str
-    axes: dict[str, Any]
+    #: the grid: the union of these (each an axis per key), first axis outermost
+    grids: list[dict[str, Any]]
     quick_axes: dict[str, Any]
     network: dict[str, Any]
     metrics: dict[str, Expression]
-    columns: dict[str, Expression]
-    csv: str = ""
-    pivot: dict[str, Any] | None = None
+    columns: Columns
+    csv: list[CsvSpec] = field(default_factory=list)
     figures: list[FigureSpec] = field(default_factory=list)
+    #: a sort key of the points (a union of grids in the table's order)
+    order: Expression | None = None
     #: an axis the table summarizes: a row per point of the other axes,
     #: each metric the list of its values over this axis
     over: str = ""
     #: ``with``: names of the experiment (its network, metrics, columns and
     #: figures see them; a part sees them as the experiment's attributes)
     given: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def axes(self) -> list[str]:
+        return list(dict.fromkeys(k for g in self.grids for k in g))
 
 
 @dataclass
@@ -157,24 +224,30 @@ class TableSpec:
 
 @dataclass
 class ListSpec:
-    """A Markdown list of the report: an item per element of ``items``."""
+    """A Markdown list of the report: an item per element of ``items``; with
+    ``sep``, the items in a line, separated by it (a list in a sentence)."""
 
     items: Loop
     item: Template
+    sep: str | None = None
 
 
 @dataclass
 class TextSpec:
     """Prose with alternatives: ``when`` names the one to render (None: the
-    one alternative, "text")."""
+    one alternative, "text"), after its own ``let`` names."""
 
     when: Expression | None
     variants: dict[str, Template]
+    let: dict[str, Expression] = field(default_factory=dict)
 
 
 @dataclass
 class PartSpec:
-    """A section of the report: its experiments' claims, tables and text."""
+    """A section of the report: its experiments' claims, tables and text,
+    its own figures and CSV files, and its one-line findings for the
+    report's summary; ``files``: its text also written to files, each
+    rendered with some names given."""
 
     name: str
     covers: str
@@ -185,6 +258,10 @@ class PartSpec:
     lists: dict[str, ListSpec] = field(default_factory=dict)
     texts: dict[str, TextSpec] = field(default_factory=dict)
     claims: list[ClaimSpec] = field(default_factory=list)
+    figures: list[FigureSpec] = field(default_factory=list)
+    csv: list[CsvSpec] = field(default_factory=list)
+    findings: list[Template] = field(default_factory=list)
+    files: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 @dataclass
@@ -196,6 +273,7 @@ class PaperFile:
     out: str
     report: Template
     report_file: str
+    run_counts: bool  # the run-time list says each part's runs
     report_let: dict[str, Expression]
     report_texts: dict[str, TextSpec]
     functions: str
@@ -212,6 +290,8 @@ class PaperFile:
     tables: dict[str, TableSpec] = field(default_factory=dict)
     lists: dict[str, ListSpec] = field(default_factory=dict)
     texts: dict[str, TextSpec] = field(default_factory=dict)
+    #: the package it belongs to (where its functions module is)
+    package: str = ""
 
 
 # --- checking a table's keys -------------------------------------------------------
@@ -229,8 +309,12 @@ class _Table:
     def where(self, k: str) -> str:
         return f"{self.key}.{k}" if self.key else k
 
+    def at(self, k: str) -> str:
+        """The key's full name, with the file's path."""
+        return f"{self.path}: {self.where(k)}"
+
     def error(self, k: str, what: str) -> DataError:
-        return DataError(f"{self.path}: {self.where(k)}: {what}")
+        return DataError(f"{self.at(k)}: {what}")
 
     def get(self, k: str, kind: type | tuple[type, ...] = object, default: Any = None) -> Any:
         self.taken.add(k)
@@ -254,6 +338,13 @@ class _Table:
             raise self.error(k, "missing")
         return _Table(self.get(k, Mapping, {}), self.where(k), self.path)
 
+    def tables(self, k: str) -> list[_Table]:
+        """An array of tables (or one table)."""
+        v = self.get(k, (list, Mapping), [])
+        if isinstance(v, Mapping):
+            return [_Table(v, self.where(k), self.path)]
+        return [_Table(x, f"{self.where(k)}[{i}]", self.path) for i, x in enumerate(v)]
+
     def done(self) -> None:
         unknown = [k for k in self.doc if k not in self.taken]
         if unknown:
@@ -263,11 +354,13 @@ class _Table:
     # compiled values
     def template(self, k: str, required: bool = False) -> Template | None:
         text = self.need(k, str) if required else self.get(k, str)
-        return None if text is None else Template(text, f"{self.path}: {self.where(k)}")
+        return None if text is None else Template(text, self.at(k))
 
-    def value(self, k: str, required: bool = False) -> Any:
-        v = self.need(k) if required else self.get(k)
-        return compile_value(v, f"{self.path}: {self.where(k)}")
+    def value(self, k: str, required: bool = False, default: Any = None) -> Any:
+        if k not in self.doc and not required:
+            self.taken.add(k)
+            return default
+        return compile_value(self.need(k), self.at(k))
 
     def expression(self, k: str, required: bool = False) -> Expression | None:
         v = self.need(k, str) if required else self.get(k, str)
@@ -275,7 +368,7 @@ class _Table:
             return None
         if not is_expression(v):
             raise self.error(k, f"{v!r} must be an expression (a string starting with '=')")
-        return Expression(v, f"{self.path}: {self.where(k)}")
+        return Expression(v, self.at(k))
 
     def expressions(self, k: str) -> dict[str, Expression]:
         t = self.table(k)
@@ -285,7 +378,12 @@ class _Table:
 
     def loop(self, k: str, required: bool = True) -> Loop | None:
         v = self.need(k, str) if required else self.get(k, str)
-        return None if v is None else Loop.parse(v, f"{self.path}: {self.where(k)}")
+        return None if v is None else Loop.parse(v, self.at(k))
+
+    def loops(self, k: str) -> tuple[Loop, ...]:
+        """``for``: a loop or a list of them (nested, first outermost)."""
+        v = self.get(k, (str, list), [])
+        return tuple(Loop.parse(x, self.at(k)) for x in ([v] if isinstance(v, str) else v))
 
 
 # --- reading -----------------------------------------------------------------------
@@ -314,11 +412,12 @@ def read_paper(path: str | Path) -> PaperFile:
         out=repro.get("out", str, f"reports/{name}"),
         report=Template(report_text, str(template)),
         report_file=report.get("file", str, "report.md"),
+        run_counts=report.get("run_counts", bool, True),
         report_let=report.expressions("let"),
         report_texts=_texts(report.table("texts")),
         functions=repro.get("functions", str, ""),
         claims_csv=repro.get("claims_csv", bool, True),
-        constants=top.value("constants") or {},
+        constants=top.value("constants", default={}),
         tolerances=_tolerances(top.table("tolerances")),
         styles=_styles(top.table("styles")),
         cases=_cases(top.table("cases")),
@@ -334,7 +433,7 @@ def read_paper(path: str | Path) -> PaperFile:
     rules = top.table("rules")
     for k in rules.doc:
         rules.table(k)  # a table (its keys are checked where a claim uses it)
-    paper.parts = {k: _part(k, parts.table(k), paper.tolerances, rules.doc) for k in parts.doc}
+    paper.parts = {k: _part(k, parts.table(k), paper, rules.doc) for k in parts.doc}
     parts.taken |= set(parts.doc)
     experiments = top.table("experiments", required=True)
     for k in experiments.doc:
@@ -390,13 +489,13 @@ def _network(t: _Table, required: bool = True) -> dict[str, Any]:
         raise t.error("topology", f"{out['topology']!r} is not one of {', '.join(NETWORKS)}")
     for k in t.doc:
         if k != "topology":
-            out[k] = _point_value(t.get(k), f"{t.path}: {t.where(k)}")
+            out[k] = _point_value(t.get(k), t.at(k))
     return out
 
 
 def _point_value(v: Any, key: str) -> Any:
-    """A network argument: an expression, a template (a string with a
-    field), a table or array of them, or a plain value."""
+    """A value that may be a template (a string with a field): an
+    expression, a template, a table or array of them, or a plain value."""
     if isinstance(v, str) and not is_expression(v) and "{" in v:
         return Template(v, key)
     if isinstance(v, Mapping):
@@ -407,54 +506,36 @@ def _point_value(v: Any, key: str) -> Any:
 
 
 def _experiment(name: str, t: _Table, paper: PaperFile) -> ExperimentSpec:
-    given = t.value("with") or {}
     part = t.need("part", str)
     if part not in paper.parts:
         raise t.error("part", f"{part!r} is not a part (parts: {', '.join(paper.parts)})")
-    grid = t.table("grid", required=True)
-    axes = {k: _axis(grid, k, paper) for k in grid.doc}
+    if "grid" not in t.doc:
+        raise t.error("grid", "missing")
+    grids = [{k: _axis(g, k, paper) for k in g.doc} for g in t.tables("grid")]
+    axes = list(dict.fromkeys(k for g in grids for k in g))
     quick = t.table("quick")
     quick_axes = {}
     for k in quick.doc:
         if k not in axes:
             raise quick.error(k, f"not an axis of the grid ({', '.join(axes)})")
         quick_axes[k] = _axis(quick, k, paper)
-    network = _network(t.table("network"), required=False)
-    merged = {**paper.network, **network}
+    merged = {**paper.network, **_network(t.table("network"), required=False)}
     if "topology" not in merged and "scenario" not in merged:
         raise t.error("network", "no topology or scenario (here or in [network])")
-    csv = t.get("csv", (str, Mapping), "")
-    pivot = None
-    if isinstance(csv, Mapping):
-        c = t.table("csv")
-        csv = c.need("file", str)
-        if "pivot" in c.doc:
-            p = c.table("pivot")
-            pivot = {
-                "keep": p.need("keep", list),
-                "spread": p.need("spread", str),
-                "columns": p.need("columns", list),
-                "name": p.need("name", str),
-            }
-            p.done()
-        c.done()
-    figures = [
-        _figure(f"{t.where('figures')}[{i}]", _Table(f, f"{t.where('figures')}[{i}]", t.path))
-        for i, f in enumerate(t.get("figures", list, []))
-    ]
+    csv = t.get("csv", (str, list, Mapping), [])
     spec = ExperimentSpec(
         name=name,
         part=part,
-        axes=axes,
+        grids=grids,
         quick_axes=quick_axes,
         network=merged,
         metrics=t.expressions("metrics"),
-        columns=t.expressions("columns"),
-        csv=csv,
-        pivot=pivot,
-        figures=figures,
+        columns=_columns(t.table("columns")),
+        csv=[CsvSpec(Template(csv, t.at("csv")))] if isinstance(csv, str) else _csvs(t, "csv"),
+        figures=_figures(t),
+        order=t.expression("order"),
         over=t.get("over", str, ""),
-        given=given,
+        given=t.value("with", default={}),
     )
     if spec.over and spec.over not in axes:
         raise t.error("over", f"{spec.over!r} is not an axis of the grid ({', '.join(axes)})")
@@ -471,7 +552,7 @@ def _axis(grid: _Table, k: str, paper: PaperFile) -> Any:
             raise grid.error(k, f"'*' needs a case set {k!r} (sets: {', '.join(paper.cases)})")
         return list(paper.cases[k])
     if isinstance(v, str):
-        return _point_value(v, f"{grid.path}: {grid.where(k)}")
+        return _point_value(v, grid.at(k))
     if k in paper.cases:
         unknown = [x for x in v if x not in paper.cases[k]]
         if unknown:
@@ -479,24 +560,67 @@ def _axis(grid: _Table, k: str, paper: PaperFile) -> Any:
     return v
 
 
+def _columns(t: _Table) -> Columns:
+    """Columns: name -> expression, or a name template -> ``{for, value}``."""
+    out: Columns = {}
+    for k in t.doc:
+        if isinstance(t.doc[k], Mapping):
+            c = t.table(k)
+            out[k] = ColumnLoop(c.loop("for"), c.expression("value", required=True))
+            c.done()
+        else:
+            out[k] = t.expression(k, required=True)
+    t.done()
+    return out
+
+
+def _csvs(t: _Table, k: str) -> list[CsvSpec]:
+    out = []
+    for c in t.tables(k):
+        pivot = None
+        if "pivot" in c.doc:
+            p = c.table("pivot")
+            pivot = {n: p.need(n, kind) for n, kind in _PIVOT.items()}
+            p.done()
+        out.append(
+            CsvSpec(
+                file=c.template("file", required=True),
+                each=c.loops("for"),
+                where=c.expression("where"),
+                columns=_columns(c.table("columns")) if "columns" in c.doc else None,
+                header=c.value("header"),
+                pivot=pivot,
+            )
+        )
+        c.done()
+    return out
+
+
+_PIVOT = {"keep": list, "spread": str, "columns": list, "name": str}
+
+
+def _figures(t: _Table) -> list[FigureSpec]:
+    return [_figure(f.key, f) for f in t.tables("figures")]
+
+
 def _figure(key: str, t: _Table) -> FigureSpec:
-    panels = t.get("panels", list)
+    draw = t.expression("draw")
     spec = FigureSpec(
         key=key,
         file=t.template("file", required=True),
-        title=t.template("title", required=True),
+        title=t.template("title", required=draw is None),
         panels=[],
+        loops=t.loops("for"),
         let=t.expressions("let"),
-        csv=None,
-        height=t.get("height", (int, float)),
+        draw=draw,
+        values={k: t.value(k, default=v) for k, v in FIGURE_VALUES.items()},
     )
-    if panels is None:
-        spec.panels = [_panel(t)]
-    else:
-        for i, p in enumerate(panels):
-            pt = _Table(p, f"{key}.panels[{i}]", t.path)
+    if draw is None:
+        panels = t.tables("panels") if "panels" in t.doc else [t]
+        for pt in panels:
             spec.panels.append(_panel(pt))
-            pt.done()
+            if pt is not t:
+                pt.done()
     if "csv" in t.doc:
         c = t.table("csv")
         spec.csv = {
@@ -514,38 +638,36 @@ def _panel(t: _Table) -> PanelSpec:
         loop=t.loop("series"),
         x=t.value("x", required=True),
         y=t.value("y", required=True),
-        label=_point_value(t.need("label", str), f"{t.path}: {t.where('label')}"),
-        style=_point_value(t.get("style", str, ""), f"{t.path}: {t.where('style')}"),
-        markers=t.get("markers", bool, False),
-        linewidth=t.get("linewidth", (int, float), 1.4),
-        drawstyle=t.get("drawstyle", str, "default"),
+        label=_point_value(t.need("label", str), t.at("label")),
+        style=_point_value(t.get("style", str, ""), t.at("style")),
         yerr=t.value("yerr"),
-        markersize=t.get("markersize", (int, float), 5.0),
-        capsize=t.get("capsize", (int, float)),
+        settings={k: t.get(k, default=v) for k, v in SERIES_SETTINGS.items()},
     )
     return PanelSpec(
         xlabel=t.template("xlabel", required=True),
         ylabel=t.template("ylabel", required=True),
         series=series,
-        xlog=t.value("xlog") or False,
-        ylim=t.value("ylim"),
-        xlim=t.value("xlim"),
         legend=t.get("legend", bool, True),
+        grid=t.get("grid", str, "major"),
+        values={k: t.value(k, default=v) for k, v in PANEL_VALUES.items()},
     )
 
 
-def _part(
-    name: str, t: _Table, tolerances: Mapping[str, Tolerance], rules: Mapping[str, Any]
-) -> PartSpec:
+def _part(name: str, t: _Table, paper: PaperFile, rules: Mapping[str, Any]) -> PartSpec:
     spec = PartSpec(
         name=name,
         covers=t.need("covers", str),
         title=t.need("title", str),
         text=t.template("text", required=True),
         let=t.expressions("let"),
+        figures=_figures(t),
+        csv=_csvs(t, "csv"),
+        findings=[Template(f, t.at("findings")) for f in t.get("findings", list, [])],
     )
+    files = t.table("files")
+    spec.files = {k: files.value(k) for k in files.doc}
     spec.tables, spec.lists, spec.texts = _pieces(t)
-    spec.claims = _claims(t, tolerances, rules)
+    spec.claims = _claims(t, paper.tolerances, rules)
     t.done()
     return spec
 
@@ -557,7 +679,8 @@ def _pieces(t: _Table) -> tuple[dict[str, TableSpec], dict[str, ListSpec], dict[
     listed = {}
     for k in lists.doc:
         lt = lists.table(k)
-        listed[k] = ListSpec(lt.loop("items"), lt.template("item", required=True))
+        item = lt.template("item", required=True)
+        listed[k] = ListSpec(lt.loop("items"), item, lt.get("sep", str))
         lt.done()
     return (
         {k: _markdown_table(tables.table(k)) for k in tables.doc},
@@ -567,23 +690,25 @@ def _pieces(t: _Table) -> tuple[dict[str, TableSpec], dict[str, ListSpec], dict[
 
 
 def _texts(t: _Table) -> dict[str, TextSpec]:
-    """Texts: a template, or a table of alternatives and ``when``."""
+    """Texts: a template, or a table of its ``let`` names and alternatives
+    and ``when`` (or one alternative, ``text``)."""
     out = {}
     for k in t.doc:
         if isinstance(t.doc[k], str):
             out[k] = TextSpec(None, {"text": t.template(k, required=True)})
             continue
         tt = t.table(k)
-        when = tt.expression("when", required=True)
-        out[k] = TextSpec(when, {v: tt.template(v, required=True) for v in tt.doc if v != "when"})
+        let = tt.expressions("let")
+        when = tt.expression("when", required="text" not in tt.doc)
+        names = [v for v in tt.doc if v not in ("when", "let")]
+        out[k] = TextSpec(when, {v: tt.template(v, required=True) for v in names}, let)
         tt.done()
     return out
 
 
 def _markdown_table(t: _Table) -> TableSpec:
     columns = []
-    for i, c in enumerate(t.need("columns", list)):
-        ct = _Table(c, f"{t.where('columns')}[{i}]", t.path)
+    for ct in t.tables("columns"):
         columns.append(
             (ct.template("header", True), ct.template("cell", True), ct.loop("for", False))
         )
@@ -608,9 +733,10 @@ def _claims(
                     key=f"{t.path}: {key}",
                     where=Template("", key),
                     statement=Template("", key),
-                    given=ct.value("with") or {},
+                    table=ct.get("table", str, ""),
+                    given=ct.value("with", default={}),
                     let=ct.expressions("let"),
-                    loops=_loops(ct),
+                    loops=ct.loops("for"),
                     group=_claims(ct, tolerances, rules),
                 )
             )
@@ -618,12 +744,6 @@ def _claims(
             out.append(_claim(ct, tolerances))
         ct.done()
     return out
-
-
-def _loops(t: _Table) -> tuple[Loop, ...]:
-    loops = t.get("for", (str, list), [])
-    loops = [loops] if isinstance(loops, str) else loops
-    return tuple(Loop.parse(x, f"{t.path}: {t.where('for')}") for x in loops)
 
 
 def _with_rule(table: Any, rules: Mapping[str, Any], key: str, path: Path) -> Any:
@@ -664,7 +784,8 @@ def _claim(t: _Table, tolerances: Mapping[str, Tolerance]) -> ClaimSpec:
         tolerance=tolerance,
         implied=t.value("implied"),
         verdict=t.template("verdict"),
-        given=t.value("with") or {},
+        table=t.get("table", str, ""),
+        given=t.value("with", default={}),
         let=t.expressions("let"),
-        loops=_loops(t),
+        loops=t.loops("for"),
     )

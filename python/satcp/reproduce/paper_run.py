@@ -1,32 +1,35 @@
-"""Running a paper's data file (:mod:`.paper_file`) on the engine of
-:mod:`.experiment`: each experiment becomes an
-:class:`~.experiment.Experiment` (its grid over a named network of
-:mod:`satcp.topology`, or over a scenario file, its metrics and table, its
-figures), each part a section with its claims, tables and text, the report
-a template. :func:`reproduction` gives the paper's
-:class:`~.experiment.Reproduction`; a paper's package needs nothing else.
+"""Running a paper's data file (:mod:`.paper_file`): each experiment a grid
+of runs over a named network of :mod:`satcp.topology` (or a scenario file)
+read into a table, its CSV files and figures (:mod:`.outputs`); each part
+a :class:`~.experiment.Section` with its claims, figures, CSV files,
+findings and text; the report a template. :func:`reproduction` gives the
+paper's :class:`~.experiment.Reproduction`; a paper's package needs
+nothing else.
 
 What the expressions see (docs/reproductions.md, "Scopes"): the paper's
 constants, ``tolerance.NAME``, ``cases.SET``, ``quick``, the helpers
 (:data:`HELPERS`, :mod:`.metrics`) and the paper's functions module; in an
-experiment, its ``with`` names; in a point, its parameters (an axis over a
-case set gives the :class:`Case`); in a metric, the run as ``run``; in a
-column, the row's fields and ``at(**where)``; in a part, each of its
-experiments by name (:class:`ExperimentView`; a part of one experiment
-also has its columns, metrics, ``rows``, ``table`` and ``axes`` bare), the
-part's ``let`` names, ``tables.NAME``, ``lists.NAME`` and ``texts.NAME``;
-in a claim, its ``for``, ``with`` and ``let`` names. :func:`text` renders
-a part's prose with made-up numbers, :func:`run_one` runs one experiment
-(both for tests).
+experiment, its ``with`` names and the experiments of its part before it;
+in a point, its parameters (an axis over a case set gives the
+:class:`Case`); in a metric, the run as ``run``; in a column, the row's
+fields and ``at(**where)``; in a part, each of its experiments by name
+(:class:`ExperimentView`; a part of one experiment also has its columns,
+metrics, ``rows``, ``table`` and ``axes`` bare), the part's ``let`` names,
+``tables.NAME``, ``lists.NAME``, ``texts.NAME`` and ``claims.NAME`` (a
+claims table); in a claim, its ``for``, ``with`` and ``let`` names.
+:func:`text` renders a part's prose with made-up numbers, :func:`run_one`
+runs one experiment (both for tests).
 """
 
 from __future__ import annotations
 
 import importlib
 import itertools
+import json
 import math
 import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import SimpleNamespace
@@ -37,32 +40,22 @@ import numpy as np
 from .. import topology
 from ..scenario import apply_override, load, parse_path
 from ..stats import mean_ci95
-from . import metrics, plotstyle
-from .claims import DEFAULT_TOLERANCE, Claim
-from .experiment import (
-    Experiment,
-    ExperimentResult,
-    Part,
-    PartResult,
-    Reproduction,
-    Section,
-    run_experiment,
-    sections_markdown,
-)
-from .expressions import DataError, Template, evaluate, names_in
+from . import metrics
+from .claims import DEFAULT_TOLERANCE, Claim, claims_table
+from .experiment import Part, PartResult, Reproduction, Section, run_jobs, sections_markdown
+from .expressions import DataError, evaluate, names_in
+from .outputs import draw_figures, each, each_of, record, write_csvs
 from .paper_file import (
     ClaimSpec,
     ExperimentSpec,
-    FigureSpec,
     ListSpec,
-    Loop,
     PaperFile,
     PartSpec,
     TableSpec,
     TextSpec,
     read_paper,
 )
-from .tables import markdown_table, write_csv
+from .tables import diff_pct, is_nan, markdown_table, write_text
 
 __all__ = [
     "Case",
@@ -73,6 +66,7 @@ __all__ = [
     "reproduction",
     "run_one",
     "run_part",
+    "run_some",
     "scenario_path",
     "text",
 ]
@@ -92,6 +86,8 @@ class Case:
         self.key, self.fields = key, dict(fields)
 
     def __getattr__(self, name: str) -> Any:
+        if name in self.__slots__:  # not set yet (a copy being made)
+            raise AttributeError(name)
         try:
             return self.fields[name]
         except KeyError:
@@ -154,17 +150,14 @@ class Keyed(dict):
 @dataclass
 class ExperimentView:
     """An experiment that ran, as expressions see it: ``rows`` (one per
-    point: parameters, metrics, columns), ``table`` (the rows as written to
-    its CSV file), ``axes.NAME`` (an axis' values), every column and
-    metric as a :class:`Keyed` attribute, ``at(**where)`` (the one row
-    whose fields match)."""
+    point: parameters, metrics, columns), ``axes.NAME`` (an axis' values,
+    in the points' order), every column and metric as a :class:`Keyed`
+    attribute, ``at(**where)`` (the one row whose fields match)."""
 
     name: str
     rows: list[Row]
-    table: list[dict[str, Any]]
     axes: SimpleNamespace
     columns: dict[str, Keyed]
-    files: list[str]
     runs: int
     given: dict[str, Any]  # its ``with`` names
 
@@ -185,6 +178,22 @@ def _at(rows: Sequence[Row], where: Mapping[str, Any], what: str) -> Row:
     return hits[0]
 
 
+def mean_by(rows: Sequence[Mapping[str, Any]], column: str, *by: str, **where: Any) -> Keyed:
+    """The mean of ``column`` over the rows that match ``where``, per value
+    of the ``by`` fields (keyed as an experiment's columns), leaving out
+    values that are not numbers (NaN: none is), in the rows' order."""
+    groups: dict[Any, list[float]] = {}
+    for r in rows:
+        if all(r[k] == v for k, v in where.items()):
+            key = tuple(r[k] for k in by)
+            groups.setdefault(key[0] if len(by) == 1 else key, []).append(r[column])
+    out = Keyed()
+    for key, values in groups.items():
+        v = [float(x) for x in values if not is_nan(x)]
+        out[key] = sum(v) / len(v) if v else math.nan
+    return out
+
+
 class _Pieces:
     """``texts.NAME``, ``tables.NAME``, ``lists.NAME``: the part's pieces of
     prose, made when a template asks for them, in its scope; called with
@@ -201,32 +210,89 @@ class _Pieces:
 
 @dataclass
 class _Piece:
-    make: Callable[[Any, dict[str, Any]], str]
+    make: Callable[[Any, dict[str, Any]], Any]
     spec: Any
     scope: dict[str, Any]
 
-    def __call__(self, **names: Any) -> str:
+    def __call__(self, **names: Any) -> Any:
         return self.make(self.spec, {**self.scope, **names})
 
     def __str__(self) -> str:
-        return self()
+        return str(self())
 
     def __format__(self, spec: str) -> str:
-        return format(self(), spec)
+        return format(str(self()), spec)
+
+
+class ClaimList(list):
+    """A claims table of a part: its claims, and as text the Markdown
+    table (:func:`~.claims.claims_table`)."""
+
+    def __str__(self) -> str:
+        return "\n".join(claims_table(self))
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+
+class _ClaimTables:
+    """``claims.NAME``: a part's claims table, made (once) when first asked
+    for, in the part's scope as it is then."""
+
+    def __init__(self, specs: Sequence[ClaimSpec], scope: dict[str, Any], paper: PaperFile):
+        self._specs, self._scope, self._paper, self._made = specs, scope, paper, {}
+
+    def __getattr__(self, name: str) -> ClaimList:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if name not in self._made:
+            if not any(_tables(s, name) for s in self._specs):
+                raise AttributeError(f"no claims table {name!r}")
+            made = [claims(s, self._scope, self._paper, name) for s in self._specs]
+            self._made[name] = ClaimList(c for cs in made for c in cs)
+        return self._made[name]
+
+
+def _tables(spec: ClaimSpec, name: str) -> bool:
+    """Whether a claim, or a claim of a group, is in claims table ``name``."""
+    return any(_tables(g, name) for g in spec.group) if spec.group else spec.table == name
 
 
 def render_text(spec: TextSpec, scope: dict[str, Any]) -> str:
-    """The alternative of a text that its ``when`` names."""
+    """The alternative of a text that its ``when`` names (after its ``let``)."""
+    if spec.let:
+        scope = dict(scope)
+        for name, e in spec.let.items():
+            scope[name] = e(scope)
     which = spec.when(scope) if spec.when else "text"
     if which not in spec.variants:
         raise DataError(f"{spec.when.key}: {which!r} is not one of {', '.join(spec.variants)}")
     return spec.variants[which](scope)
 
 
+def fixed(v: float | None, digits: int) -> str:
+    """A number with ``digits`` decimals; "" for NaN (a CSV cell)."""
+    return "" if is_nan(v) else f"{v:.{digits}f}"
+
+
+def fmt(v: float | None, digits: int = 1, unit: str = "") -> str:
+    """A number with ``digits`` decimals (and its unit); "n/a" for NaN."""
+    if is_nan(v):
+        return "n/a"
+    s = f"{v:.{digits}f}"
+    return f"{s} {unit}".strip() if unit else s
+
+
 #: What every expression can call besides the builtins.
 HELPERS: dict[str, Any] = {
     **{name: getattr(metrics, name) for name in metrics.__all__},
     "mean": lambda values: sum(values) / len(values),
+    "mean_by": mean_by,
+    "fmt": fmt,
+    "fixed": fixed,
+    "diff_pct": diff_pct,
+    "claims_table": lambda claims: "\n".join(claims_table(claims)),
+    "paragraphs": lambda items: "\n\n".join(str(x) for x in items),
     "padded": lambda values, n: np.concatenate([values, np.zeros(n - len(values))]),
     "arange": np.arange,
     "math": math,
@@ -243,14 +309,17 @@ HELPERS: dict[str, Any] = {
 def read(package: str, file: str = "paper.toml") -> PaperFile:
     """The data file ``file`` of the reproduction package ``package`` (in
     the directory of its ``__init__.py``)."""
-    return read_paper(Path(importlib.import_module(package).__file__).parent / file)
+    paper = read_paper(Path(importlib.import_module(package).__file__).parent / file)
+    paper.package = package
+    return paper
 
 
-def functions_of(paper: PaperFile, package: str) -> dict[str, Any]:
-    """The paper's functions module's public functions (``__all__``)."""
+def functions_of(paper: PaperFile, package: str = "") -> dict[str, Any]:
+    """The public functions (``__all__``) of the paper's functions module
+    (in ``package``, default the paper's)."""
     if not paper.functions:
         return {}
-    mod = importlib.import_module(f"{package}.{paper.functions}")
+    mod = importlib.import_module(f"{package or paper.package}.{paper.functions}")
     return {n: getattr(mod, n) for n in mod.__all__}
 
 
@@ -260,21 +329,19 @@ def reproduction(paper: PaperFile, package: str) -> Reproduction:
     paper's template."""
     functions = functions_of(paper, package)
 
-    def runner(spec: PartSpec) -> SimpleNamespace:
+    def part(spec: PartSpec) -> Part:
         def run(out: Path, workers: int | None, quick: bool) -> Section:
             return run_part(paper, spec, functions, out, workers, quick)
 
-        return SimpleNamespace(reproduce=run)
+        return Part(spec.covers, run)
 
     return Reproduction(
         paper.name,
-        package,
-        tuple(Part(name, spec.covers) for name, spec in paper.parts.items()),
+        {name: part(spec) for name, spec in paper.parts.items()},
         lambda parts, quick, seconds: render_report(paper, functions, parts, quick, seconds),
         paper.out,
         claims_csv=paper.claims_csv,
         report_file=paper.report_file,
-        runners={name: runner(spec) for name, spec in paper.parts.items()},
     )
 
 
@@ -284,30 +351,29 @@ def run_one(
     out: Path,
     workers: int | None = None,
     quick: bool = True,
-    functions: Mapping[str, Any] | None = None,
     **changes: Any,
 ) -> ExperimentView:
     """Runs experiment ``name`` alone (its CSV and figures into ``out``),
     with ``changes`` to its spec (``quick_axes={"x": [0.3]}``, ``network=``,
     ``given=``), and returns it as a part sees it (for tests)."""
-    spec = replace(paper.experiments[name], **changes)
-    return run_spec(paper, spec, base_scope(paper, functions or {}, quick), out, workers, quick)
+    return run_some(paper, [name], out, workers, quick, **{name: changes})[name]
 
 
-def run_spec(
+def run_some(
     paper: PaperFile,
-    spec: ExperimentSpec,
-    scope: dict[str, Any],
+    names: Sequence[str],
     out: Path,
-    workers: int | None,
-    quick: bool,
-) -> ExperimentView:
-    """Runs an experiment, writes its CSV file and figures into ``out``."""
-    exp, axes, names = experiment(paper, spec, scope, quick)
-    done = run_experiment(exp, out, workers)
-    v = view(spec, done, axes, list(done.files), names)
-    v.files += draw_figures(paper, spec.figures, {**names, **experiment_scope(v)}, out)
-    return v
+    workers: int | None = None,
+    quick: bool = True,
+    **changes: Mapping[str, Any],
+) -> dict[str, ExperimentView]:
+    """Runs the experiments ``names`` in order, each seeing the ones before
+    it, with ``changes[name]`` to a spec (:func:`run_one`; for tests)."""
+    scope = base_scope(paper, functions_of(paper), quick)
+    for name in names:
+        spec = replace(paper.experiments[name], **changes.get(name, {}))
+        scope[name] = run_experiment(paper, spec, scope, out, workers)
+    return {name: scope[name] for name in names}
 
 
 def text(paper: PaperFile, part: str, name: str, quick: bool = False, **given: Any) -> str:
@@ -319,7 +385,8 @@ def text(paper: PaperFile, part: str, name: str, quick: bool = False, **given: A
     target = spec.text if name == "text" else {**paper.texts, **spec.texts}[name]
     needed = _needed(spec, paper, names_in(target), set(given))
     lets = {k: e for k, e in spec.let.items() if k in needed and k not in given}
-    scope = part_names(replace(spec, let=lets), {**base_scope(paper, {}, quick), **given}, paper)
+    scope = {**base_scope(paper, functions_of(paper), quick), **given}
+    scope = part_names(replace(spec, let=lets), scope, paper)
     return spec.text(scope) if name == "text" else str(getattr(scope["texts"], name))
 
 
@@ -356,18 +423,29 @@ def base_scope(paper: PaperFile, functions: Mapping[str, Any], quick: bool) -> d
 # --- an experiment ---------------------------------------------------------------
 
 
-def _grid(spec: ExperimentSpec, scope: dict[str, Any], quick: bool) -> dict[str, list[Any]]:
-    """Each axis' values (cases for an axis over a case set)."""
-    axes = {**spec.axes, **(spec.quick_axes if quick else {})}
-    out = {}
-    for name, values in axes.items():
-        values = evaluate(values, scope)
-        cases = getattr(scope["cases"], name, None)
-        out[name] = [cases[v] if cases is not None else v for v in values]
-    return out
+def points(
+    paper: PaperFile, spec: ExperimentSpec, scope: dict[str, Any], quick: bool
+) -> list[dict[str, Any]]:
+    """The grid's points (``[point]`` and the axis values; an axis over a
+    case set gives its cases): the union of the grids, each point once, in
+    the grids' order or sorted by ``order``."""
+    out: dict[tuple, dict[str, Any]] = {}
+    for grid in spec.grids:
+        axes = {}
+        for name, values in {**grid, **(spec.quick_axes if quick else {})}.items():
+            cases = getattr(scope["cases"], name, None)
+            axes[name] = [cases[v] if cases is not None else v for v in evaluate(values, scope)]
+        if list(axes) != spec.axes:
+            raise DataError(f"experiments.{spec.name}.grid: every grid has the axes {spec.axes}")
+        for values in itertools.product(*axes.values()):
+            out.setdefault(tuple(values), {**paper.point, **dict(zip(axes, values, strict=True))})
+    found = list(out.values())
+    if spec.order is not None:
+        found.sort(key=lambda p: spec.order({**scope, **p}))
+    return found
 
 
-def _network(spec: ExperimentSpec, scope: Mapping[str, Any]) -> dict[str, Any]:
+def scenario(spec: ExperimentSpec, scope: Mapping[str, Any]) -> dict[str, Any]:
     """The scenario of a point: a named network of :mod:`satcp.topology`
     with its arguments, or a scenario file with ``set`` overrides."""
     args = evaluate({k: v for k, v in spec.network.items() if k != "topology"}, scope)
@@ -385,213 +463,85 @@ def _network(spec: ExperimentSpec, scope: Mapping[str, Any]) -> dict[str, Any]:
         raise DataError(f"experiments.{spec.name}.network: {name}: {e}") from None
 
 
-def experiment(
-    paper: PaperFile, spec: ExperimentSpec, scope: dict[str, Any], quick: bool
-) -> tuple[Experiment, dict[str, list[Any]], dict[str, Any]]:
-    """The spec as the engine's :class:`~.experiment.Experiment`, its axes
-    and its scope (``scope`` with its ``with`` names)."""
+def run_experiment(
+    paper: PaperFile,
+    spec: ExperimentSpec,
+    scope: dict[str, Any],
+    out: Path,
+    workers: int | None,
+) -> ExperimentView:
+    """Runs every point of an experiment (points whose scenarios are equal
+    run once), reads its table, writes its CSV files and figures into
+    ``out``."""
     scope = dict(scope)
     for name, value in spec.given.items():
         scope[name] = evaluate(value, scope)
-    axes = _grid(spec, scope, quick)
-    names = list(axes)
-    grid = [
-        {**paper.point, **dict(zip(names, values, strict=True))}
-        for values in itertools.product(*axes.values())
-    ]
-
-    def point_scope(p: Mapping[str, Any]) -> dict[str, Any]:
-        return {**scope, **p}
-
-    def read(p: Mapping[str, Any], run: Any) -> dict[str, Any]:
-        ps = {**point_scope(p), "run": run}
-        for k, e in spec.metrics.items():  # in order: a metric may use the ones above it
-            ps[k] = e(ps)
-        return {k: ps[k] for k in spec.metrics}
-
-    def table(measured: list[tuple[Mapping[str, Any], Any]]) -> list[Row]:
-        rows = [Row({**p, **m}) for p, m in measured]
-        if spec.over:
-            rows = _summarize(rows, [n for n in names if n != spec.over], list(spec.metrics))
-        keys = [n for n in names if n != spec.over]
-        for r in rows:  # its point, before a column of an axis' name replaces the value
-            r._key = tuple(r[n] for n in keys)
-        for col, e in spec.columns.items():  # column by column: a column may read another row's
-            values = [e({**scope, **r, "at": lambda **w: _at(rows, w, spec.name)}) for r in rows]
-            for r, v in zip(rows, values, strict=True):
-                r[col] = v
-        return rows
-
-    def write_table(path: Path, columns: Sequence[str], rows: list[Row]) -> Path:
-        return write_csv(path, *_pivot(spec, columns, rows))
-
-    exp = Experiment(
+    grid = points(paper, spec, scope, scope["quick"])
+    scenarios = [scenario(spec, {**scope, **p}) for p in grid]
+    keys = [json.dumps(sc, sort_keys=True, default=str) for sc in scenarios]
+    unique = dict(zip(keys, scenarios, strict=True))  # equal scenarios: one run
+    results = dict(zip(unique, run_jobs(list(unique.values()), workers), strict=True))
+    rows = []
+    for p, k in zip(grid, keys, strict=True):
+        s = {**scope, **p, "run": results[k]}
+        for name, e in spec.metrics.items():  # in order: a metric may use the ones above it
+            s[name] = e(s)
+        rows.append(Row({**p, **{name: s[name] for name in spec.metrics}}))
+    rows, columns = table(spec, rows, scope)
+    write_csvs(spec.csv, scope, out, rows, columns)
+    axes = {n: tuple(dict.fromkeys(p[n] for p in grid)) for n in spec.axes}
+    view = ExperimentView(
         name=spec.name,
-        csv=Template(spec.csv, f"experiments.{spec.name}.csv")(scope),
-        grid=grid,
-        scenario=lambda p: _network(spec, point_scope(p)),
-        metrics=read,
-        table=table,
-        columns=tuple(spec.columns),
-        write_table=write_table,
-        share_runs=True,
-    )
-    return exp, axes, scope
-
-
-def _summarize(rows: list[Row], keys: list[str], metrics: list[str]) -> list[Row]:
-    """A row per value of the ``keys`` fields (in the order they come):
-    those fields, and each metric the list of its values."""
-    groups: dict[tuple, Row] = {}
-    for r in rows:
-        k = tuple(r[n] for n in keys)
-        if k not in groups:
-            groups[k] = Row({n: r[n] for n in keys} | {m: [] for m in metrics})
-        for m in metrics:
-            groups[k][m].append(r[m])
-    return list(groups.values())
-
-
-def _pivot(
-    spec: ExperimentSpec, columns: Sequence[str], rows: list[Row]
-) -> tuple[Sequence[str], list[dict[str, Any]]]:
-    """The CSV's columns and rows: the table, or (``csv.pivot``) one row per
-    value of ``pivot.rows`` with ``pivot.columns`` repeated per value of
-    ``pivot.spread``, named by the ``pivot.name`` template."""
-    pv = spec.pivot
-    if pv is None:
-        return columns, rows
-    keep, spread, repeated = list(pv["keep"]), pv["spread"], list(pv["columns"])
-    out: dict[Any, dict[str, Any]] = {}
-    spreads: list[Any] = []
-    for r in rows:
-        row = out.setdefault(tuple(r[k] for k in keep), {k: r[k] for k in keep})
-        if r[spread] not in spreads:
-            spreads.append(r[spread])
-        for c in repeated:
-            row[pv["name"].format(column=c, **{spread: r[spread]})] = r[c]
-    names = [pv["name"].format(column=c, **{spread: s}) for s in spreads for c in repeated]
-    return [*keep, *names], list(out.values())
-
-
-def view(
-    spec: ExperimentSpec,
-    done: ExperimentResult,
-    axes: Mapping[str, list[Any]],
-    files: list[str],
-    scope: Mapping[str, Any],
-) -> ExperimentView:
-    def key(r: Row) -> Any:
-        return r._key[0] if len(r._key) == 1 else r._key
-
-    fields = [*spec.metrics, *spec.columns]
-    return ExperimentView(
-        name=spec.name,
-        rows=done.rows,
-        table=_pivot(spec, tuple(spec.columns), done.rows)[1],
-        axes=SimpleNamespace(**{n: tuple(v) for n, v in axes.items()}),
-        columns={f: Keyed((key(r), r[f]) for r in done.rows) for f in fields},
-        files=files,
-        runs=done.runs,
+        rows=rows,
+        axes=SimpleNamespace(**axes),
+        columns={
+            f: Keyed((_key(r), r[f]) for r in rows if f in r) for f in [*spec.metrics, *columns]
+        },
+        runs=len(unique),
         given={k: scope[k] for k in spec.given},
     )
+    draw_figures(paper.styles, spec.figures, {**scope, **experiment_scope(view)}, out)
+    return view
+
+
+def _key(r: Row) -> Any:
+    return r._key[0] if len(r._key) == 1 else r._key
+
+
+def table(
+    spec: ExperimentSpec, rows: list[Row], scope: dict[str, Any]
+) -> tuple[list[Row], list[str]]:
+    """The experiment's table: a row per point (or, with ``over``, per
+    point of the other axes), then its columns computed column by column
+    over all rows (a column may read another row's, ``at``); and the
+    columns' names (a column per item of a loop expanded)."""
+    keys = [n for n in spec.axes if n != spec.over]
+    if spec.over:
+        groups: dict[tuple, Row] = {}
+        for r in rows:
+            k = tuple(r[n] for n in keys)
+            if k not in groups:
+                groups[k] = Row({n: r[n] for n in keys} | {m: [] for m in spec.metrics})
+            for m in spec.metrics:
+                groups[k][m].append(r[m])
+        rows = list(groups.values())
+    for r in rows:  # its point, before a column of an axis' name replaces the value
+        r._key = tuple(r[n] for n in keys)
+    names: list[str] = []
+    for col, e in spec.columns.items():
+        for r in rows:
+            new = record({col: e}, {**scope, **r, "at": lambda **w: _at(rows, w, spec.name)})
+            r.update(new)
+            names += [n for n in new if n not in names]
+    return rows, names
 
 
 def experiment_scope(v: ExperimentView) -> dict[str, Any]:
-    """An experiment's names, bare (a part of one experiment)."""
-    return {
-        **v.given,
-        **v.columns,
-        "rows": v.rows,
-        "table": v.table,
-        "axes": v.axes,
-        "at": v.at,
-    }
+    """An experiment's names, bare (its figures; a part of one experiment)."""
+    return {**v.given, **v.columns, "rows": v.rows, "axes": v.axes, "at": v.at}
 
 
-# --- figures -------------------------------------------------------------------------
-
-
-def draw_figures(
-    paper: PaperFile, specs: Sequence[FigureSpec], scope: dict[str, Any], out: Path
-) -> list[str]:
-    """Each figure as PNG (and its series as CSV when asked): files written."""
-    files = []
-    for f in specs:
-        fs = dict(scope)
-        for name, e in f.let.items():
-            fs[name] = e(fs)
-        panels = []
-        for pn in f.panels:
-            series = [
-                plotstyle.Series(
-                    str(evaluate(pn.series.label, s)),
-                    evaluate(pn.series.x, s),
-                    evaluate(pn.series.y, s),
-                    str(evaluate(pn.series.style, s)),
-                    markers=pn.series.markers,
-                    linewidth=pn.series.linewidth,
-                    drawstyle=pn.series.drawstyle,
-                    yerr=evaluate(pn.series.yerr, s),
-                    markersize=pn.series.markersize,
-                    capsize=pn.series.capsize,
-                )
-                for s in _each(pn.series.loop, fs)
-            ]
-            ylim, xlim = evaluate(pn.ylim, fs), evaluate(pn.xlim, fs)
-            panels.append(
-                plotstyle.Panel(
-                    pn.xlabel(fs),
-                    pn.ylabel(fs),
-                    series,
-                    xlog=bool(evaluate(pn.xlog, fs)),
-                    ylim=None if ylim is None else tuple(ylim),
-                    xlim=None if xlim is None else tuple(xlim),
-                    legend=pn.legend,
-                )
-            )
-        if f.csv is not None:
-            files.append(_figure_csv(f, panels[0], fs, out))
-        name = f.file(fs)
-        plotstyle.plot(out / name, f.title(fs), panels, paper.styles, height=f.height)
-        files.append(name)
-    return files
-
-
-def _figure_csv(f: FigureSpec, panel: plotstyle.Panel, scope: dict[str, Any], out: Path) -> str:
-    """The first panel's series as CSV: the x column, then one column per
-    series (named by the ``y`` template with the series' loop names)."""
-    items = list(_each(f.panels[0].series.loop, scope))
-    cols = [f.csv["y"](s) for s in items]
-    x = panel.series[0].x
-    rows = [
-        {
-            f.csv["x"]: float(t),
-            **{c: float(s.y[i]) for c, s in zip(cols, panel.series, strict=True)},
-        }
-        for i, t in enumerate(x)
-    ]
-    name = f.csv["file"](scope)
-    write_csv(out / name, (f.csv["x"], *cols), rows)
-    return name
-
-
-def _each(loop: Loop, scope: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    """The scope once per item of ``loop``."""
-    for item in loop.items(scope):
-        yield {**scope, **loop.bind(item)}
-
-
-def _each_of(loops: Sequence[Loop], scope: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    """The scope once per combination of ``loops`` (nested, first outermost)."""
-    if not loops:
-        yield dict(scope)
-        return
-    for s in _each(loops[0], scope):
-        yield from _each_of(loops[1:], s)
-
-
-# --- a part: its experiments, claims and text -------------------------------------------
+# --- a part: its experiments, claims, figures, files and text ----------------------------
 
 
 def run_part(
@@ -602,34 +552,49 @@ def run_part(
     workers: int | None,
     quick: bool,
 ) -> Section:
-    """Runs the part's experiments (writing their CSV files and figures)
-    and returns its section: text, claims, files, runs."""
+    """Runs the part's experiments in order (each sees the ones before it),
+    writes their files and the part's, and returns its section: text,
+    claims, findings, runs."""
     scope = base_scope(paper, functions, quick)
-    views = {
-        e.name: run_spec(paper, e, scope, out, workers, quick)
-        for e in paper.experiments.values()
-        if e.part == spec.name
-    }
-    scope |= views
+    views = {}
+    t0 = time.perf_counter()
+    for e in paper.experiments.values():
+        if e.part == spec.name:
+            views[e.name] = run_experiment(paper, e, scope, out, workers)
+            scope[e.name] = views[e.name]
     if len(views) == 1:
         scope |= experiment_scope(next(iter(views.values())))
-    part_scope = part_names(spec, scope, paper)
+    scope["seconds"] = time.perf_counter() - t0  # the experiments' wall time
+    scope = part_names(spec, scope, paper)
+    draw_figures(paper.styles, spec.figures, scope, out)
+    write_csvs(spec.csv, scope, out)
+    findings = [f for f in (t(scope) for t in spec.findings) if f]
+    scope["findings"] = findings
+    for file, names in spec.files.items():
+        write_text(
+            out / file,
+            spec.text(part_names(spec, {**scope, **evaluate(names, scope)}, paper, lets=False)),
+        )
     return Section(
         spec.title,
-        spec.text(part_scope),
-        [c for cs in spec.claims for c in claims(cs, part_scope, paper)],
-        [f for v in views.values() for f in v.files],
+        spec.text(scope),
+        [c for cs in spec.claims for c in claims(cs, scope, paper)],
         runs=sum(v.runs for v in views.values()),
+        findings=findings,
     )
 
 
-def part_names(spec: PartSpec, scope: dict[str, Any], paper: PaperFile) -> dict[str, Any]:
-    """``scope`` with the part's ``let`` names (in order), and its and the
-    paper's ``tables``, ``lists`` and ``texts``."""
+def part_names(
+    spec: PartSpec, scope: dict[str, Any], paper: PaperFile, lets: bool = True
+) -> dict[str, Any]:
+    """``scope`` with the part's ``let`` names (in order), its claims tables
+    and its and the paper's ``tables``, ``lists`` and ``texts``."""
     scope = dict(scope)
-    for name, e in spec.let.items():
+    scope["claims"] = _ClaimTables(spec.claims, scope, paper)
+    with_pieces(scope, paper, spec.tables, spec.lists, spec.texts)  # the lets may use them
+    for name, e in spec.let.items() if lets else ():
         scope[name] = e(scope)
-    return with_pieces(scope, paper, spec.tables, spec.lists, spec.texts)
+    return scope
 
 
 def with_pieces(
@@ -648,35 +613,49 @@ def with_pieces(
 
 
 def markdown_list(spec: ListSpec, scope: dict[str, Any]) -> str:
-    """A list in Markdown."""
-    return "\n".join(f"- {spec.item(s)}" for s in _each(spec.items, scope))
+    """A list in Markdown, or in a line."""
+    items = [spec.item(s) for s in each(spec.items, scope)]
+    if spec.sep is not None:
+        return spec.sep.join(items)
+    return "\n".join(f"- {item}" for item in items)
 
 
 def markdown(spec: TableSpec, scope: dict[str, Any]) -> str:
     """A table in Markdown."""
     headers: list[str] = []
     for header, _, loop in spec.columns:
-        headers += [header(s) for s in _each(loop, scope)] if loop else [header(scope)]
+        headers += [header(s) for s in each(loop, scope)] if loop else [header(scope)]
     rows = []
-    for rs in _each(spec.rows, scope):
+    for rs in each(spec.rows, scope):
         row: list[str] = []
         for _, cell, loop in spec.columns:
-            row += [cell(s) for s in _each(loop, rs)] if loop else [cell(rs)]
+            row += [cell(s) for s in each(loop, rs)] if loop else [cell(rs)]
         rows.append(row)
     return "\n".join(markdown_table(headers, rows, spec.align))
 
 
-def claims(spec: ClaimSpec, scope: dict[str, Any], paper: PaperFile) -> list[Claim]:
+def claims(
+    spec: ClaimSpec,
+    scope: dict[str, Any],
+    paper: PaperFile,
+    table: str = "",
+    part: Mapping[str, Any] | None = None,
+) -> list[Claim]:
     """The claim (one per combination of its ``for`` loops, each with its
-    ``with`` and ``let`` names), or a group's claims."""
+    ``with`` and ``let`` names), or a group's claims, of claims table
+    ``table`` ("": the part's own). A claim's ``data``: its names and its
+    groups' that the part (``part``, default ``scope``) does not have."""
+    if not _tables(spec, table):
+        return []
+    part = scope if part is None else part
     out = []
-    for s in _each_of(spec.loops, scope):
+    for s in each_of(spec.loops, scope):
         for name, value in spec.given.items():
             s[name] = evaluate(value, s)
         for name, e in spec.let.items():
             s[name] = e(s)
         if spec.group:
-            out += [c for g in spec.group for c in claims(g, s, paper)]
+            out += [c for g in spec.group for c in claims(g, s, paper, table, part)]
             continue
         paper_value = evaluate(spec.paper, s)
         satcp = evaluate(spec.satcp, s)
@@ -697,6 +676,7 @@ def claims(spec: ClaimSpec, scope: dict[str, Any], paper: PaperFile) -> list[Cla
                 tolerance=tolerance,
                 implied=None if implied is None else float(implied),
                 verdict_text=spec.verdict(s) if spec.verdict else "",
+                data={k: v for k, v in s.items() if k not in part or part[k] is not v},
             )
         )
     return out
@@ -716,7 +696,7 @@ def render_report(
     scope = base_scope(paper, functions, quick)
     scope |= {
         "claims": [c for p in parts for c in p.section.claims],
-        "sections": "\n".join(sections_markdown(parts, seconds)),
+        "sections": "\n".join(sections_markdown(parts, seconds, paper.run_counts)),
         "section": SimpleNamespace(**{p.module: p.section.markdown for p in parts}),
         "seconds": seconds,
     }

@@ -92,8 +92,8 @@ def draw_series(
         ax.errorbar(x, y, yerr=yerr, capsize=capsize, **line)
 
 
-def grid_and_legend(ax: Axes, legend: bool = True) -> None:
-    ax.grid(True, alpha=0.3)
+def grid_and_legend(ax: Axes, legend: bool = True, which: str = "major") -> None:
+    ax.grid(True, which=which, alpha=0.3)
     if legend:
         ax.legend(fontsize=8, loc="best")
 
@@ -139,8 +139,10 @@ class Panel:
     xlim: tuple[float, float] | None = None
     #: Categorical x axis: the tick labels at x = 0, 1, 2, ...
     xticklabels: Sequence[str] | None = None
+    xticks: Sequence[float] | None = None
     legend: bool = True
     hlines: Sequence[tuple[float, str]] = ()
+    grid: str = "major"  # or "both" (a log axis' minor grid lines too)
 
 
 def plot(
@@ -151,13 +153,16 @@ def plot(
     *,
     dpi: int = 100,
     width: float = 7.0,
-    panel_height: float = 3.4,
     height: float | None = None,
+    title_width: int | None = 80,
+    title_size: float = 10,
+    figure_dpi: float | None = None,
 ) -> Path:
     """Draws one figure of stacked panels (like a paper's upper and bottom
-    plots) and writes it as PNG; ``height`` (inches) instead of
-    ``panel_height`` per panel and 0.6 for the title."""
-    fig = new_figure((width, height or panel_height * len(panels) + 0.6))
+    plots) and writes it as PNG: ``width`` x ``height`` inches (default
+    3.4 per panel and 0.6 for the title), the title wrapped at
+    ``title_width`` characters (None: as it is)."""
+    fig = new_figure((width, height or 3.4 * len(panels) + 0.6), figure_dpi)
     axes = fig.subplots(len(panels), 1, squeeze=False)[:, 0]
     for ax, pn in zip(axes, panels, strict=True):
         for s in pn.series:
@@ -185,12 +190,16 @@ def plot(
         if pn.xticklabels is not None:
             ax.set_xticks(range(len(pn.xticklabels)))
             ax.set_xticklabels(pn.xticklabels)
+        if pn.xticks is not None:
+            ax.set_xticks(pn.xticks)
         if pn.ylim is not None:
             ax.set_ylim(*pn.ylim)
         else:
             ax.set_ylim(bottom=0)
         if pn.xlim is not None:
             ax.set_xlim(*pn.xlim)
-        grid_and_legend(ax, pn.legend and bool(pn.series or pn.hlines))
-    axes[0].set_title(wrap_title(title, 80), fontsize=10)
+        grid_and_legend(ax, pn.legend and bool(pn.series or pn.hlines), pn.grid)
+    axes[0].set_title(
+        title if title_width is None else wrap_title(title, title_width), fontsize=title_size
+    )
     return save_png(fig, path, dpi)

@@ -61,21 +61,28 @@ def write_text(path: str | os.PathLike[str], text: str) -> Path:
 
 
 def write_csv(
-    path: str | os.PathLike[str], columns: Sequence[str], rows: Iterable[Mapping[str, Any]]
+    path: str | os.PathLike[str],
+    columns: Sequence[str],
+    rows: Iterable[Mapping[str, Any]],
+    header: Sequence[str] | None = None,
 ) -> Path:
     """A CSV file of ``columns`` from dict rows (missing keys empty): floats
-    with 6 significant digits (NaN empty), booleans as true/false."""
+    with 6 significant digits (NaN empty), booleans as true/false, None
+    empty; ``header``: the names on the first line, when they are not the
+    columns'."""
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     with p.open("w", encoding="utf-8", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(columns), lineterminator="\n")
-        w.writeheader()
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(columns if header is None else header)
         for r in rows:
-            w.writerow({k: _csv_value(r.get(k, "")) for k in columns})
+            w.writerow([_csv_value(r.get(k, "")) for k in columns])
     return p
 
 
 def _csv_value(v: Any) -> Any:
+    if v is None:
+        return ""
     if isinstance(v, float):
         return "" if math.isnan(v) else f"{v:.6g}"
     if isinstance(v, bool):
