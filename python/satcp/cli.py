@@ -59,7 +59,7 @@ def _build_parser() -> argparse.ArgumentParser:
             metavar="K=V",
             action="append",
             default=[],
-            help="override a field, e.g. tcp.variant=newreno or links[1].ab.ber=1e-6 "
+            help="override a field, e.g. tcp.variant=newreno or links[1].ab.errors.ber=1e-6 "
             "(repeatable; the value is read as TOML, else as a string)",
         )
         sp.add_argument("--seed", type=int, help="random seed (overrides the file's)")

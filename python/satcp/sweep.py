@@ -9,7 +9,7 @@ A sweep file (TOML)::
     "apps[0].file_bytes" = 1_000_000
     [axes]                             # every combination of these
     "tcp.variant" = ["sack", "newreno", "cubic"]
-    "links[1].ab.ber" = [0.0, 1e-6, 1e-5]
+    "links[1].ab.errors.ber" = [0.0, 1e-6, 1e-5]
 
 Each run is keyed by a hash of its fully resolved scenario (JSON, keys
 sorted) and satcp's version; its summary row is appended to

@@ -18,7 +18,7 @@ seeds = [1, 2]
 "apps[0].file_bytes" = 150000
 [axes]
 "tcp.variant" = ["sack", "newreno"]
-"links[1].ab.ber" = [0.0, 1e-5]
+"links[1].ab.errors.ber" = [0.0, 1e-5]
 """
 
 
@@ -38,10 +38,10 @@ def test_cli_sweep_writes_runs_and_summary(tmp_path, grid):
     assert set(runs["tcp.variant"]) == {"sack", "newreno"}
     summary = pd.read_csv(out / "tables" / "summary.csv")
     assert len(summary) == 4 and (summary.n == 2).all()
-    clean = summary[summary["links[1].ab.ber"] == 0.0]
+    clean = summary[summary["links[1].ab.errors.ber"] == 0.0]
     # Lossless: both seeds give the same time, so the interval is zero.
     assert (clean.response_time_s_ci95 == 0).all()
-    lossy = summary[summary["links[1].ab.ber"] == 1e-5]
+    lossy = summary[summary["links[1].ab.errors.ber"] == 1e-5]
     assert (lossy.response_time_s_mean > clean.response_time_s_mean.max()).all()
 
 
@@ -55,7 +55,7 @@ def test_a_run_s_metrics_do_not_need_its_series(grid, monkeypatch):
     from satcp import _core
 
     sw = sweep.load_sweep(grid)
-    _, _, sc = next(r for r in sw.runs() if r[0]["links[1].ab.ber"] > 0)
+    _, _, sc = next(r for r in sw.runs() if r[0]["links[1].ab.errors.ber"] > 0)
     text = sweep.to_json(sc)
     assert sc["sample_interval_s"] > 0
     full = satcp.run(sc)

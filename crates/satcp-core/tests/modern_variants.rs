@@ -18,7 +18,7 @@ fn path(variant: &str, rate: f64, delay: f64, loss: f64, secs: f64, tcp: Value) 
         "nodes": ["server", "gw", "client"],
         "links": [{"a": "server", "b": "gw", "rate_bps": 1e9, "delay_s": 0.001},
                   {"a": "gw", "b": "client", "rate_bps": rate * 1e6, "delay_s": delay,
-                   "queue_packets": 3000, "ab": {"loss": loss, "errors_data_only": true}}],
+                   "queue_packets": 3000, "ab": {"errors": {"loss": loss, "data_only": true}}}],
         "apps": [{"kind": "bulk", "client": "client", "server": "server"}],
         "tcp": t,
     })

@@ -10,7 +10,7 @@ defaults are the paper's network:
   (Sec. III; the scenario of ``crates/satcp-core/tests/slowstart.rs``);
 - :func:`tcpr_network`: the TCP-R paper's network (Sec. 3).
 
-Link options are given in the spelling of :mod:`.links`.
+Link options are given as the scenario format spells them (:mod:`.links`).
 """
 
 from __future__ import annotations
@@ -569,8 +569,7 @@ def tcpr_network(
         return {
             "queue": "red",
             "queue_packets": q,
-            "ecn_marking": True,
-            "red": ns2_red(rate_bps, delay_s),
+            "red": {**ns2_red(rate_bps, delay_s), "ecn_marking": True},
         }
 
     sat = red(TCPR_NETWORK["rate_bps"], p_s)

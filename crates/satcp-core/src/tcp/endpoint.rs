@@ -14,6 +14,7 @@ use super::config::TcpConfig;
 use super::congestion::{CcEvent, CongestionControl, Reply};
 use super::delayed_ack::{AckPolicy, DelayedAck};
 use super::ecn::EcnState;
+use super::flow_stats::FlowStats;
 use super::invariants;
 use super::options::TcpOptions;
 use super::path_cache::CachedPath;
@@ -25,7 +26,6 @@ use super::send_state::{CongState, SendState, UndoState};
 use super::sent_queue::{Acked, SentQueue};
 use super::variant::EndpointParts;
 use crate::engine::{Duration, SimTime};
-use crate::metrics::FlowStats;
 use crate::net::packet::{flags, Ecn, Priority, SeqRange, TcpHeader, MAX_SACK_BLOCKS};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

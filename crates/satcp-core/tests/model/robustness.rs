@@ -62,18 +62,16 @@ fn impairments() -> impl Strategy<Value = Value> {
                 outage,
             )| {
                 json!({
-                    "loss": loss,
-                    "duplicate": dup,
-                    "reorder": reorder,
-                    "reorder_delay": dist,
-                    "reorder_delay_mean_s": mean,
-                    "reorder_delay_sd_s": sd,
-                    "ber": ber,
-                    "arq_attempts": arq,
-                    "arq_recover_all": recover_all && arq > 0,
+                    "errors": {
+                        "loss": loss,
+                        "duplicate": dup,
+                        "ber": ber,
+                        "gilbert_elliott": ge,
+                        "loss_schedule": outage,
+                    },
+                    "reorder": {"prob": reorder, "delay": dist, "mean_s": mean, "sd_s": sd},
+                    "arq": {"attempts": arq, "recover_all": recover_all && arq > 0},
                     "congestion_loss": congestion,
-                    "gilbert_elliott": ge,
-                    "loss_schedule": outage,
                 })
             },
         )
@@ -285,7 +283,7 @@ fn scenario_of(c: &Case) -> Value {
         Some(kind) => {
             let access = with(
                 link("server", "gw", 10e6, 0.001),
-                json!({"ber": c.access_ber, "corrupted_reach_next_node": true}),
+                json!({"errors": {"ber": c.access_ber, "corrupted_reach_next_node": true}}),
             );
             let s = scenario(&["server", "gw", "client"], vec![access, l], vec![app], tcp);
             with(s, json!({"routers": [{"node": "gw", "kind": kind}]}))
@@ -474,7 +472,10 @@ fn lost_handshake_segments_are_retransmitted() {
     let mut client_timeouts = 0;
     for seed in 1..=64u64 {
         let s = one_link(
-            with(link("server", "client", 2e6, 0.1), json!({"loss": 0.4})),
+            with(
+                link("server", "client", 2e6, 0.1),
+                json!({"errors": {"loss": 0.4}}),
+            ),
             vec![ftp(1)],
             json!({"variant": "sack", "max_retransmissions": 30}),
         );
