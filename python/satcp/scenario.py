@@ -4,7 +4,7 @@ The scenario format itself (fields, defaults, validation) belongs to the Rust
 core, see ``crates/satcp-core/src/scenario/config.rs``. This module only
 
 - reads a TOML file (or copies a dict),
-- applies overrides such as ``links[1].ab.ber=1e-6`` or ``tcp.variant=newreno``,
+- applies overrides such as ``links[1].ab.errors.ber=1e-6`` or ``tcp.variant=newreno``,
 - serializes the result to the JSON text that ``satcp._core`` accepts.
 
 Every problem with the input is raised as :class:`satcp.ScenarioError` (a
@@ -63,14 +63,15 @@ def load(
     return scenario
 
 
-SCHEDULES = ("delay_schedule", "rate_schedule", "loss_schedule")
+#: A link's schedules, by their path in a link or direction table.
+SCHEDULES = (("delay_schedule",), ("rate_schedule",), ("errors", "loss_schedule"))
 
 
 def _read_schedule_files(scenario: dict[str, Any], base: str) -> None:
-    """A link's ``delay_schedule`` / ``rate_schedule`` / ``loss_schedule`` as a file name
-    (CSV, two columns: time in seconds and the value; ``#`` comments and a
-    header line allowed; relative to the scenario file) is read into the
-    table of points the core takes."""
+    """A link's ``delay_schedule`` / ``rate_schedule`` / ``errors.loss_schedule``
+    as a file name (CSV, two columns: time in seconds and the value; ``#``
+    comments and a header line allowed; relative to the scenario file) is read
+    into the table of points the core takes."""
     links = scenario.get("links")
     if not isinstance(links, list):
         return  # not a list of tables: the core's validation names the field
@@ -82,11 +83,14 @@ def _read_schedule_files(scenario: dict[str, Any], base: str) -> None:
             (f"links[{i}].ab", link.get("ab")),
             (f"links[{i}].ba", link.get("ba")),
         ]:
-            if not isinstance(table, dict):
-                continue
-            for key in SCHEDULES:
-                if isinstance(table.get(key), str):
-                    table[key] = read_schedule_csv(os.path.join(base, table[key]), f"{where}.{key}")
+            for path in SCHEDULES:
+                *inner, key = path
+                holder = table
+                for t in inner:
+                    holder = holder.get(t) if isinstance(holder, dict) else None
+                if isinstance(holder, dict) and isinstance(holder.get(key), str):
+                    field = ".".join([where, *path])
+                    holder[key] = read_schedule_csv(os.path.join(base, holder[key]), field)
 
 
 def read_schedule_csv(path: str, field: str = "schedule") -> list[list[float]]:
@@ -149,7 +153,7 @@ def parse_override(text: str) -> tuple[list[PathStep], Any]:
 
 
 def parse_path(key: str) -> list[PathStep]:
-    """``"links[1].ab.ber"`` -> ``["links", 1, "ab", "ber"]``."""
+    """``"links[1].ab.errors.ber"`` -> ``["links", 1, "ab", "errors", "ber"]``."""
     steps: list[PathStep] = []
     for part in key.split("."):
         m = _KEY_RE.match(part)

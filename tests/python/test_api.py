@@ -89,13 +89,14 @@ def test_summary(small_run):
 
 
 def test_same_seed_same_results():
-    a = satcp.run(FTP, overrides=[*SMALL_FTP, "links[1].ab.ber=1e-5"], seed=3)
-    b = satcp.run(FTP, overrides=[*SMALL_FTP, "links[1].ab.ber=1e-5"], seed=3)
+    a = satcp.run(FTP, overrides=[*SMALL_FTP, "links[1].ab.errors.ber=1e-5"], seed=3)
+    b = satcp.run(FTP, overrides=[*SMALL_FTP, "links[1].ab.errors.ber=1e-5"], seed=3)
     assert a.raw_json == b.raw_json
 
 
 def test_other_seed_changes_results_with_ber():
-    runs = [satcp.run(FTP, overrides=[*SMALL_FTP, "links[1].ab.ber=1e-5"], seed=s) for s in (1, 2)]
+    ber = "links[1].ab.errors.ber=1e-5"
+    runs = [satcp.run(FTP, overrides=[*SMALL_FTP, ber], seed=s) for s in (1, 2)]
     corrupted = [r.links["corrupted"].sum() for r in runs]
     assert all(c > 0 for c in corrupted)
     payload = [{k: v for k, v in r.raw.items() if k != "seed"} for r in runs]
@@ -110,8 +111,9 @@ def test_run_accepts_a_dict(small_ftp):
 
 
 def test_run_bad_scenario_raises_scenario_error(small_ftp):
-    with pytest.raises(ScenarioError, match=r"links\[1\]\.ab\.ber: 1\.5 must be between 0 and 1"):
-        satcp.run(small_ftp, overrides=["links[1].ab.ber=1.5"])
+    message = r"links\[1\]\.ab\.errors\.ber: 1\.5 must be between 0 and 1"
+    with pytest.raises(ScenarioError, match=message):
+        satcp.run(small_ftp, overrides=["links[1].ab.errors.ber=1.5"])
     with pytest.raises(ValueError):  # ScenarioError is a ValueError
         satcp.run(small_ftp, overrides=["tcp.variant=foo"])
 
@@ -214,7 +216,7 @@ def test_router_functions_and_variant_counters_from_a_scenario(tmp_path):
                 "b": "gw",
                 "rate_bps": 10e6,
                 "delay_s": 0.005,
-                "ab": {"drop_seqs": [1001]},
+                "ab": {"errors": {"drop_seqs": [1001]}},
             },
             {"a": "gw", "b": "client", "rate_bps": 2e6, "delay_s": 0.25},
         ],

@@ -67,7 +67,7 @@ def test_the_isl_preset_and_student_t_intervals(tmp_path):
     sat = compare.PRESETS["starlink-isl"][1]({"variant": "newreno"}, 20.0)["links"][1]
     path = leo.isl_path_schedule((51.51, -0.13), (40.71, -74.01), 20.0)
     assert path.handovers()
-    assert sat["loss_schedule"] == path.loss_schedule(compare.HANDOVER_OUTAGE_S)
+    assert sat["errors"]["loss_schedule"] == path.loss_schedule(compare.HANDOVER_OUTAGE_S)
     assert sat["delay_schedule"] == path.schedule()
 
 

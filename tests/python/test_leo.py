@@ -101,6 +101,22 @@ def test_schedules_from_a_trace_file(tmp_path):
     assert fs[fs.time_s == 29.0].srtt_s.iloc[0] == pytest.approx(0.0112, rel=0.05)
 
 
+def test_a_loss_schedule_from_a_file_in_the_errors_table(tmp_path):
+    (tmp_path / "outages.csv").write_text("0,0\n5,1\n5.5,0\n")
+    toml = tmp_path / "s.toml"
+    toml.write_text(
+        'nodes = ["a", "b"]\n[[links]]\na = "a"\nb = "b"\nrate_bps = 1e7\n'
+        'ab = { errors = { loss = 0.01, loss_schedule = "outages.csv" } }\n'
+        '[[apps]]\nkind = "bulk"\nclient = "b"\nserver = "a"\n'
+    )
+    sc = satcp.load(toml)
+    errors = sc["links"][0]["ab"]["errors"]
+    assert errors == {"loss": 0.01, "loss_schedule": [[0.0, 0.0], [5.0, 1.0], [5.5, 0.0]]}
+    (tmp_path / "outages.csv").write_text("0,0\nfive,1\n")
+    with pytest.raises(satcp.ScenarioError, match=r"links\[0\]\.ab\.errors\.loss_schedule.*line 2"):
+        satcp.load(toml)
+
+
 def test_a_bad_trace_file_is_one_line(tmp_path):
     (tmp_path / "bad.csv").write_text("0,0.02\nten,0.1\n")
     toml = tmp_path / "s.toml"

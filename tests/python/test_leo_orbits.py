@@ -157,7 +157,7 @@ def test_handover_outages_drop_packets_on_the_link():
     def run(loss_schedule):
         sat = {"a": "gs1", "b": "gs2", "rate_bps": 20e6, "delay_schedule": bp.schedule()}
         if loss_schedule:
-            sat["ab"] = {"loss_schedule": loss_schedule}
+            sat["ab"] = {"errors": {"loss_schedule": loss_schedule}}
         return satcp.run(
             {
                 "name": "handover",
@@ -189,10 +189,19 @@ def test_bad_burst_and_schedule_fields_are_one_line_errors(tmp_path):
     from conftest import run_cli
 
     for setting, field in [
-        ("links[1].ab.gilbert_elliott={p = 1.5, r = 0.2}", "links[1].ab.gilbert_elliott.p: 1.5"),
-        ("links[1].gilbert_elliott={p = 0.1}", "links[1].gilbert_elliott"),
-        ("links[1].gilbert_elliott={p = 0.1, r = 0.1, h = 0.5}", "links[1].gilbert_elliott"),
-        ("links[1].loss_schedule=[[0.0, 0.0], [1.0, 2.0]]", "links[1].loss_schedule[1][1]: 2"),
+        (
+            "links[1].ab.errors.gilbert_elliott={p = 1.5, r = 0.2}",
+            "links[1].ab.errors.gilbert_elliott.p: 1.5",
+        ),
+        ("links[1].errors.gilbert_elliott={p = 0.1}", "links[1].errors.gilbert_elliott"),
+        (
+            "links[1].errors.gilbert_elliott={p = 0.1, r = 0.1, h = 0.5}",
+            "links[1].errors.gilbert_elliott.h",
+        ),
+        (
+            "links[1].errors.loss_schedule=[[0.0, 0.0], [1.0, 2.0]]",
+            "links[1].errors.loss_schedule[1][1]: 2",
+        ),
     ]:
         out = tmp_path / "out"
         scenario = Path(__file__).parents[2] / "scenarios" / "thesis_ftp.toml"

@@ -39,7 +39,7 @@ def capture(tmp_path_factory) -> Path:
         ROOT / "scenarios" / "thesis_ftp.toml",
         overrides=[
             "apps[0].file_bytes=300000",
-            f"links[1].ab.drop_seqs={DROPS}",
+            f"links[1].ab.errors.drop_seqs={DROPS}",
             "sample_interval_s=0",
         ],
         pcap={"satellite:ab": out},
@@ -66,7 +66,7 @@ def test_trace_diff_reports_the_first_difference(capture, tmp_path, capsys):
     other = tmp_path / "other.pcap"
     satcp.run(
         ROOT / "scenarios" / "thesis_ftp.toml",
-        overrides=["apps[0].file_bytes=300000", "links[1].ab.drop_seqs=[14601]"],
+        overrides=["apps[0].file_bytes=300000", "links[1].ab.errors.drop_seqs=[14601]"],
         pcap={"satellite:ab": other},
     )
     trace_diff.main([str(capture), str(other)])
@@ -90,7 +90,7 @@ def test_satcp_side_matches_a_direct_run():
         overrides=[
             "tcp.variant=sack",
             "tcp.max_rto=60",
-            "links[1].ab.ber=1e-6",
+            "links[1].ab.errors.ber=1e-6",
             "apps[0].file_bytes=1000000",
         ],
     )

@@ -22,7 +22,7 @@ LOSSY = [
     "--set",
     "apps[0].file_bytes=300000",
     "--set",
-    "links[1].ab.ber=1e-5",
+    "links[1].ab.errors.ber=1e-5",
     "--set",
     "tcp.timestamps=true",
     "--set",

@@ -13,7 +13,7 @@ def test_plot_draws_every_figure(tmp_path):
         "--set",
         "apps[0].file_bytes=400000",
         "--set",
-        "links[1].ab.ber=1e-5",
+        "links[1].ab.errors.ber=1e-5",
         "--sample-interval",
         "0.5",
         "--out",

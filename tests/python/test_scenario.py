@@ -54,7 +54,7 @@ def test_parse_value_inf_is_float():
     [
         ("seed", ["seed"]),
         ("tcp.variant", ["tcp", "variant"]),
-        ("links[1].ab.ber", ["links", 1, "ab", "ber"]),
+        ("links[1].ab.errors.ber", ["links", 1, "ab", "errors", "ber"]),
         ("apps[0].file_bytes", ["apps", 0, "file_bytes"]),
         ("a[0][2].b", ["a", 0, 2, "b"]),
     ],
@@ -82,11 +82,11 @@ def test_parse_override_needs_key_and_equals(text):
 
 def test_apply_override_sets_nested_and_creates_tables():
     sc = {"links": [{"a": "x"}, {"a": "y", "ab": {"rate_bps": 1.0}}], "apps": [{}]}
-    apply_override(sc, ["links", 1, "ab", "ber"], 1e-6)
+    apply_override(sc, ["links", 1, "ab", "errors", "ber"], 1e-6)
     apply_override(sc, ["tcp", "variant"], "newreno")
     apply_override(sc, ["apps", 0, "tcp", "delayed_ack"], False)
     apply_override(sc, ["links", 0], {"a": "z"})
-    assert sc["links"][1]["ab"] == {"rate_bps": 1.0, "ber": 1e-6}
+    assert sc["links"][1]["ab"] == {"rate_bps": 1.0, "errors": {"ber": 1e-6}}
     assert sc["tcp"] == {"variant": "newreno"}
     assert sc["apps"][0]["tcp"] == {"delayed_ack": False}
     assert sc["links"][0] == {"a": "z"}
@@ -113,14 +113,14 @@ def test_load_file_with_overrides_and_seed():
         FTP,
         [
             "tcp.variant=newreno",
-            "links[1].ab.ber=1e-6",
+            "links[1].ab.errors.ber=1e-6",
             "apps[0].file_bytes=1000000",
             "tcp.delayed_ack=false",
         ],
         seed=7,
     )
     assert sc["tcp"] == {"variant": "newreno", "delayed_ack": False}
-    assert sc["links"][1]["ab"] == {"rate_bps": 2.048e6, "ber": 1e-6}
+    assert sc["links"][1]["ab"] == {"rate_bps": 2.048e6, "errors": {"ber": 1e-6}}
     assert sc["apps"][0]["file_bytes"] == 1_000_000
     assert sc["seed"] == 7
 
@@ -158,6 +158,6 @@ def test_load_rejects_bad_seed():
 
 
 def test_to_json_rejects_non_finite():
-    with pytest.raises(ScenarioError, match=r"links\[0\]\.ber: inf"):
-        to_json({"links": [{"ber": float("inf")}]})
+    with pytest.raises(ScenarioError, match=r"links\[0\]\.errors\.ber: inf"):
+        to_json({"links": [{"errors": {"ber": float("inf")}}]})
     assert to_json({"a": [1, 2.5, "x", True, None]}) == '{"a": [1, 2.5, "x", true, null]}'

@@ -1,5 +1,5 @@
-"""The topology library (satcp.topology): the one place where link keys
-are spelled, the shapes, the named networks."""
+"""The topology library (satcp.topology): links, the shapes, the named
+networks."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from satcp import topology
 from satcp.topology import bent_pipe, dumbbell, link, link_options, merge_options
 
 
-def test_link_options_are_given_as_tables_and_written_as_the_core_reads_them():
+def test_link_options_pass_through_as_the_core_reads_them():
     opts = link_options(
         rate_bps=2e6,
         queue="red",
@@ -19,28 +19,35 @@ def test_link_options_are_given_as_tables_and_written_as_the_core_reads_them():
         reorder={"prob": 0.04, "delay": "normal", "mean_s": 0.3, "sd_s": 0.1},
         red={"min_th": 5.0},
         priority={"push_out": False},
-        arq={"attempts": 3},
+        arq={"attempts": 3, "recover_all": None},
         congestion_loss=None,
+        delay_schedule=[[0.0, 0.25]],
     )
     assert opts == {
         "rate_bps": 2e6,
         "queue": "red",
-        "ber": 1e-6,
-        "errors_data_only": True,
-        "reorder": 0.04,
-        "reorder_delay": "normal",
-        "reorder_delay_mean_s": 0.3,
-        "reorder_delay_sd_s": 0.1,
-        "red_min_th": 5.0,
-        "priority_push_out": False,
-        "arq_attempts": 3,
+        "errors": {"ber": 1e-6, "data_only": True},
+        "reorder": {"prob": 0.04, "delay": "normal", "mean_s": 0.3, "sd_s": 0.1},
+        "red": {"min_th": 5.0},
+        "priority": {"push_out": False},
+        "arq": {"attempts": 3},
+        "delay_schedule": [[0.0, 0.25]],
     }
-    with pytest.raises(ValueError, match=r"link option errors\.bler: unknown \(known: ber,"):
-        link_options(errors={"bler": 1e-6})
-    with pytest.raises(ValueError, match="link option ber: unknown"):
-        link_options(ber=1e-6)  # a bit error rate is an error: errors = {ber}
-    with pytest.raises(ValueError, match="link option reorder: a table"):
-        link_options(reorder=0.5)
+    # A table whose fields are all None is left out; an empty one is kept.
+    assert link_options(errors={"ber": None}, arq={}) == {"arq": {}}
+
+
+def test_link_keys_are_checked_by_the_core():
+    # The library spells no key: a wrong one reaches the core, whose error
+    # names the path and, for an old flat key, the new one.
+    sc = topology.thesis_network(duration_s=1.0)
+    sc["links"][1]["ab"] |= link_options(ber=1e-6)
+    with pytest.raises(satcp.ScenarioError, match=r"links\[1\]\.ab\.ber: renamed to errors\.ber"):
+        satcp.validate(sc)
+    sc = topology.thesis_network(duration_s=1.0)
+    sc["links"][1] |= link_options(errors={"bler": 1e-6})
+    with pytest.raises(satcp.ScenarioError, match=r"links\[1\]\.errors\.bler"):
+        satcp.validate(sc)
 
 
 def test_link_and_merge():
@@ -50,7 +57,10 @@ def test_link_and_merge():
         name="sat",
         delay_s=0.25,
         errors={"corrupted_reach_next_node": True},
-        ab=merge_options({"errors": {"data_only": True}}, {"errors": {"ber": 1e-7}}),
+        ab=merge_options(
+            {"errors": {"data_only": True, "gilbert_elliott": {"p": 0.1}}},
+            {"errors": {"ber": 1e-7, "gilbert_elliott": {"r": 0.5}}, "reorder": None},
+        ),
         ba={"rate_bps": 1e6},
     )
     assert sat == {
@@ -58,8 +68,8 @@ def test_link_and_merge():
         "a": "a",
         "b": "b",
         "delay_s": 0.25,
-        "corrupted_reach_next_node": True,
-        "ab": {"errors_data_only": True, "ber": 1e-7},
+        "errors": {"corrupted_reach_next_node": True},
+        "ab": {"errors": {"data_only": True, "gilbert_elliott": {"p": 0.1, "r": 0.5}, "ber": 1e-7}},
         "ba": {"rate_bps": 1e6},
     }
     assert "name" not in link("a", "b") and "ab" not in link("a", "b", ab={})

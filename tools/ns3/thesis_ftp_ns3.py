@@ -218,7 +218,7 @@ class CountingNewReno : public TcpNewReno
 
 TypeId CountingNewRenoTypeId() { return CountingNewReno::GetTypeId(); }
 
-// Deterministic losses for tracing (the counterpart of satcp's `drop_seqs`):
+// Deterministic losses for tracing (the counterpart of satcp's `errors.drop_seqs`):
 // the first data segment that starts at each listed sequence number is
 // discarded on arrival; later copies pass.
 class DropSeqsErrorModel : public ErrorModel
@@ -609,7 +609,7 @@ def parse_args(argv=None):
         "--drop-seqs",
         default="",
         help="comma-separated sequence numbers: the first data segment starting at each is "
-        "lost on the downlink (satcp's drop_seqs; for tracing)",
+        "lost on the downlink (satcp's errors.drop_seqs; for tracing)",
     )
     p.add_argument(
         "--pcap",

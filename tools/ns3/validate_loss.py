@@ -165,7 +165,7 @@ def satcp_overrides(run: Run) -> list[str]:
         f"tcp.delayed_ack={'true' if run.delack else 'false'}",
         # ns-3 caps the backed-off RTO at 60 s (TcpSocketBase::ReTxTimeout).
         "tcp.max_rto=60",
-        f"links[1].ab.ber={run.point.ber!r}",
+        f"links[1].ab.errors.ber={run.point.ber!r}",
         f"links[1].ab.queue_packets={run.point.gateway_queue}",
         f"apps[0].file_bytes={run.point.file_bytes}",
         "duration_s=400000",

@@ -19,7 +19,7 @@ use serde_json::{json, Value};
 fn geo_ftp(variant: &str, ber: Option<f64>) -> Value {
     let mut down = json!({"rate_bps": 2.048e6});
     if let Some(b) = ber {
-        down["ber"] = json!(b);
+        down["errors"] = json!({"ber": b});
     }
     json!({
         "name": format!("pgo-{variant}"),
@@ -46,7 +46,7 @@ fn web(kind: &str) -> Value {
         "links": [
             {"a": "server", "b": "gateway", "rate_bps": 10e6, "delay_s": 0.010},
             {"a": "gateway", "b": "client", "rate_bps": 2e6, "delay_s": 0.250,
-             "ab": {"loss": 0.01}}
+             "ab": {"errors": {"loss": 0.01}}}
         ],
         "apps": [{"kind": kind, "client": "client", "server": "server"}]
     })

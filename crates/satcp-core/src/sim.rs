@@ -6,9 +6,7 @@ use crate::apps::{AppAction, AppCtx, AppId, Application, ConnId, Side};
 use crate::engine::{Duration, EventQueue, SimTime};
 use crate::metrics::timeseries::{FlowSeries, LinkSeries};
 use crate::metrics::EndpointRecord;
-use crate::net::error_model::Fate;
-use crate::net::link::{InService, Link};
-use crate::net::link_arq::ArqVerdict;
+use crate::net::link::{Link, Outcome};
 use crate::net::observer::{PacketEvent, PacketEventKind, PacketObserver};
 use crate::net::packet::{Ecn, EndpointId, LinkId, NodeId, Packet, PacketId, PacketPool};
 use crate::net::router::{DropCause, QueueDecision, RouterFunction};
@@ -26,7 +24,7 @@ enum Event {
     /// The first packet in link `l`'s propagation FIFO reached its far end.
     Propagated(LinkId),
     /// A corrupted packet reached the far end of a link whose corrupted
-    /// packets travel on (`Link::corrupted_reach_next_node`).
+    /// packets travel on (`errors.corrupted_reach_next_node`).
     ArriveCorrupted(LinkId, PacketId),
     /// The NAK of the oldest frame awaiting one on link `l` is back at the
     /// transmitter (link-level ARQ): the frame waits to be sent again.
@@ -168,7 +166,7 @@ const MAX_VIOLATIONS: usize = 16;
 
 impl Simulation {
     pub fn new(nodes: Vec<Node>, links: Vec<Link>, apps: Vec<AppSlot>) -> Simulation {
-        let pairs: Vec<(NodeId, NodeId)> = links.iter().map(|l| (l.from, l.to)).collect();
+        let pairs: Vec<(NodeId, NodeId)> = links.iter().map(|l| (l.from(), l.to())).collect();
         let routes = RoutingTable::shortest_paths(nodes.len(), &pairs);
         let n_nodes = nodes.len();
         let n_links = links.len();
@@ -299,12 +297,11 @@ impl Simulation {
                     self.on_arrive(l, p);
                 }
                 Event::ArriveCorrupted(l, p) => {
-                    let to = self.links[l as usize].to;
+                    let to = self.links[l as usize].to();
                     self.drop_packet(to, l, p, DropCause::Corruption);
                 }
                 Event::ArqNak(l) => {
-                    let arq = self.links[l as usize].arq.as_deref_mut();
-                    arq.expect("a link with ARQ").on_nak();
+                    self.links[l as usize].on_arq_nak();
                     self.start_link(l);
                 }
                 Event::TcpTimer(e) => self.on_tcp_timer(e),
@@ -348,72 +345,18 @@ impl Simulation {
 
     // ----- network -----
 
+    /// The link decides what becomes of the packet it has sent; this
+    /// schedules it.
     fn on_tx_done(&mut self, l: LinkId) {
         let now = self.now;
-        let link = &mut self.links[l as usize];
-        let InService {
-            packet: p,
-            size,
-            is_data,
-        } = link.in_service.take().expect("TxDone without a packet");
-        let mut fate = match link.errors.as_deref() {
-            Some(errors) if is_data || !link.errors_data_only => errors.fate(size, &mut link.rng),
-            _ => Fate::DELIVERED,
-        };
-        if link.extra_loss.is_some() {
-            fate = link.extra_fate(fate, size, is_data, now);
-        }
-        // A listed sequence number is lost after the draw, so that the
-        // random errors of every other packet stay as they were.
-        if is_data && !link.drop_seqs.is_empty() {
-            let seq = self.pool.get(p).tcp.seq;
-            if let Some(i) = link.drop_seqs.iter().position(|&s| s == seq) {
-                link.drop_seqs.swap_remove(i);
-                // With ARQ a corrupted frame would be resent: the listed
-                // packet is lost all the same.
-                if fate != Fate::Corrupted || link.arq.is_some() {
-                    fate = Fate::Lost;
-                }
-            }
-        }
-        let link = if fate == Fate::Corrupted && link.arq.is_some() {
-            match self.arq_corrupted(l, p) {
-                Some(f) => fate = f,
-                None => {
-                    self.start_link(l);
-                    return;
-                }
-            }
-            &mut self.links[l as usize]
-        } else {
-            link
-        };
-        match fate {
-            Fate::Corrupted if link.corrupted_reach_next_node => {
-                link.stats.corrupted += 1;
-                let at = now + link.delay_at(now);
-                self.events.schedule(at, Event::ArriveCorrupted(l, p));
-            }
-            Fate::Corrupted => {
-                link.stats.corrupted += 1;
-                let to = link.to;
-                self.drop_packet(to, l, p, DropCause::Corruption);
-            }
-            Fate::Lost => {
-                link.stats.lost += 1;
-                let to = link.to;
-                self.drop_packet(to, l, p, DropCause::Loss);
-            }
-            Fate::Delivered {
+        let (p, outcome) = self.links[l as usize].end_transmission(&self.pool, now);
+        match outcome {
+            Outcome::Deliver {
+                at,
                 extra_delay,
                 duplicate,
             } => {
-                if extra_delay > Duration::ZERO {
-                    link.stats.reordered += 1;
-                }
-                let at = now + link.delay_at(now);
                 if duplicate {
-                    link.stats.duplicated += 1;
                     let copy = self.pool.get(p).clone();
                     let c = self.alloc_packet(copy);
                     self.propagate(l, at, c);
@@ -424,29 +367,16 @@ impl Simulation {
                     self.propagate(l, at, p);
                 }
             }
+            Outcome::DeliverCorrupted { at } => {
+                self.events.schedule(at, Event::ArriveCorrupted(l, p));
+            }
+            Outcome::Drop(cause) => {
+                let to = self.links[l as usize].to();
+                self.drop_packet(to, l, p, cause);
+            }
+            Outcome::Resend { nak_at } => self.events.schedule(nak_at, Event::ArqNak(l)),
         }
         self.start_link(l);
-    }
-
-    /// The frame `p` in service on link `l`, which has ARQ, was corrupted:
-    /// None if the link sends it again (the NAK is back one link round trip
-    /// after its last bit left; it then waits for the transmitter, which it
-    /// occupies again), else its fate (lost for corruption, or recovered).
-    #[cold]
-    #[inline(never)]
-    fn arq_corrupted(&mut self, l: LinkId, p: PacketId) -> Option<Fate> {
-        let link = &mut self.links[l as usize];
-        let arq = link.arq.as_deref_mut()?;
-        match arq.on_corrupted(p) {
-            ArqVerdict::Resend => {
-                link.stats.arq_retransmissions += 1;
-                let nak_at = self.now + Duration(2 * link.delay.0);
-                self.events.schedule(nak_at, Event::ArqNak(l));
-                None
-            }
-            ArqVerdict::Recover => Some(Fate::DELIVERED),
-            ArqVerdict::GiveUp => Some(Fate::Corrupted),
-        }
     }
 
     /// Puts a packet on link `l`'s wire, to arrive at `at`.
@@ -494,20 +424,15 @@ impl Simulation {
         let now = self.now;
         if let Some(done) = self.links[l as usize].start_next(&mut self.pool, now) {
             self.events.schedule(done, Event::TxDone(l));
-            if let Some(s) = self.links[l as usize].in_service {
-                self.observe(l, PacketEventKind::Transmit, s.packet);
+            if let Some(p) = self.links[l as usize].in_service() {
+                self.observe(l, PacketEventKind::Transmit, p);
             }
         }
     }
 
     fn on_arrive(&mut self, l: LinkId, p: PacketId) {
         self.observe(l, PacketEventKind::Arrive, p);
-        let link = &mut self.links[l as usize];
-        let pkt = self.pool.get(p);
-        link.stats.rx_packets += 1;
-        link.stats.rx_bytes += pkt.size as u64;
-        link.stats.rx_payload_bytes += pkt.tcp.len as u64;
-        let node = link.to;
+        let node = self.links[l as usize].arrived(self.pool.get(p));
         self.at_node(node, p, Some(l));
     }
 
@@ -908,15 +833,15 @@ impl Simulation {
         let dt = self.sample_interval.map_or(1.0, |d| d.as_secs_f64());
         for (i, l) in self.links.iter().enumerate() {
             let ls = &mut self.link_series;
-            let rx = l.stats.rx_bytes;
+            let rx = l.stats().rx_bytes;
             let bps = (rx - self.last_link_rx[i]) as f64 * 8.0 / dt;
             self.last_link_rx[i] = rx;
             ls.time_s.push(t);
             ls.link.push(i as u32);
             ls.rx_bytes.push(rx);
             ls.throughput_bps.push(bps);
-            ls.utilization.push(bps / l.rate_bps as f64);
-            ls.queue_packets.push(l.queue.len_packets() as u64);
+            ls.utilization.push(bps / l.rate_bps() as f64);
+            ls.queue_packets.push(l.queue_packets() as u64);
         }
         if let Some(d) = self.sample_interval {
             self.events.schedule_timer(self.now + d, Event::Sample);

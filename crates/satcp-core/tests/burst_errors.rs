@@ -1,6 +1,7 @@
 //! Loss beyond the memoryless error model: the two-state Gilbert-Elliott
-//! burst-error channel (`gilbert_elliott`) and loss that follows a schedule
-//! (`loss_schedule`, e.g. an orbit's handover outages), end to end.
+//! burst-error channel (`errors.gilbert_elliott`) and loss that follows a
+//! schedule (`errors.loss_schedule`, e.g. an orbit's handover outages), end
+//! to end.
 
 use satcp_core::engine::SimTime;
 use satcp_core::net::observer::{PacketEvent, PacketEventKind, PacketObserver};
@@ -59,11 +60,11 @@ fn results_json(r: &RunResult) -> String {
 fn channels_that_never_strike_change_nothing() {
     // Own streams: a chain that never leaves the good state and a schedule
     // of zeros leave every other draw, and so the whole run, as it was.
-    let base = json!({"ber": 1e-6, "loss": 0.001});
+    let base = json!({"errors": {"ber": 1e-6, "loss": 0.001}});
     let plain = results_json(&run(&scenario(base.clone(), 10.0)));
     let mut quiet = base.clone();
-    quiet["gilbert_elliott"] = json!({"p": 0.0, "r": 0.5});
-    quiet["loss_schedule"] = json!([[0.0, 0.0], [3.0, 0.0]]);
+    quiet["errors"]["gilbert_elliott"] = json!({"p": 0.0, "r": 0.5});
+    quiet["errors"]["loss_schedule"] = json!([[0.0, 0.0], [3.0, 0.0]]);
     assert_eq!(plain, results_json(&run(&scenario(quiet, 10.0))));
 }
 
@@ -74,7 +75,7 @@ fn gilbert_elliott_loss_rate_on_a_link() {
     // model's own statistics over millions of packets are checked in
     // `net/gilbert_elliott.rs`; here, that the link applies it.
     let ge = json!({"p": 0.002, "r": 0.25});
-    let r = run(&scenario(json!({"gilbert_elliott": ge}), 300.0));
+    let r = run(&scenario(json!({"errors": {"gilbert_elliott": ge}}), 300.0));
     let expect = 0.002 / 0.252;
     for l in &r.links[2..] {
         let s = &l.stats;
@@ -88,15 +89,15 @@ fn gilbert_elliott_loss_rate_on_a_link() {
         assert!((rate - expect).abs() / expect < 0.25, "{rate} vs {expect}");
     }
     // Same seed, same result.
-    let again = run(&scenario(json!({"gilbert_elliott": ge}), 300.0));
+    let again = run(&scenario(json!({"errors": {"gilbert_elliott": ge}}), 300.0));
     assert_eq!(results_json(&r), results_json(&again));
 }
 
 #[test]
 fn gilbert_elliott_respects_errors_data_only() {
     let r = run(&scenario(
-        json!({"errors_data_only": true,
-               "gilbert_elliott": {"p": 0.01, "r": 0.2, "loss_good": 0.01}}),
+        json!({"errors": {"data_only": true,
+               "gilbert_elliott": {"p": 0.01, "r": 0.2, "loss_good": 0.01}}}),
         20.0,
     ));
     assert!(r.links[2].stats.lost > 0, "data direction loses packets");
@@ -108,7 +109,7 @@ fn a_loss_schedule_drops_every_packet_in_the_outage_and_none_outside() {
     // A 300 ms outage at t = 5 s on the data direction (a handover).
     let (start, end) = (5.0, 5.3);
     let v = scenario(
-        json!({"ab": {"loss_schedule": [[0.0, 0.0], [start, 1.0], [end, 0.0]]}}),
+        json!({"ab": {"errors": {"loss_schedule": [[0.0, 0.0], [start, 1.0], [end, 0.0]]}}}),
         10.0,
     );
     let (r, events) = run_traced(&v);
@@ -152,7 +153,7 @@ fn a_loss_schedule_drops_every_packet_in_the_outage_and_none_outside() {
 #[test]
 fn a_fractional_loss_schedule_loses_at_its_rate() {
     let (r, events) = run_traced(&scenario(
-        json!({"ab": {"loss_schedule": [[0.0, 0.0], [10.0, 0.02], [100.0, 0.0]]}}),
+        json!({"ab": {"errors": {"loss_schedule": [[0.0, 0.0], [10.0, 0.02], [100.0, 0.0]]}}}),
         100.0,
     ));
     let after = 10_000_000_000u64;

@@ -62,7 +62,7 @@ fn counter(r: &RunResult, name: &str) -> u64 {
 /// The second data segment (data starts at sequence number 1, after the
 /// SYN) is lost on the access link, before the gateway.
 fn second_segment_lost() -> Value {
-    json!({"ab": {"drop_seqs": [1 + MSS]}})
+    json!({"ab": {"errors": {"drop_seqs": [1 + MSS]}}})
 }
 
 #[test]
@@ -151,13 +151,13 @@ fn queue_overflow_at_the_gateway_is_recorded_with_congestion_only() {
 
 /// Corruption on the access link is seen by the gateway's router function
 /// either when the packet's transmission ends or, with
-/// `corrupted_reach_next_node`, when it arrives there one delay later.
+/// `errors.corrupted_reach_next_node`, when it arrives there one delay later.
 #[test]
 fn corrupted_packets_can_reach_the_next_node_and_be_recorded() {
     for reach in [false, true] {
         let r = run(&scenario(
             json!({"variant": "example", "recovery": "sack"}),
-            json!({"ab": {"ber": 1e-5, "corrupted_reach_next_node": reach}}),
+            json!({"ab": {"errors": {"ber": 1e-5, "corrupted_reach_next_node": reach}}}),
             recorder(json!({})),
         ));
         let access = r.links.iter().find(|l| l.name == "access:ab").unwrap();
@@ -169,7 +169,7 @@ fn corrupted_packets_can_reach_the_next_node_and_be_recorded() {
     // writes nothing.
     let r = run(&scenario(
         json!({"variant": "example", "recovery": "sack"}),
-        json!({"ab": {"ber": 1e-5, "corrupted_reach_next_node": true}}),
+        json!({"ab": {"errors": {"ber": 1e-5, "corrupted_reach_next_node": true}}}),
         recorder(json!({"congestion_only": true})),
     ));
     assert_eq!(counter(&r, "drop_echoes"), 0);
@@ -207,7 +207,7 @@ impl PacketObserver for Shared {
 fn the_packet_observer_sees_every_event_the_link_counts() {
     let mut v = scenario(
         json!({"variant": "newreno", "rcv_buffer": 30_000}),
-        json!({"ab": {"loss": 0.02}}),
+        json!({"ab": {"errors": {"loss": 0.02}}}),
         json!([]),
     );
     v["links"][1]["queue_packets"] = json!(3);
@@ -261,7 +261,7 @@ fn dsack_reaches_the_sender_when_asked_for() {
     let run_with = |dsack: bool| {
         let mut v = scenario(
             json!({"variant": "sack", "dsack": dsack}),
-            json!({"ab": {"reorder": 0.05, "reorder_delay": "fixed", "reorder_delay_mean_s": 0.2}}),
+            json!({"ab": {"reorder": {"prob": 0.05, "delay": "fixed", "mean_s": 0.2}}}),
             json!([]),
         );
         v["apps"][0]["file_bytes"] = json!(400_000);

@@ -141,7 +141,7 @@ fn a_lost_burst_segment_reverts_to_slow_start() {
             .unwrap()
             .push(json!({"kind": "web", "client": "client",
             "server": "server", "segments": S, "transfers": 1, "start_s": 5.0}));
-        v["links"][1]["ab"] = json!({"drop_seqs": [1 + 20 * MSS]});
+        v["links"][1]["ab"] = json!({"errors": {"drop_seqs": [1 + 20 * MSS]}});
         run(&v)
     };
     let nr = run_with("newreno");
@@ -258,11 +258,8 @@ fn transfers_complete_under_errors_duplication_and_reordering() {
             v["seed"] = json!(seed);
             v["apps"][0]["think_time"] = json!("exponential");
             v["links"][1]["queue_packets"] = json!(10);
-            v["links"][1]["ber"] = json!(4e-6 * seed as f64);
-            v["links"][1]["duplicate"] = json!(0.01);
-            v["links"][1]["reorder"] = json!(0.02);
-            v["links"][1]["reorder_delay"] = json!("uniform");
-            v["links"][1]["reorder_delay_mean_s"] = json!(0.02);
+            v["links"][1]["errors"] = json!({"ber": 4e-6 * seed as f64, "duplicate": 0.01});
+            v["links"][1]["reorder"] = json!({"prob": 0.02, "delay": "uniform", "mean_s": 0.02});
             v["duration_s"] = json!(3000.0);
             let r = run(&v);
             let label = format!("seed {seed} {variant}");

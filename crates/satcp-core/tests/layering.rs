@@ -1,6 +1,10 @@
 //! The layering of docs/architecture.md: the shared machinery (`engine/`,
 //! `net/`, `tcp/`) names no variant. Variants plug in through the traits of
 //! `tcp/` and `net/router.rs` and the registry in `protocols/mod.rs`.
+//! Dependencies point one way: `metrics/` reads `tcp/` (an endpoint's
+//! counters are its own state), not the reverse; `net/` builds its models
+//! from their own settings and knows nothing of scenarios, the simulation
+//! or TCP's state.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -71,7 +75,28 @@ fn shared_layers_name_no_variant() {
 }
 
 #[test]
+fn tcp_imports_nothing_from_metrics() {
+    let hits = offending("tcp", "metrics");
+    assert!(hits.is_empty(), "tcp/ uses metrics/:\n{}", hits.join("\n"));
+}
+
+#[test]
+fn net_imports_nothing_from_the_layers_above() {
+    for needle in [
+        "crate::tcp",
+        "crate::scenario",
+        "crate::sim",
+        "crate::metrics",
+    ] {
+        let hits = offending("net", needle);
+        assert!(hits.is_empty(), "net/ uses {needle}:\n{}", hits.join("\n"));
+    }
+}
+
+#[test]
 fn the_test_itself_can_fail() {
-    // The scan finds what it looks for: protocols/ does name its variants.
+    // The scan finds what it looks for: protocols/ does name its variants,
+    // metrics/ does import tcp/.
     assert!(!offending("protocols", "adalr").is_empty());
+    assert!(!offending("metrics", "crate::tcp").is_empty());
 }

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 /// A link direction's random loss of data packets, probability `p` per
 /// packet: the one place that spells the link's error keys.
 fn data_loss(p: f64) -> Value {
-    json!({"loss": p, "errors_data_only": true})
+    json!({"errors": {"loss": p, "data_only": true}})
 }
 
 /// server -- 1 Gb/s -- gw -- `rate` Mb/s, `delay` s one way, random loss

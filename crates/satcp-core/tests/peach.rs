@@ -167,7 +167,7 @@ fn link_error_loss_peach_recovers_its_window_newreno_halves_it() {
     let run = |variant: &'static str| {
         let mut n = Net::paper(variant);
         n.rwnd = 30;
-        n.sat = json!({"ab": {"drop_seqs": [lost]}});
+        n.sat = json!({"ab": {"errors": {"drop_seqs": [lost]}}});
         let r = n.run();
         let (t, cwnd0) = first_loss(&r);
         let after = cwnd_at(&r, t + 3.0 * RTT);
@@ -278,13 +278,13 @@ fn increased_initial_window_is_the_initial_window_setting() {
     assert!((d - 2.0 * RTT).abs() < 0.01, "{d}");
 }
 
-/// `drop_seqs` loses the first data packet starting at each listed
+/// `errors.drop_seqs` loses the first data packet starting at each listed
 /// sequence number, once; the retransmissions pass.
 #[test]
 fn drop_seqs_loses_listed_segments_once() {
     let mut n = Net::paper("sack");
     n.bytes = 100 * MSS;
-    n.sat = json!({"ab": {"drop_seqs": [1 + 10 * MSS, 1 + 40 * MSS, 7]}});
+    n.sat = json!({"ab": {"errors": {"drop_seqs": [1 + 10 * MSS, 1 + 40 * MSS, 7]}}});
     let r = n.run();
     let sat = r.links.iter().find(|l| l.name == "satellite:ab").unwrap();
     assert_eq!(sat.stats.lost, 2);
@@ -308,8 +308,8 @@ fn transfers_complete_under_errors_duplication_and_reordering() {
                 n.duration_s = 3000.0;
                 n.tcp = json!({"delayed_ack": seed % 2 == 0, "peach": {"receiver_support": support},
                     "max_retransmissions": 30});
-                n.sat = json!({"ber": 2e-6 * seed as f64, "duplicate": 0.01, "reorder": 0.02,
-                    "reorder_delay": "uniform", "reorder_delay_mean_s": 0.02});
+                n.sat = json!({"errors": {"ber": 2e-6 * seed as f64, "duplicate": 0.01},
+                    "reorder": {"prob": 0.02, "delay": "uniform", "mean_s": 0.02}});
                 let mut v = n.scenario();
                 v["seed"] = json!(seed);
                 let s = satcp_core::parse(&v.to_string()).unwrap();

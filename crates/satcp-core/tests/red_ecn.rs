@@ -17,9 +17,9 @@ fn run(ecn: bool) -> RunResult {
         "links": [
             {"name": "access", "a": "server", "b": "gw", "rate_bps": 100e6, "delay_s": 0.001},
             {"name": "bottleneck", "a": "gw", "b": "client", "rate_bps": 1e6, "delay_s": 0.05,
-                "ab": {"queue": "red", "queue_packets": 100, "red_min_th": 5.0,
-                    "red_max_th": 15.0, "red_max_p": 0.1, "red_wq": 0.002,
-                    "ecn_marking": ecn}},
+                "ab": {"queue": "red", "queue_packets": 100,
+                    "red": {"min_th": 5.0, "max_th": 15.0, "max_p": 0.1, "wq": 0.002,
+                            "ecn_marking": ecn}}},
         ],
         "apps": [{"kind": "bulk", "client": "client", "server": "server", "bytes": BYTES}],
         "tcp": {"variant": "newreno", "ecn": ecn},
@@ -74,17 +74,22 @@ fn red_settings_are_validated() {
         satcp_core::parse(&v.to_string()).unwrap_err().to_string()
     };
     let e = err(json!({"a": "a", "b": "b", "rate_bps": 1e6, "queue": "red",
-        "red_min_th": 10.0, "red_max_th": 5.0}));
+        "red": {"min_th": 10.0, "max_th": 5.0}}));
     assert!(
-        e.contains("links[0].red_max_th") && !e.contains('\n'),
+        e.contains("links[0].red.max_th") && !e.contains('\n'),
         "{e}"
     );
     let e = err(json!({"a": "a", "b": "b", "rate_bps": 1e6, "queue": "red",
-        "ab": {"red_max_p": 1.5}}));
-    assert!(e.contains("links[0].ab.red_max_p"), "{e}");
+        "ab": {"red": {"max_p": 1.5}}}));
+    assert!(e.contains("links[0].ab.red.max_p"), "{e}");
+    let e = err(json!({"a": "a", "b": "b", "rate_bps": 1e6, "red": {"ecn_marking": true}}));
+    assert!(
+        e.contains("links[0].red: applies only to queue = \"red\""),
+        "{e}"
+    );
     let e = err(json!({"a": "a", "b": "b", "rate_bps": 1e6, "ecn_marking": true}));
     assert!(
-        e.contains("links[0].ecn_marking") && e.contains("red"),
+        e.contains("links[0].ecn_marking: renamed to red.ecn_marking"),
         "{e}"
     );
     let e = err(json!({"a": "a", "b": "b", "rate_bps": 1e6, "queue": "rde"}));

@@ -25,8 +25,8 @@ fn short_flows(n: usize) -> satcp_core::Scenario {
             {"a": "server", "b": "gateway", "rate_bps": 10e6, "delay_s": 0.001},
             {"a": "gateway", "b": "client", "rate_bps": 2e6, "delay_s": 0.250,
              "queue_packets": 20,
-             "ab": {"loss": 0.02, "duplicate": 0.02, "reorder": 0.02},
-             "ba": {"loss": 0.02, "duplicate": 0.02}}
+             "ab": {"errors": {"loss": 0.02, "duplicate": 0.02}, "reorder": {"prob": 0.02}},
+             "ba": {"errors": {"loss": 0.02, "duplicate": 0.02}}}
         ],
         "apps": apps
     });

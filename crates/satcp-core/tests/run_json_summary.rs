@@ -13,7 +13,7 @@ fn a_summary_is_the_run_without_its_series() {
     let scenario = json!({
         "nodes": ["server", "client"],
         "links": [{"a": "server", "b": "client", "rate_bps": 2e6, "delay_s": 0.25,
-                   "ab": {"loss": 0.01}}],
+                   "ab": {"errors": {"loss": 0.01}}}],
         "apps": [{"kind": "bulk", "client": "client", "server": "server"}],
         "tcp": {"variant": "newreno"},
         "duration_s": 20.0,

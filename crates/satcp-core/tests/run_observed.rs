@@ -27,7 +27,7 @@ fn an_observed_run_is_the_same_run() {
             "nodes": ["server", "gw", "client"],
             "links": [{"a": "server", "b": "gw", "rate_bps": 1e7, "delay_s": 0.01},
                       {"a": "gw", "b": "client", "rate_bps": 2e6, "delay_s": 0.25,
-                       "ab": {"ber": 1e-6}}],
+                       "ab": {"errors": {"ber": 1e-6}}}],
             "apps": [{"kind": "ftp", "client": "client", "server": "server",
                       "file_bytes": 300000}],
             "tcp": {"variant": "sack"},

@@ -140,45 +140,51 @@ fn link_arq_and_congestion_loss() {
         &["links[0].congestion_loss", "-0.01"],
     );
     check(
-        |v| v["links"][1]["ab"] = json!({"arq_attempts": -1}),
-        &["links[1].ab.arq_attempts"],
+        |v| v["links"][1]["ab"] = json!({"arq": {"attempts": -1}}),
+        &["links[1].ab.arq.attempts"],
     );
     check(
-        |v| v["links"][1]["ab"] = json!({"arq_attempts": 2.5}),
-        &["links[1].ab.arq_attempts"],
+        |v| v["links"][1]["ab"] = json!({"arq": {"attempts": 2.5}}),
+        &["links[1].ab.arq.attempts"],
     );
     check(
-        |v| v["links"][1]["arq_attempts"] = json!(5000),
-        &["links[1].arq_attempts", "5000", "at most 1000"],
+        |v| v["links"][1]["arq"] = json!({"attempts": 5000}),
+        &["links[1].arq.attempts", "5000", "at most 1000"],
     );
-    // arq_recover_all needs ARQ, named where it was written.
+    // recover_all needs ARQ, named where it was written.
     check(
-        |v| v["links"][1]["ab"] = json!({"arq_recover_all": true}),
-        &["links[1].ab.arq_recover_all", "arq_attempts"],
+        |v| v["links"][1]["ab"] = json!({"arq": {"recover_all": true}}),
+        &["links[1].ab.arq.recover_all", "arq.attempts"],
     );
     check(
-        |v| v["links"][1]["arq_recover_all"] = json!(true),
-        &["links[1].arq_recover_all", "direction ab"],
+        |v| v["links"][1]["arq"] = json!({"recover_all": true}),
+        &["links[1].arq.recover_all", "arq.attempts"],
     );
-    // A direction may turn off the link's ARQ with arq_attempts = 0, but
-    // not while recover_all still applies to it.
+    // A direction may turn off the link's ARQ with attempts = 0, but not
+    // while recover_all still applies to it.
     check(
         |v| {
-            v["links"][1]["arq_attempts"] = json!(3);
-            v["links"][1]["arq_recover_all"] = json!(true);
-            v["links"][1]["ba"] = json!({"arq_attempts": 0});
+            v["links"][1]["arq"] = json!({"attempts": 3, "recover_all": true});
+            v["links"][1]["ba"] = json!({"arq": {"attempts": 0}});
         },
-        &["links[1].arq_recover_all", "direction ba has 0"],
+        &["links[1].arq.recover_all", "(in direction ba)"],
     );
     check(
-        |v| v["links"][1]["ab"] = json!({"arq_recover_all": "yes"}),
-        &["links[1].ab.arq_recover_all"],
+        |v| v["links"][1]["ab"] = json!({"arq": {"recover_all": "yes"}}),
+        &["links[1].ab.arq.recover_all"],
+    );
+    check(
+        |v| v["links"][1]["arq"] = json!(3),
+        &[
+            "links[1].arq",
+            "invalid type: integer `3`, expected a table",
+        ],
     );
     // Valid: ARQ on the link, off in one direction; recover_all with it.
     let mut v = base();
-    v["links"][1]["arq_attempts"] = json!(3);
-    v["links"][1]["ba"] = json!({"arq_attempts": 0});
-    v["links"][1]["ab"] = json!({"arq_recover_all": true, "congestion_loss": 0.01});
+    v["links"][1]["arq"] = json!({"attempts": 3});
+    v["links"][1]["ba"] = json!({"arq": {"attempts": 0}});
+    v["links"][1]["ab"] = json!({"arq": {"recover_all": true}, "congestion_loss": 0.01});
     satcp_core::parse(&v.to_string()).expect("valid ARQ settings");
 }
 
@@ -195,37 +201,83 @@ fn burst_errors_and_loss_schedule() {
         let mut ge = json!({"p": 0.01, "r": 0.2});
         ge[field] = value.clone();
         check(
-            |v| v["links"][1]["ab"] = json!({"gilbert_elliott": ge}),
+            |v| v["links"][1]["ab"] = json!({"errors": {"gilbert_elliott": ge}}),
             &[
-                &format!("links[1].ab.gilbert_elliott.{field}"),
+                &format!("links[1].ab.errors.gilbert_elliott.{field}"),
                 &value.to_string(),
             ],
         );
     }
     check(
-        |v| v["links"][1]["gilbert_elliott"] = json!({"p": 0.01}),
-        &["links[1].gilbert_elliott", "r"],
+        |v| v["links"][1]["errors"] = json!({"gilbert_elliott": {"p": 0.01}}),
+        &["links[1].errors.gilbert_elliott", "`r`"],
     );
     check(
-        |v| v["links"][1]["gilbert_elliott"] = json!({"p": 0.01, "r": 0.1, "q": 0.1}),
-        &["links[1].gilbert_elliott", "q"],
+        |v| v["links"][1]["errors"] = json!({"gilbert_elliott": {"p": 0.01, "r": 0.1, "q": 0.1}}),
+        &["links[1].errors.gilbert_elliott.q", "unknown field"],
     );
     check(
-        |v| v["links"][1]["ab"] = json!({"loss_schedule": [[0.0, 0.0], [1.0, 1.5]]}),
-        &["links[1].ab.loss_schedule[1][1]", "1.5"],
+        |v| v["links"][1]["ab"] = json!({"errors": {"loss_schedule": [[0.0, 0.0], [1.0, 1.5]]}}),
+        &["links[1].ab.errors.loss_schedule[1][1]", "1.5"],
     );
     check(
-        |v| v["links"][1]["loss_schedule"] = json!([[1.0, 0.0], [0.5, 1.0]]),
-        &["links[1].loss_schedule[1][0]", "later"],
+        |v| v["links"][1]["errors"] = json!({"loss_schedule": [[1.0, 0.0], [0.5, 1.0]]}),
+        &["links[1].errors.loss_schedule[1][0]", "later"],
     );
     check(
-        |v| v["links"][1]["loss_schedule"] = json!([]),
-        &["links[1].loss_schedule", "at least one"],
+        |v| v["links"][1]["errors"] = json!({"loss_schedule": []}),
+        &["links[1].errors.loss_schedule", "at least one"],
     );
+    // p at link level, r in a direction: merged field by field.
     let mut v = base();
-    v["links"][1]["gilbert_elliott"] = json!({"p": 0.01, "r": 0.2, "loss_good": 1e-4});
-    v["links"][1]["ab"] = json!({"loss_schedule": [[0.0, 0.0], [2.0, 1.0], [2.1, 0.0]]});
+    v["links"][1]["errors"] = json!({"gilbert_elliott": {"p": 0.01, "loss_good": 1e-4}});
+    v["links"][1]["ab"] = json!({"errors": {"gilbert_elliott": {"r": 0.2},
+        "loss_schedule": [[0.0, 0.0], [2.0, 1.0], [2.1, 0.0]]}});
+    v["links"][1]["ba"] = json!({"errors": {"gilbert_elliott": {"r": 0.5}}});
     satcp_core::parse(&v.to_string()).expect("valid burst and schedule settings");
+}
+
+/// Every flat link key of the format before each model got its table is
+/// a one-line error naming the new place, wherever it is written.
+#[test]
+fn old_flat_link_keys_name_their_new_place() {
+    for (old, table, field) in [
+        ("red_min_th", "red", "min_th"),
+        ("red_max_th", "red", "max_th"),
+        ("red_max_p", "red", "max_p"),
+        ("red_wq", "red", "wq"),
+        ("red_gentle", "red", "gentle"),
+        ("ecn_marking", "red", "ecn_marking"),
+        ("priority_push_out", "priority", "push_out"),
+        ("ber", "errors", "ber"),
+        ("loss", "errors", "loss"),
+        ("duplicate", "errors", "duplicate"),
+        ("errors_data_only", "errors", "data_only"),
+        (
+            "corrupted_reach_next_node",
+            "errors",
+            "corrupted_reach_next_node",
+        ),
+        ("drop_seqs", "errors", "drop_seqs"),
+        ("loss_schedule", "errors", "loss_schedule"),
+        ("gilbert_elliott", "errors", "gilbert_elliott"),
+        ("reorder_delay", "reorder", "delay"),
+        ("reorder_delay_mean_s", "reorder", "mean_s"),
+        ("reorder_delay_sd_s", "reorder", "sd_s"),
+        ("arq_attempts", "arq", "attempts"),
+        ("arq_recover_all", "arq", "recover_all"),
+        ("reorder", "reorder", "prob"),
+    ] {
+        let hint = format!("renamed to {table}.{field}: write {table} = {{ {field} = ... }}");
+        check(
+            |v| v["links"][1][old] = json!(0.5),
+            &[&format!("links[1].{old}: {hint}")],
+        );
+        check(
+            |v| v["links"][0]["ab"] = json!({ old: 0.5 }),
+            &[&format!("links[0].ab.{old}: {hint}")],
+        );
+    }
 }
 
 /// Times beyond what the nanosecond clock holds were accepted and silently

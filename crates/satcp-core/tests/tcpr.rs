@@ -4,7 +4,7 @@
 //! window = BDP (113 kB, window scaling), DSACK, min RTO 1 s, EPDN v2
 //! gateways at R1 and R2, one bulk flow. Readings: docs/tcpr.md.
 
-use satcp_core::metrics::flow_stats::FlowStats;
+use satcp_core::tcp::FlowStats;
 use satcp_core::RunResult;
 use serde_json::{json, Value};
 
@@ -21,13 +21,13 @@ struct Net {
 }
 
 fn scenario(n: &Net) -> Value {
-    let red = json!({"queue": "red", "queue_packets": 75, "ecn_marking": n.ecn});
+    let red = json!({"queue": "red", "queue_packets": 75, "red": {"ecn_marking": n.ecn}});
     let mut r1r2 = red.clone();
     for (k, v) in n.r1r2.as_object().unwrap() {
         r1r2[k] = v.clone();
     }
     if r1r2["queue"] != "red" {
-        r1r2.as_object_mut().unwrap().remove("ecn_marking");
+        r1r2.as_object_mut().unwrap().remove("red");
     }
     let routers: Vec<Value> = match n.gateway {
         Some(kind) => vec![
@@ -75,8 +75,8 @@ fn fr_ratio(s: &FlowStats) -> f64 {
 
 /// 4 % of the data packets on R1 -> R2 are delayed N(0.6 s, 0.2 s).
 fn reordering() -> Value {
-    json!({"reorder": 0.04, "reorder_delay": "normal", "reorder_delay_mean_s": 0.6,
-        "reorder_delay_sd_s": 0.2, "errors_data_only": true})
+    json!({"reorder": {"prob": 0.04, "delay": "normal", "mean_s": 0.6, "sd_s": 0.2},
+        "errors": {"data_only": true}})
 }
 
 fn report(name: &str, r: &RunResult) {

@@ -225,8 +225,8 @@ fn sec_4_1_normal_delay_of_a_multiple_of_p() {
     let (p, y) = (0.3, 2.0);
     let s = check_link_delays(
         p,
-        json!({"reorder": 0.04, "reorder_delay": "normal",
-               "reorder_delay_mean_s": y * p, "reorder_delay_sd_s": y * p / 3.0}),
+        json!({"reorder": {"prob": 0.04, "delay": "normal",
+                           "mean_s": y * p, "sd_s": y * p / 3.0}}),
         0.04,
         y * p,
         y * p / 3.0,
@@ -244,8 +244,8 @@ fn sec_4_1_normal_delay_of_a_multiple_of_p() {
 fn sec_4_2_half_the_packets_on_a_longer_path() {
     check_link_delays(
         0.4,
-        json!({"reorder": 0.5, "reorder_delay": "fixed", "reorder_delay_mean_s": 0.4,
-               "errors_data_only": true}),
+        json!({"reorder": {"prob": 0.5, "delay": "fixed", "mean_s": 0.4},
+               "errors": {"data_only": true}}),
         0.5,
         0.4,
         0.0,
@@ -261,7 +261,7 @@ fn sec_4_3_uniform_delay_up_to_four_p() {
     let p: f64 = 0.1;
     check_link_delays(
         p,
-        json!({"reorder": 0.07, "reorder_delay": "uniform", "reorder_delay_mean_s": 2.0 * p}),
+        json!({"reorder": {"prob": 0.07, "delay": "uniform", "mean_s": 2.0 * p}}),
         0.07,
         2.0 * p,
         4.0 * p / 12f64.sqrt(),
@@ -277,8 +277,8 @@ fn sec_4_4_and_4_5_normal_delay_of_0_6_s() {
     for fraction in [0.05, 0.04] {
         check_link_delays(
             0.3,
-            json!({"reorder": fraction, "reorder_delay": "normal",
-                   "reorder_delay_mean_s": 0.6, "reorder_delay_sd_s": 0.2}),
+            json!({"reorder": {"prob": fraction, "delay": "normal",
+                               "mean_s": 0.6, "sd_s": 0.2}}),
             fraction,
             0.6,
             0.2,
@@ -327,7 +327,7 @@ fn a_corrupted_frame_is_resent_after_one_link_round_trip() {
     let (app, tcp) = sack_ftp(20_000);
     let v = paper_net(
         p,
-        json!({"ber": 1.0, "arq_attempts": 2, "arq_recover_all": true}),
+        json!({"errors": {"ber": 1.0}, "arq": {"attempts": 2, "recover_all": true}}),
         app,
         tcp,
         600.0,
@@ -379,7 +379,7 @@ fn a_frame_that_fails_every_attempt_is_dropped_for_corruption() {
     let (app, tcp) = sack_ftp(20_000);
     let v = paper_net(
         0.1,
-        json!({"ber": 1.0, "arq_attempts": 3, "errors_data_only": true}),
+        json!({"errors": {"ber": 1.0, "data_only": true}, "arq": {"attempts": 3}}),
         app,
         tcp,
         30.0,
@@ -423,7 +423,7 @@ fn sack_over_arq_with_ber_1e_5_delivers_every_byte() {
     let (app, tcp) = sack_ftp(bytes);
     let v = paper_net(
         0.3,
-        json!({"ber": 1e-5, "arq_attempts": 3}),
+        json!({"errors": {"ber": 1e-5}, "arq": {"attempts": 3}}),
         app.clone(),
         tcp.clone(),
         3000.0,
@@ -449,7 +449,7 @@ fn sack_over_arq_with_ber_1e_5_delivers_every_byte() {
     assert_eq!(clean.flows[0].client.out_of_order_segments, 0);
 }
 
-/// Scenario 2 (`arq_recover_all`): no frame is lost end to end, so every
+/// Scenario 2 (`arq.recover_all`): no frame is lost end to end, so every
 /// retransmission by TCP was unnecessary (caused by the reordering of
 /// the ARQ's resends): all of its bytes arrived twice.
 #[test]
@@ -458,7 +458,7 @@ fn with_recover_all_no_segment_is_lost_end_to_end() {
     let (app, tcp) = sack_ftp(bytes);
     let v = paper_net(
         0.3,
-        json!({"ber": 1e-5, "arq_attempts": 3, "arq_recover_all": true}),
+        json!({"errors": {"ber": 1e-5}, "arq": {"attempts": 3, "recover_all": true}}),
         app,
         tcp,
         3000.0,
@@ -537,8 +537,8 @@ fn congestion_loss_is_an_early_drop_at_the_queue() {
     let f = bn.congestion_drops as f64 / data_offered;
     let tol = 5.0 * (0.01 * 0.99 / data_offered).sqrt();
     assert!((f - 0.01).abs() < tol, "{f} of {data_offered}");
-    // `loss` instead: a link loss (cause Loss), seen as a discard.
-    let v = paper_net(0.3, json!({"loss": 0.01}), app, tcp, 3000.0);
+    // `errors.loss` instead: a link loss (cause Loss), seen as a discard.
+    let v = paper_net(0.3, json!({"errors": {"loss": 0.01}}), app, tcp, 3000.0);
     let (r, _, seen) = run_traced(&v, Some(2));
     assert!(r.links[2].stats.lost > 0);
     assert_eq!(r.links[2].stats.congestion_drops, 0);
@@ -551,12 +551,12 @@ fn congestion_loss_is_an_early_drop_at_the_queue() {
 #[test]
 fn congestion_loss_of_zero_changes_nothing() {
     let (app, tcp) = sack_ftp(500_000);
-    let ab = json!({"reorder": 0.04, "reorder_delay": "normal",
-                    "reorder_delay_mean_s": 0.6, "reorder_delay_sd_s": 0.2, "ber": 1e-6});
+    let ab = json!({"reorder": {"prob": 0.04, "delay": "normal", "mean_s": 0.6, "sd_s": 0.2},
+                    "errors": {"ber": 1e-6}});
     let plain = paper_net(0.3, ab.clone(), app.clone(), tcp.clone(), 3000.0);
     let mut zero = ab.clone();
     zero["congestion_loss"] = json!(0.0);
-    zero["arq_attempts"] = json!(0);
+    zero["arq"] = json!({"attempts": 0});
     let zero = paper_net(0.3, zero, app, tcp, 3000.0);
     let run = |v: &Value| {
         serde_json::to_string(&satcp_core::run(

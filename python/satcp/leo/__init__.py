@@ -10,7 +10,7 @@
 - :mod:`satcp.leo.isl`: inter-satellite-link paths on a +Grid between two
   distant stations (uplink, shortest ISL route, downlink), per slot;
 - :mod:`satcp.leo.path`: what every path gives a link: its
-  ``delay_schedule`` and, for handover outages, a ``loss_schedule``.
+  ``delay_schedule`` and, for handover outages, an ``errors.loss_schedule``.
 
 Within a slot the delay follows the satellites' motion, sampled every
 ``sample_s``. The core gives each packet the delay in force when its

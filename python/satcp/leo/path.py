@@ -1,6 +1,6 @@
 """What every orbit-driven path gives a link: a one-way delay per sample
 time, the serving satellite(s) per sample, and from those the link's
-``delay_schedule`` and, for handover outages, its ``loss_schedule``."""
+``delay_schedule`` and, for handover outages, its ``errors.loss_schedule``."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ class OrbitPath:
         ]
 
     def loss_schedule(self, outage_s: float) -> list[list[float]]:
-        """A link's ``loss_schedule`` that drops every packet whose
+        """A link's ``errors.loss_schedule`` that drops every packet whose
         transmission ends within ``outage_s`` after a handover."""
         end = self.times_s[-1] + 1.0 if self.times_s else 0.0
         return handover_loss_schedule(self.handovers(), outage_s, end)

@@ -1,9 +1,9 @@
 """The networks of satcp's experiments, as scenario dicts: one library for
 ``satcp compare``, the sweeps and every reproduction.
 
-- :mod:`.links`: :func:`link`, :func:`bulk`, :func:`scenario`; the one
-  place where the scenario format's link keys are spelled (callers give a
-  link's options as tables: ``errors = {...}``, ``reorder = {...}``);
+- :mod:`.links`: :func:`link`, :func:`bulk`, :func:`scenario` (a link's
+  options as the scenario format has them, one table per model:
+  ``errors = {...}``, ``reorder = {...}``, ``red = {...}``);
 - :mod:`.shapes`: :func:`bent_pipe` (a chain through a satellite hop) and
   :func:`dumbbell` (N pairs across one bottleneck);
 - :mod:`.papers`: the papers' networks (the TCP-ADaLR thesis's, the

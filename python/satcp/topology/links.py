@@ -1,16 +1,14 @@
-"""Links, applications and scenarios as dicts: the one place where the
-scenario format's link keys are spelled.
+"""Links, applications and scenarios as dicts.
 
-Callers give a link's options as the scenario format's tables (the
-spelling it is moving to): ``errors = {ber, loss, duplicate, data_only,
-corrupted_reach_next_node, drop_seqs, loss_schedule, gilbert_elliott}``,
-``reorder = {prob, delay, mean_s, sd_s}``, ``red = {min_th, max_th, max_p,
-wq, gentle}``, ``priority = {push_out}``, ``arq = {attempts,
-recover_all}``, and flat ``rate_bps``, ``delay_s``, ``queue``,
-``queue_packets``, ``queue_bytes``, ``ecn_marking``, ``congestion_loss``
-and the schedules. :func:`link_options` writes them with the keys the core
-reads (:data:`TABLE_KEYS`); when the core reads the tables themselves,
-that mapping is the only thing to change.
+A link's options are given as the scenario format spells them: the link's
+own fields (``rate_bps``, ``delay_s``, ``queue``, ``queue_packets``,
+``queue_bytes``, ``congestion_loss``, the schedules) and one table per
+model (``errors = {...}``, ``reorder = {...}``, ``arq = {...}``, the queue
+kind's ``red = {...}`` or ``priority = {...}``). They pass through as they
+are: the core reads each model's table and checks it, and its errors name
+the path where the field was written (``links[1].ab.errors.ber``;
+``crates/satcp-core/src/net/link_config.rs``), so no link key is spelled
+here.
 """
 
 from __future__ import annotations
@@ -18,83 +16,31 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["FLAT_KEYS", "TABLE_KEYS", "bulk", "link", "link_options", "merge_options", "scenario"]
-
-#: A link option given as a table -> {its field: the key the core reads}.
-TABLE_KEYS: dict[str, dict[str, str]] = {
-    "errors": {
-        "ber": "ber",
-        "loss": "loss",
-        "duplicate": "duplicate",
-        "data_only": "errors_data_only",
-        "corrupted_reach_next_node": "corrupted_reach_next_node",
-        "drop_seqs": "drop_seqs",
-        "loss_schedule": "loss_schedule",
-        "gilbert_elliott": "gilbert_elliott",
-    },
-    "reorder": {
-        "prob": "reorder",
-        "delay": "reorder_delay",
-        "mean_s": "reorder_delay_mean_s",
-        "sd_s": "reorder_delay_sd_s",
-    },
-    "red": {
-        "min_th": "red_min_th",
-        "max_th": "red_max_th",
-        "max_p": "red_max_p",
-        "wq": "red_wq",
-        "gentle": "red_gentle",
-    },
-    "priority": {"push_out": "priority_push_out"},
-    "arq": {"attempts": "arq_attempts", "recover_all": "arq_recover_all"},
-}
-
-#: The link options that stay flat.
-FLAT_KEYS = (
-    "rate_bps",
-    "delay_s",
-    "queue",
-    "queue_packets",
-    "queue_bytes",
-    "ecn_marking",
-    "congestion_loss",
-    "delay_schedule",
-    "rate_schedule",
-)
+__all__ = ["bulk", "link", "link_options", "merge_options", "scenario"]
 
 
 def link_options(**options: Any) -> dict[str, Any]:
-    """A link's (or one direction's) options as the core reads them. An
-    option or a field of None is left out; an unknown one is a ValueError
-    naming it."""
+    """A link's (or one direction's) options as the scenario format has
+    them. An option of None is left out, and so is a field of None in a
+    table (a table whose fields are all None is left out too)."""
     out: dict[str, Any] = {}
     for key, value in options.items():
-        if value is None:
-            continue
-        if key in FLAT_KEYS:
+        if isinstance(value, Mapping):
+            given = {k: v for k, v in value.items() if v is not None}
+            value = given if given or not value else None
+        if value is not None:
             out[key] = value
-        elif key in TABLE_KEYS:
-            if not isinstance(value, Mapping):
-                raise ValueError(f"link option {key}: a table of {', '.join(TABLE_KEYS[key])}")
-            for field, v in value.items():
-                if field not in TABLE_KEYS[key]:
-                    known = ", ".join(TABLE_KEYS[key])
-                    raise ValueError(f"link option {key}.{field}: unknown (known: {known})")
-                if v is not None:
-                    out[TABLE_KEYS[key][field]] = v
-        else:
-            known = ", ".join([*FLAT_KEYS, *TABLE_KEYS])
-            raise ValueError(f"link option {key}: unknown (known: {known})")
     return out
 
 
 def merge_options(base: Mapping[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
-    """``base`` with ``extra``'s options over it; tables (``errors``, ...)
-    are merged field by field."""
+    """``base`` with ``extra``'s options over it: tables (``errors``, ...)
+    are merged field by field, recursively, any other value is replaced
+    (as the core merges a direction's table over the link's)."""
     out = dict(base)
     for key, value in extra.items():
-        if key in TABLE_KEYS and isinstance(out.get(key), Mapping):
-            out[key] = {**out[key], **value}
+        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
+            out[key] = merge_options(out[key], value)
         else:
             out[key] = value
     return out

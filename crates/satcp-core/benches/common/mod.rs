@@ -123,7 +123,7 @@ pub fn large_window() -> Value {
         "links": [
             {"a": "server", "b": "gateway", "rate_bps": 10e9, "delay_s": 0.010},
             {"a": "gateway", "b": "client", "rate_bps": 1e9, "delay_s": 0.290,
-             "queue_packets": 100_000, "ab": {"loss": 1e-5}}
+             "queue_packets": 100_000, "ab": {"errors": {"loss": 1e-5}}}
         ],
         "apps": [{"kind": "bulk", "client": "client", "server": "server"}]
     })

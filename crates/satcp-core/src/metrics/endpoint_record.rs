@@ -6,8 +6,7 @@
 //! concurrent flows, not of every flow it ever had.
 
 use crate::engine::Duration;
-use crate::metrics::FlowStats;
-use crate::tcp::{ConnState, TcpEndpoint};
+use crate::tcp::{ConnState, FlowStats, TcpEndpoint};
 
 #[derive(Clone, Debug)]
 pub struct EndpointRecord {

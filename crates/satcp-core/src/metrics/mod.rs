@@ -1,11 +1,10 @@
-//! What a run measures: per-flow counters, link counters, application
-//! response times and sampled time series.
+//! What a run records besides the counters its parts keep (an endpoint's
+//! `tcp::FlowStats`, a link's `LinkStats`): what is kept of an endpoint
+//! once its connection is over, sampled time series and packet captures.
 
 pub mod endpoint_record;
-pub mod flow_stats;
 pub mod pcap;
 pub mod timeseries;
 pub mod wire;
 
 pub use endpoint_record::EndpointRecord;
-pub use flow_stats::FlowStats;

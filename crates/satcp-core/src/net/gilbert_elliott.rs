@@ -19,21 +19,50 @@
 
 use super::error_model::{packet_error_rate, Fate};
 use crate::engine::RngStream;
+use crate::error::{probability, ScenarioError};
+use serde::Deserialize;
 
-/// The settings of one link direction's burst-error channel.
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
+/// `errors.gilbert_elliott = { p, r, loss_good, loss_bad, ber_good,
+/// ber_bad }`: the burst-error channel of one link direction. `p` and `r`
+/// must be given; the rest defaults to Gilbert's channel, every packet
+/// lost in the bad state and none in the good one.
+#[derive(Clone, Copy, Debug, PartialEq, Default, Deserialize)]
+#[serde(deny_unknown_fields, expecting = "a table")]
 pub struct GilbertElliottConfig {
     /// Per-packet probability of G -> B.
     pub p: f64,
     /// Per-packet probability of B -> G.
     pub r: f64,
+    #[serde(default)]
     pub loss_good: f64,
+    #[serde(default = "all_lost")]
     pub loss_bad: f64,
+    #[serde(default)]
     pub ber_good: f64,
+    #[serde(default)]
     pub ber_bad: f64,
 }
 
+fn all_lost() -> f64 {
+    1.0
+}
+
 impl GilbertElliottConfig {
+    /// Every setting is a probability (paths relative to the table).
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        for (name, v) in [
+            ("p", self.p),
+            ("r", self.r),
+            ("loss_good", self.loss_good),
+            ("loss_bad", self.loss_bad),
+            ("ber_good", self.ber_good),
+            ("ber_bad", self.ber_bad),
+        ] {
+            probability(name, v)?;
+        }
+        Ok(())
+    }
+
     /// Stationary probability of the bad state.
     pub fn pi_bad(&self) -> f64 {
         if self.p + self.r == 0.0 {
@@ -96,6 +125,24 @@ mod tests {
 
     fn chain(c: GilbertElliottConfig, seed: u64) -> GilbertElliott {
         GilbertElliott::new(c, RngStream::new(seed, "burst/test"))
+    }
+
+    #[test]
+    fn settings_default_to_gilberts_channel_and_are_probabilities() {
+        let c: GilbertElliottConfig =
+            crate::error::typed(&serde_json::json!({"p": 0.01, "r": 0.2})).unwrap();
+        assert_eq!(
+            (c.loss_good, c.loss_bad, c.ber_good, c.ber_bad),
+            (0.0, 1.0, 0.0, 0.0)
+        );
+        c.validate().unwrap();
+        let e = GilbertElliottConfig { ber_bad: 1.5, ..c }
+            .validate()
+            .unwrap_err();
+        assert_eq!(e.field, "ber_bad");
+        let missing: Result<GilbertElliottConfig, _> =
+            crate::error::typed(&serde_json::json!({"p": 0.01}));
+        assert!(missing.unwrap_err().message.contains("`r`"));
     }
 
     #[test]

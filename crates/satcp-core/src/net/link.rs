@@ -1,16 +1,18 @@
 //! One direction of a point-to-point link: an output queue, a transmitter of
 //! fixed rate, a propagation delay and an error model. A full-duplex link is
 //! two of these; satellite asymmetry is just different parameters per
-//! direction.
+//! direction. The link decides each packet's fate at the end of its
+//! transmission (`end_transmission`); the simulation schedules it.
 
+use super::congestion_loss::CongestionLoss;
 use super::error_model::{ErrorModel, Fate};
-use super::gilbert_elliott::GilbertElliott;
-use super::link_arq::LinkArq;
-use super::packet::{LinkId, NodeId, PacketId, PacketPool};
+use super::link_arq::{ArqVerdict, LinkArq};
+use super::link_config::{DirectionConfig, Streams};
+use super::packet::{LinkId, NodeId, Packet, PacketId, PacketPool};
 use super::queue::Queue;
 use super::router::DropCause;
 use super::schedule::Schedule;
-use crate::engine::{Duration, RngStream, SimTime};
+use crate::engine::{Duration, SimTime};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
 pub struct LinkStats {
@@ -36,117 +38,227 @@ pub struct LinkStats {
     pub busy_ns: u64,
     pub max_queue_packets: u64,
     /// Link-level ARQ: transmissions that were corrupted and sent again
-    /// (`arq_attempts`; the frames the ARQ gave up on count in `corrupted`).
+    /// (`arq.attempts`; the frames the ARQ gave up on count in `corrupted`).
     pub arq_retransmissions: u64,
     /// Data packets dropped at the queue entrance by `congestion_loss`
     /// (also counted in `queue_drops`).
     pub congestion_drops: u64,
 }
 
-/// Random "congestion" drops at the queue entrance (TCP-R paper Sec. 4.5):
-/// each data packet offered to the queue is dropped with probability
-/// `prob`, cause `EarlyDrop`, as if the queue had chosen it. The draws come
-/// from their own stream (`congestion/<link>/<dir>`).
-pub struct CongestionLoss {
-    pub prob: f64,
-    pub rng: RngStream,
-}
-
-/// Loss that follows a schedule (`loss_schedule`): each packet whose
-/// transmission ends at t is lost with the probability in force at t, on
-/// top of the memoryless error model. An orbit's handover outages are a
-/// schedule of 1s and 0s. Probabilities 0 and 1 draw nothing; the draws
-/// come from their own stream (`loss-schedule/<link>/<dir>`).
-pub struct ScheduledLoss {
-    pub schedule: Schedule,
-    pub rng: RngStream,
-}
-
-impl ScheduledLoss {
-    fn lost(&mut self, now: SimTime) -> bool {
-        let p = self.schedule.at(now);
-        p >= 1.0 || (p > 0.0 && self.rng.bernoulli(p))
-    }
-}
-
-/// The loss mechanisms beyond the memoryless error model, kept behind one
-/// pointer so that a link without them pays one branch per packet.
-#[derive(Default)]
-pub struct ExtraLoss {
-    /// Burst errors (`gilbert_elliott`).
-    pub burst: Option<GilbertElliott>,
-    /// Loss following a schedule (`loss_schedule`).
-    pub schedule: Option<ScheduledLoss>,
-}
-
-impl ExtraLoss {
-    fn fate(&mut self, fate: Fate, bytes: u32, now: SimTime) -> Fate {
-        let burst = self.burst.as_mut().and_then(|g| g.next(bytes));
-        let scheduled = self.schedule.as_mut().is_some_and(|s| s.lost(now));
-        match (fate, burst) {
-            (Fate::Delivered { .. }, Some(f)) => f,
-            (Fate::Delivered { .. }, None) if scheduled => Fate::Lost,
-            _ => fate,
-        }
-    }
+/// What becomes of a packet whose transmission has ended
+/// (`Link::end_transmission`): the simulation schedules it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// It arrives intact at the far end at `at`, or `extra_delay` later
+    /// when held back for reordering (later packets then overtake it);
+    /// with `duplicate`, a copy arrives at `at` too.
+    Deliver {
+        at: SimTime,
+        extra_delay: Duration,
+        duplicate: bool,
+    },
+    /// It was corrupted and travels on: the next node discards it when it
+    /// arrives at `at` (`errors.corrupted_reach_next_node`).
+    DeliverCorrupted { at: SimTime },
+    /// The next node discards it now, as its transmission ends.
+    Drop(DropCause),
+    /// Link-level ARQ sends it again: the NAK is back at the transmitter
+    /// at `nak_at` (`Link::on_arq_nak`), then the frame waits for it.
+    Resend { nak_at: SimTime },
 }
 
 /// The packet a link is sending, with what the end of its transmission
 /// needs to know of it (read when it started, so that the end does not
 /// go back to the packet).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct InService {
-    pub packet: PacketId,
-    pub size: u32,
-    pub is_data: bool,
+struct InService {
+    packet: PacketId,
+    size: u32,
+    is_data: bool,
 }
 
 pub struct Link {
-    pub id: LinkId,
-    pub name: String,
-    pub from: NodeId,
-    pub to: NodeId,
-    pub rate_bps: u64,
-    pub delay: Duration,
-    pub queue: Box<dyn Queue>,
-    /// The memoryless error model; None for a perfect link (most links),
-    /// which then costs one pointer test per packet instead of reading
-    /// the model's four probabilities.
-    pub errors: Option<Box<ErrorModel>>,
-    /// The link's errors (the error model, the burst chain, the loss
-    /// schedule) hit data-carrying packets only; pure ACKs pass
-    /// (`errors_data_only`).
-    pub errors_data_only: bool,
-    /// Sequence numbers of data packets still to be lost on purpose (each
-    /// entry is used up by the first packet that matches it).
-    pub drop_seqs: Vec<u64>,
-    /// A corrupted packet travels on and is discarded by the next node,
-    /// whose router functions see it (cause `Corruption`), instead of
-    /// vanishing at the end of its transmission.
-    pub corrupted_reach_next_node: bool,
+    id: LinkId,
+    from: NodeId,
+    to: NodeId,
+    rate_bps: u64,
+    delay: Duration,
+    queue: Box<dyn Queue>,
+    /// The error model; None for a perfect link (most links), which then
+    /// costs one pointer test per packet.
+    errors: Option<Box<ErrorModel>>,
     /// Time-varying delay and rate (they replace `delay` and `rate_bps`
     /// from their first point on). A packet keeps the delay in force when
     /// its transmission ends, and the rate in force when it starts.
-    pub delay_schedule: Option<Schedule>,
-    pub rate_schedule: Option<Schedule>,
-    pub rng: RngStream,
-    /// Link-level ARQ (`arq_attempts`), None when off.
-    pub arq: Option<Box<LinkArq>>,
+    delay_schedule: Option<Schedule>,
+    rate_schedule: Option<Schedule>,
+    /// Link-level ARQ (`arq.attempts`), None when off.
+    arq: Option<Box<LinkArq>>,
     /// Random drops at the queue entrance (`congestion_loss`), None when off.
-    pub congestion_loss: Option<Box<CongestionLoss>>,
-    /// Burst errors and loss following a schedule, None when both are off.
-    pub extra_loss: Option<Box<ExtraLoss>>,
+    congestion_loss: Option<Box<CongestionLoss>>,
     /// Packet being serialized, if any.
-    pub in_service: Option<InService>,
+    in_service: Option<InService>,
     /// The size, rate and transmission time of the last packet sent: most
     /// packets on a link direction have the size of the one before (full
     /// segments one way, ACKs the other), so the division is mostly
     /// skipped (`transmission_time`).
-    pub last_tx: (u32, u64, Duration),
-    pub stats: LinkStats,
+    last_tx: (u32, u64, Duration),
+    stats: LinkStats,
 }
 
 impl Link {
+    /// Link direction `id` from node `from` to node `to`, each of its
+    /// models built from its settings; `streams` names its random streams.
+    pub fn new(
+        id: LinkId,
+        from: NodeId,
+        to: NodeId,
+        config: &DirectionConfig,
+        streams: &Streams,
+    ) -> Link {
+        let rate_bps = config.rate_bps.expect("validated").round() as u64;
+        Link {
+            id,
+            from,
+            to,
+            rate_bps,
+            delay: Duration::from_secs_f64(config.delay_s),
+            queue: config.queue.build(rate_bps, streams.rng("queue")),
+            errors: config.errors.build(&config.reorder, streams),
+            delay_schedule: config.delay_schedule.as_deref().map(Schedule::new),
+            rate_schedule: config.rate_schedule.as_deref().map(Schedule::new),
+            arq: config.arq.build(),
+            congestion_loss: CongestionLoss::new(config.congestion_loss, streams.rng("congestion")),
+            in_service: None,
+            // No packet is 0 bytes long: the first one computes.
+            last_tx: (0, 0, Duration::ZERO),
+            stats: LinkStats::default(),
+        }
+    }
+
+    pub fn id(&self) -> LinkId {
+        self.id
+    }
+    pub fn from(&self) -> NodeId {
+        self.from
+    }
+    pub fn to(&self) -> NodeId {
+        self.to
+    }
+    /// The rate in force (the last a transmission started with).
+    pub fn rate_bps(&self) -> u64 {
+        self.rate_bps
+    }
+    /// The propagation delay in force (the last a packet was given).
+    pub fn delay(&self) -> Duration {
+        self.delay
+    }
+    pub fn stats(&self) -> &LinkStats {
+        &self.stats
+    }
+    /// Packets waiting in the queue.
+    pub fn queue_packets(&self) -> usize {
+        self.queue.len_packets()
+    }
+    /// The packet being serialized, if any.
+    pub fn in_service(&self) -> Option<PacketId> {
+        self.in_service.map(|s| s.packet)
+    }
+
+    /// `pkt` reached the far end intact: counted; returns the node there.
+    #[inline]
+    pub fn arrived(&mut self, pkt: &Packet) -> NodeId {
+        self.stats.rx_packets += 1;
+        self.stats.rx_bytes += pkt.size as u64;
+        self.stats.rx_payload_bytes += pkt.tcp.len as u64;
+        self.to
+    }
+
+    /// The oldest outstanding NAK of link-level ARQ is back: its frame
+    /// waits for the transmitter (`start_next` sends it first).
+    pub fn on_arq_nak(&mut self) {
+        self.arq.as_deref_mut().expect("a link with ARQ").on_nak();
+    }
+
+    /// The transmission in service ends now: the packet, and what becomes
+    /// of it (its errors, a listed loss, ARQ), counted in the statistics.
+    #[inline]
+    pub fn end_transmission(&mut self, pool: &PacketPool, now: SimTime) -> (PacketId, Outcome) {
+        let InService {
+            packet,
+            size,
+            is_data,
+        } = self
+            .in_service
+            .take()
+            .expect("a transmission ends without a packet");
+        let Some(errors) = self.errors.as_deref_mut() else {
+            // A perfect link: one branch.
+            return (packet, self.delivered(Duration::ZERO, false, now));
+        };
+        let fate = errors.fate(packet, size, is_data, pool, now, self.arq.is_some());
+        let outcome = match fate {
+            Fate::Delivered {
+                extra_delay,
+                duplicate,
+            } => self.delivered(extra_delay, duplicate, now),
+            Fate::Lost => {
+                self.stats.lost += 1;
+                Outcome::Drop(DropCause::Loss)
+            }
+            Fate::Corrupted => self.corrupted(packet, now),
+        };
+        (packet, outcome)
+    }
+
+    #[inline]
+    fn delivered(&mut self, extra_delay: Duration, duplicate: bool, now: SimTime) -> Outcome {
+        if extra_delay > Duration::ZERO {
+            self.stats.reordered += 1;
+        }
+        if duplicate {
+            self.stats.duplicated += 1;
+        }
+        Outcome::Deliver {
+            at: now + self.delay_at(now),
+            extra_delay,
+            duplicate,
+        }
+    }
+
+    /// Frame `p`, just sent, was corrupted: ARQ may send it again (the
+    /// NAK is back one link round trip after its last bit left) or, with
+    /// `recover_all`, deliver its last attempt; else it is lost for
+    /// corruption, at the end of its transmission or at the next node.
+    #[cold]
+    #[inline(never)]
+    fn corrupted(&mut self, p: PacketId, now: SimTime) -> Outcome {
+        if let Some(arq) = self.arq.as_deref_mut() {
+            match arq.on_corrupted(p) {
+                ArqVerdict::Resend => {
+                    self.stats.arq_retransmissions += 1;
+                    return Outcome::Resend {
+                        nak_at: now + Duration(2 * self.delay.0),
+                    };
+                }
+                ArqVerdict::Recover => return self.delivered(Duration::ZERO, false, now),
+                ArqVerdict::GiveUp => {}
+            }
+        }
+        self.stats.corrupted += 1;
+        let travels_on = self
+            .errors
+            .as_deref()
+            .is_some_and(ErrorModel::corrupted_reach_next_node);
+        if travels_on {
+            Outcome::DeliverCorrupted {
+                at: now + self.delay_at(now),
+            }
+        } else {
+            Outcome::Drop(DropCause::Corruption)
+        }
+    }
+
     /// `congestion_loss`: drops a data packet at the queue entrance with
     /// its probability. Kept out of line so that `offer` stays small.
     #[cold]
@@ -160,28 +272,13 @@ impl Link {
         let Some(c) = self.congestion_loss.as_deref_mut() else {
             return false;
         };
-        if !(pool.get(pkt).is_data() && c.rng.bernoulli(c.prob)) {
+        if !c.drops(pool.get(pkt).is_data()) {
             return false;
         }
         dropped.push((pkt, DropCause::EarlyDrop));
         self.stats.queue_drops += 1;
         self.stats.congestion_drops += 1;
         true
-    }
-
-    /// The burst-error chain's and the loss schedule's say on a packet
-    /// whose transmission ends now and which the memoryless error model
-    /// gave `fate` (call only with `extra_loss` on). Each draws for every
-    /// packet it applies to, whatever the draws before decided, so that
-    /// turning one on leaves the others' patterns alone; the first that
-    /// strikes decides.
-    #[cold]
-    #[inline(never)]
-    pub fn extra_fate(&mut self, fate: Fate, bytes: u32, is_data: bool, now: SimTime) -> Fate {
-        match self.extra_loss.as_deref_mut() {
-            Some(x) if is_data || !self.errors_data_only => x.fate(fate, bytes, now),
-            _ => fate,
-        }
     }
 
     /// The next frame to send with ARQ on: a resend if one waits, else
@@ -248,7 +345,8 @@ impl Link {
     }
 
     /// The propagation delay of a packet whose transmission ends now.
-    pub fn delay_at(&mut self, now: SimTime) -> Duration {
+    #[inline]
+    fn delay_at(&mut self, now: SimTime) -> Duration {
         match self.delay_schedule.as_mut() {
             Some(d) => {
                 self.delay = Duration::from_secs_f64(d.at(now));
@@ -317,41 +415,45 @@ impl Link {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::packet::Packet;
-    use crate::net::queue::{DropTail, QueueLimit, Red, RedParams};
+    use crate::net::packet::{Packet, TcpHeader};
+    use crate::net::queue::{DropTail, QueueLimit};
+    use serde_json::{json, Value};
 
-    fn link(queue: Box<dyn Queue>) -> Link {
-        Link {
-            id: 0,
-            name: "test".into(),
-            from: 0,
-            to: 1,
-            rate_bps: 1_000_000,
-            delay: Duration::from_secs_f64(0.25),
-            queue,
-            errors: None,
-            errors_data_only: false,
-            drop_seqs: Vec::new(),
-            corrupted_reach_next_node: false,
-            delay_schedule: None,
-            rate_schedule: None,
-            rng: RngStream::new(1, "link/test/ab"),
-            arq: None,
-            congestion_loss: None,
-            extra_loss: None,
-            in_service: None,
-            last_tx: (0, 0, Duration::ZERO),
-            stats: LinkStats::default(),
-        }
-    }
-
-    fn drop_tail(limit: QueueLimit) -> Box<dyn Queue> {
-        Box::new(DropTail::new(limit))
+    /// A link direction of 1 Mb/s and 250 ms with the settings `v` (JSON,
+    /// merged over those).
+    fn link(v: Value) -> Link {
+        let mut table = json!({"rate_bps": 1e6, "delay_s": 0.25});
+        table
+            .as_object_mut()
+            .unwrap()
+            .extend(v.as_object().unwrap().clone());
+        let Value::Object(table) = table else {
+            unreachable!()
+        };
+        let config = DirectionConfig::parse(table).unwrap();
+        let streams = Streams {
+            seed: 1,
+            link: "test",
+            dir: "ab",
+        };
+        Link::new(0, 0, 1, &config, &streams)
     }
 
     fn packet(pool: &mut PacketPool, size: u32) -> PacketId {
         pool.alloc(Packet {
             size,
+            ..Default::default()
+        })
+    }
+
+    fn data(pool: &mut PacketPool, seq: u64) -> PacketId {
+        pool.alloc(Packet {
+            size: 1500,
+            tcp: TcpHeader {
+                seq,
+                len: 1460,
+                ..Default::default()
+            },
             ..Default::default()
         })
     }
@@ -370,12 +472,31 @@ mod tests {
         l.start_next(pool, now)
     }
 
+    /// Sends `p` over an idle link `l` from `now`: its outcome when its
+    /// transmission ends.
+    fn send(l: &mut Link, p: PacketId, pool: &mut PacketPool, now: SimTime) -> (SimTime, Outcome) {
+        let end = offer_then_start(l, p, pool, now).expect("an idle link");
+        let (sent, outcome) = l.end_transmission(pool, end);
+        assert_eq!(sent, p);
+        (end, outcome)
+    }
+
+    const DELAY: Duration = Duration(250_000_000);
+
+    fn on_time(end: SimTime) -> Outcome {
+        Outcome::Deliver {
+            at: end + DELAY,
+            extra_delay: Duration::ZERO,
+            duplicate: false,
+        }
+    }
+
     #[test]
     fn an_idle_link_sends_at_once_with_the_statistics_of_the_queue_way() {
         let mut pool = PacketPool::default();
         let (mut fast, mut slow) = (
-            link(drop_tail(QueueLimit::Packets(5))),
-            link(drop_tail(QueueLimit::Packets(5))),
+            link(json!({"queue_packets": 5})),
+            link(json!({"queue_packets": 5})),
         );
         let now = SimTime(1_000);
         let (p, q) = (packet(&mut pool, 1500), packet(&mut pool, 1500));
@@ -383,8 +504,8 @@ mod tests {
         assert_eq!(done, offer_then_start(&mut slow, q, &mut pool, now));
         assert_eq!(done, Some(now + Duration::serialization(1500, 1_000_000)));
         assert_eq!(fast.stats, slow.stats);
-        assert_eq!(fast.in_service.map(|s| s.packet), Some(p));
-        assert_eq!(fast.queue.len_packets(), 0);
+        assert_eq!(fast.in_service(), Some(p));
+        assert_eq!(fast.queue_packets(), 0);
         // Busy now: the next packet must queue.
         let r = packet(&mut pool, 1500);
         assert_eq!(fast.offer_to_idle(r, &pool, now), None);
@@ -405,30 +526,139 @@ mod tests {
         q.enqueue(p, &mut pool, SimTime::ZERO, &mut Vec::new());
         assert!(!q.passes_straight(1500));
         // RED updates its average on every arrival: never a shortcut.
-        let red = Red::new(
-            RedParams {
-                min_th: 5.0,
-                max_th: 15.0,
-                max_p: 0.1,
-                w_q: 0.002,
-                gentle: false,
-                ecn: false,
-            },
-            QueueLimit::Packets(50),
-            1_000_000,
-            RngStream::new(7, "queue/test/ab"),
-        );
-        assert!(!red.passes_straight(1500));
-        let mut l = link(Box::new(red));
+        let mut l = link(json!({"queue": "red", "queue_packets": 50}));
+        assert!(!l.queue.passes_straight(1500));
         assert_eq!(l.offer_to_idle(p, &pool, SimTime::ZERO), None);
         assert_eq!(l.stats, LinkStats::default());
         // Random drops at the queue entrance draw for every packet.
-        let mut l = link(drop_tail(QueueLimit::Unlimited));
-        l.congestion_loss = Some(Box::new(CongestionLoss {
-            prob: 0.5,
-            rng: RngStream::new(1, "congestion/test/ab"),
-        }));
+        let mut l = link(json!({"congestion_loss": 0.5}));
         assert_eq!(l.offer_to_idle(p, &pool, SimTime::ZERO), None);
         assert_eq!(l.stats, LinkStats::default());
+    }
+
+    #[test]
+    fn a_perfect_link_delivers_after_its_delay() {
+        let mut pool = PacketPool::default();
+        let mut l = link(json!({}));
+        assert!(l.errors.is_none());
+        let p = data(&mut pool, 1);
+        let (end, outcome) = send(&mut l, p, &mut pool, SimTime::ZERO);
+        assert_eq!(outcome, on_time(end));
+    }
+
+    #[test]
+    fn a_listed_sequence_number_is_lost_once() {
+        let mut pool = PacketPool::default();
+        let mut l = link(json!({"errors": {"drop_seqs": [1461]}}));
+        let (a, b, c) = (
+            data(&mut pool, 1),
+            data(&mut pool, 1461),
+            data(&mut pool, 1461),
+        );
+        let (end, outcome) = send(&mut l, a, &mut pool, SimTime::ZERO);
+        assert_eq!(outcome, on_time(end));
+        let (_, outcome) = send(&mut l, b, &mut pool, end);
+        assert_eq!(outcome, Outcome::Drop(DropCause::Loss));
+        let (end, outcome) = send(&mut l, c, &mut pool, end);
+        assert_eq!(outcome, on_time(end), "the retransmission passes");
+        assert_eq!(l.stats.lost, 1);
+    }
+
+    #[test]
+    fn data_only_errors_spare_pure_acks() {
+        let mut pool = PacketPool::default();
+        let mut l = link(json!({"errors": {"ber": 1.0, "data_only": true}}));
+        let ack = packet(&mut pool, 40);
+        let (end, outcome) = send(&mut l, ack, &mut pool, SimTime::ZERO);
+        assert_eq!(outcome, on_time(end));
+        let p = data(&mut pool, 1);
+        let (_, outcome) = send(&mut l, p, &mut pool, end);
+        assert_eq!(outcome, Outcome::Drop(DropCause::Corruption));
+        assert_eq!(l.stats.corrupted, 1);
+    }
+
+    #[test]
+    fn a_corrupted_packet_may_travel_on_to_the_next_node() {
+        let mut pool = PacketPool::default();
+        let mut l = link(json!({"errors": {"ber": 1.0, "corrupted_reach_next_node": true}}));
+        let p = data(&mut pool, 1);
+        let (end, outcome) = send(&mut l, p, &mut pool, SimTime::ZERO);
+        assert_eq!(outcome, Outcome::DeliverCorrupted { at: end + DELAY });
+        assert_eq!(l.stats.corrupted, 1);
+    }
+
+    #[test]
+    fn duplicated_and_reordered_packets_are_counted() {
+        let mut pool = PacketPool::default();
+        let mut l = link(json!({
+            "errors": {"duplicate": 1.0},
+            "reorder": {"prob": 1.0, "mean_s": 0.1}
+        }));
+        let p = data(&mut pool, 1);
+        let (end, outcome) = send(&mut l, p, &mut pool, SimTime::ZERO);
+        assert_eq!(
+            outcome,
+            Outcome::Deliver {
+                at: end + DELAY,
+                extra_delay: Duration::from_millis(100),
+                duplicate: true
+            }
+        );
+        assert_eq!((l.stats.duplicated, l.stats.reordered), (1, 1));
+    }
+
+    /// A corrupted frame is resent after its NAK, a round trip later, ahead
+    /// of the queue; its last attempt is lost, or recovered.
+    #[test]
+    fn arq_resends_a_corrupted_frame_then_gives_up_or_recovers_it() {
+        for (settings, recovers) in [
+            (json!({"attempts": 2}), false),
+            (json!({"attempts": 2, "recover_all": true}), true),
+        ] {
+            let mut pool = PacketPool::default();
+            let mut l = link(json!({"errors": {"ber": 1.0}, "arq": settings}));
+            let (p, q) = (data(&mut pool, 1), data(&mut pool, 1461));
+            let (end, outcome) = send(&mut l, p, &mut pool, SimTime::ZERO);
+            assert_eq!(
+                outcome,
+                Outcome::Resend {
+                    nak_at: end + Duration(2 * DELAY.0)
+                }
+            );
+            let mut dropped = Vec::new();
+            l.offer(q, &mut pool, end, &mut dropped);
+            l.on_arq_nak();
+            let again = l.start_next(&mut pool, end).unwrap();
+            assert_eq!(l.in_service(), Some(p), "the resend goes first");
+            let (sent, outcome) = l.end_transmission(&pool, again);
+            assert_eq!(sent, p);
+            if recovers {
+                assert_eq!(outcome, on_time(again));
+            } else {
+                assert_eq!(outcome, Outcome::Drop(DropCause::Corruption));
+            }
+            assert_eq!(l.stats.arq_retransmissions, 1);
+            assert_eq!(l.stats.corrupted, u64::from(!recovers));
+            assert_eq!(l.stats.tx_packets, 2);
+        }
+        // A frame ARQ gives up on may still travel on to the next node.
+        let mut pool = PacketPool::default();
+        let mut l = link(json!({
+            "errors": {"ber": 1.0, "corrupted_reach_next_node": true},
+            "arq": {"attempts": 1}
+        }));
+        let p = data(&mut pool, 1);
+        let (end, outcome) = send(&mut l, p, &mut pool, SimTime::ZERO);
+        assert_eq!(outcome, Outcome::DeliverCorrupted { at: end + DELAY });
+    }
+
+    #[test]
+    fn with_arq_a_listed_corrupted_frame_is_lost_not_resent() {
+        let mut pool = PacketPool::default();
+        let mut l = link(json!({"errors": {"ber": 1.0, "drop_seqs": [1]}, "arq": {"attempts": 3}}));
+        let p = data(&mut pool, 1);
+        let (_, outcome) = send(&mut l, p, &mut pool, SimTime::ZERO);
+        assert_eq!(outcome, Outcome::Drop(DropCause::Loss));
+        assert_eq!((l.stats.lost, l.stats.arq_retransmissions), (1, 0));
     }
 }

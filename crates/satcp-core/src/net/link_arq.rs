@@ -19,15 +19,49 @@
 //! to the queue again (no overflow or RED decision, no second `Enqueue`).
 
 use super::packet::PacketId;
+use crate::error::{bad, ScenarioError};
+use serde::Deserialize;
 use std::collections::VecDeque;
 
-/// The ARQ settings of one link direction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// `arq = { attempts, recover_all }`: the ARQ settings of one link
+/// direction.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default, expecting = "a table")]
 pub struct ArqConfig {
-    /// Most transmissions of one frame, the first included (at least 1).
+    /// Most transmissions of one frame, the first included; 0: no ARQ.
     pub attempts: u32,
-    /// A frame whose last allowed transmission fails is delivered anyway.
+    /// A frame whose last allowed transmission fails is delivered anyway
+    /// (every frame is recovered, TCP-R paper scenario 2).
     pub recover_all: bool,
+}
+
+/// Most transmissions of one frame a link-level ARQ may make (a sanity
+/// bound: real ARQs give up after a handful).
+const MAX_ATTEMPTS: u32 = 1000;
+
+impl ArqConfig {
+    /// Paths in errors are relative to the table (`attempts`).
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        if self.attempts > MAX_ATTEMPTS {
+            return Err(bad(
+                "attempts",
+                self.attempts,
+                &format!("must be at most {MAX_ATTEMPTS} (0: no ARQ)"),
+            ));
+        }
+        if self.recover_all && self.attempts == 0 {
+            return Err(ScenarioError::new(
+                "recover_all",
+                "needs link-level ARQ: set arq.attempts to at least 1 (it is 0)",
+            ));
+        }
+        Ok(())
+    }
+
+    /// None when the link has no ARQ.
+    pub fn build(&self) -> Option<Box<LinkArq>> {
+        (self.attempts > 0).then(|| Box::new(LinkArq::new(*self)))
+    }
 }
 
 /// What the link does with a frame whose transmission was corrupted.
@@ -113,6 +147,29 @@ impl LinkArq {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn settings_are_checked_and_built() {
+        let parse = |v| -> Result<ArqConfig, ScenarioError> {
+            let c: ArqConfig = crate::error::typed(&v)?;
+            c.validate()?;
+            Ok(c)
+        };
+        assert!(parse(json!({})).unwrap().build().is_none());
+        let on = parse(json!({"attempts": 3, "recover_all": true})).unwrap();
+        assert_eq!(on.build().unwrap().config, on);
+        for (v, field) in [
+            (json!({"attempts": 5000}), "attempts"),
+            (json!({"attempts": -1}), "attempts"),
+            (json!({"attempts": 2.5}), "attempts"),
+            (json!({"recover_all": true}), "recover_all"),
+            (json!({"attempts": 0, "recover_all": true}), "recover_all"),
+            (json!({"recover_all": "yes"}), "recover_all"),
+        ] {
+            assert_eq!(parse(v.clone()).unwrap_err().field, field, "{v}");
+        }
+    }
 
     fn arq(attempts: u32, recover_all: bool) -> LinkArq {
         LinkArq::new(ArqConfig {

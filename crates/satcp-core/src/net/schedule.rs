@@ -4,6 +4,7 @@
 //! clock, which never goes back, so a cursor makes each O(1) amortized.
 
 use crate::engine::SimTime;
+use crate::error::{non_negative, ScenarioError};
 
 #[derive(Clone, Debug)]
 pub struct Schedule {
@@ -32,6 +33,34 @@ impl Schedule {
         }
         self.points[self.cursor].1
     }
+}
+
+/// Checks a schedule as written in a scenario: at least one point, times
+/// zero or more and increasing, each value checked by `value` (which gets
+/// the value's path, `[i][1]`). Paths are relative to the schedule.
+pub fn check(
+    points: &[[f64; 2]],
+    value: impl Fn(&str, f64) -> Result<(), ScenarioError>,
+) -> Result<(), ScenarioError> {
+    if points.is_empty() {
+        return Err(ScenarioError::new(
+            "",
+            "must have at least one [time_s, value] point",
+        ));
+    }
+    for (i, p) in points.iter().enumerate() {
+        let at = |k: usize| format!("[{i}][{k}]");
+        non_negative(&at(0), p[0])?;
+        if i > 0 && p[0] <= points[i - 1][0] {
+            return Err(crate::error::bad(
+                at(0),
+                p[0],
+                "must be later than the point before",
+            ));
+        }
+        value(&at(1), p[1])?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 
 pub mod build;
 pub mod config;
+pub mod links;
 pub mod results;
 pub mod validate;
 
@@ -39,7 +40,15 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
         Some(Value::Array(r)) => r,
         Some(_) => return Err(ScenarioError::new("routers", "must be a list of tables")),
     };
+    let links = match obj.remove("links") {
+        None => return Err(ScenarioError::new("links", "missing")),
+        Some(Value::Array(l)) => l,
+        Some(_) => return Err(ScenarioError::new("links", "must be a list of tables")),
+    };
     let mut s: Scenario = typed("", v)?;
+    for (i, l) in links.into_iter().enumerate() {
+        s.links.push(links::parse(&format!("links[{i}]"), l)?);
+    }
     // Per application, the TCP fields it sets itself: an error in any other
     // is reported where the user wrote it, in the shared `[tcp]` table.
     let mut own_tcp_keys = Vec::new();

@@ -4,9 +4,9 @@
 use super::build::link_name;
 use super::config::Scenario;
 use crate::metrics::timeseries::{FlowSeries, LinkSeries};
-use crate::metrics::FlowStats;
 use crate::net::link::LinkStats;
 use crate::sim::Simulation;
+use crate::tcp::FlowStats;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -154,22 +154,22 @@ pub fn collect(s: &Scenario, sim: &Simulation) -> RunResult {
         .links
         .iter()
         .map(|l| {
-            let base = link_name(s, l.id as usize / 2);
+            let base = link_name(s, l.id() as usize / 2);
             let thr = if end_s > 0.0 {
-                l.stats.rx_bytes as f64 * 8.0 / end_s
+                l.stats().rx_bytes as f64 * 8.0 / end_s
             } else {
                 0.0
             };
             LinkRow {
-                link: l.id,
-                name: format!("{base}:{}", if l.id % 2 == 0 { "ab" } else { "ba" }),
-                from: sim.nodes[l.from as usize].name.clone(),
-                to: sim.nodes[l.to as usize].name.clone(),
-                rate_bps: l.rate_bps,
-                delay_s: l.delay.as_secs_f64(),
+                link: l.id(),
+                name: format!("{base}:{}", if l.id() % 2 == 0 { "ab" } else { "ba" }),
+                from: sim.nodes[l.from() as usize].name.clone(),
+                to: sim.nodes[l.to() as usize].name.clone(),
+                rate_bps: l.rate_bps(),
+                delay_s: l.delay().as_secs_f64(),
                 throughput_bps: thr,
-                utilization: thr / l.rate_bps as f64,
-                stats: l.stats,
+                utilization: thr / l.rate_bps() as f64,
+                stats: *l.stats(),
             }
         })
         .collect();

@@ -1,9 +1,9 @@
 //! Checks that go beyond types: ranges, names that must exist, variants
 //! that must be known. Each error names the field and the bad value.
 
-use super::config::{AppConfig, DirectionConfig, Scenario};
+use super::config::{AppConfig, Scenario};
 use super::ScenarioError;
-use crate::error::{bad, non_negative, number, positive, probability, seconds};
+use crate::error::{bad, non_negative, positive, seconds};
 use crate::net::packet::TIMESTAMPS_OPTION_BYTES;
 use crate::tcp::config::MAX_SCALED_WINDOW;
 use crate::tcp::TcpConfig;
@@ -47,21 +47,8 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
                 ),
             ));
         }
-        // Each table is checked where it was written, so the error names
-        // `links[i].ab.ber` or `links[i].ber` as the user wrote it.
-        let common = l.common();
-        direction_fields(&format!("links[{i}]"), &common)?;
-        for (dir, d) in [("ab", &l.ab), ("ba", &l.ba)] {
-            direction_fields(&format!("links[{i}].{dir}"), d)?;
-            red_direction(&format!("links[{i}]"), dir, &d.over(&common))?;
-            arq_direction(&format!("links[{i}]"), dir, d, &d.over(&common))?;
-            if d.over(&common).rate_bps.is_none() {
-                return Err(ScenarioError::new(
-                    format!("links[{i}].rate_bps"),
-                    format!("missing (needed for direction {dir}: set it on the link or in {dir})"),
-                ));
-            }
-        }
+        // Each direction's settings were checked as they were read
+        // (`scenario::links`).
     }
     for (i, a) in s.apps.iter().enumerate() {
         let f = format!("apps[{i}]");
@@ -135,199 +122,6 @@ fn connected(s: &Scenario, a: &str, b: &str) -> bool {
         i += 1;
     }
     reached.contains(&b)
-}
-
-/// The fastest link satcp accepts: 1 Tb/s (rates are whole bits per
-/// second; anything above is a typo, and 1e300 would overflow).
-const MAX_RATE_BPS: f64 = 1e12;
-
-/// Checks the fields set in one table (a link's, or one direction's).
-fn direction_fields(table: &str, d: &DirectionConfig) -> Result<(), ScenarioError> {
-    let f = |name: &str| format!("{table}.{name}");
-    if let Some(rate) = d.rate_bps {
-        positive(&f("rate_bps"), rate)?;
-        if rate > MAX_RATE_BPS {
-            return Err(bad(
-                f("rate_bps"),
-                number(rate),
-                "must be at most 1e12 (1 Tb/s)",
-            ));
-        }
-    }
-    seconds(&f("delay_s"), d.delay_s.unwrap_or(0.0))?;
-    for (name, sched) in [
-        ("delay_schedule", &d.delay_schedule),
-        ("rate_schedule", &d.rate_schedule),
-        ("loss_schedule", &d.loss_schedule),
-    ] {
-        let Some(points) = sched else { continue };
-        if points.is_empty() {
-            return Err(ScenarioError::new(
-                f(name),
-                "must have at least one [time_s, value] point",
-            ));
-        }
-        for (i, p) in points.iter().enumerate() {
-            let at = |k: usize| format!("{}[{i}][{k}]", f(name));
-            non_negative(&at(0), p[0])?;
-            if i > 0 && p[0] <= points[i - 1][0] {
-                return Err(bad(at(0), p[0], "must be later than the point before"));
-            }
-            if name == "delay_schedule" {
-                non_negative(&at(1), p[1])?;
-            } else if name == "loss_schedule" {
-                probability(&at(1), p[1])?;
-            } else {
-                positive(&at(1), p[1])?;
-                if p[1] > MAX_RATE_BPS {
-                    return Err(bad(at(1), p[1], "must be at most 1e12 (1 Tb/s)"));
-                }
-            }
-        }
-    }
-    if let Some(q) = &d.queue {
-        if !matches!(q.as_str(), "drop_tail" | "priority" | "red") {
-            return Err(bad(
-                f("queue"),
-                q,
-                "is not a queue (drop_tail, priority, red)",
-            ));
-        }
-    }
-    if d.queue_packets == Some(0) {
-        return Err(bad(f("queue_packets"), 0, "must be at least 1"));
-    }
-    if d.queue_packets.is_some() && d.queue_bytes.is_some() {
-        return Err(ScenarioError::new(
-            f("queue_bytes"),
-            "give queue_packets or queue_bytes, not both",
-        ));
-    }
-    if let Some(v) = d.red_min_th {
-        non_negative(&f("red_min_th"), v)?;
-    }
-    if let Some(v) = d.red_max_th {
-        positive(&f("red_max_th"), v)?;
-    }
-    for (name, v) in [("red_max_p", d.red_max_p), ("red_wq", d.red_wq)] {
-        if let Some(v) = v {
-            if !(v > 0.0 && v <= 1.0) {
-                return Err(bad(f(name), v, "must be in (0, 1]"));
-            }
-        }
-    }
-    probability(&f("ber"), d.ber.unwrap_or(0.0))?;
-    probability(&f("loss"), d.loss.unwrap_or(0.0))?;
-    probability(&f("duplicate"), d.duplicate.unwrap_or(0.0))?;
-    probability(&f("reorder"), d.reorder.unwrap_or(0.0))?;
-    if let Some(k) = &d.reorder_delay {
-        if !matches!(k.as_str(), "fixed" | "uniform" | "normal") {
-            return Err(bad(
-                f("reorder_delay"),
-                k,
-                "is not a distribution (fixed, uniform, normal)",
-            ));
-        }
-    }
-    non_negative(
-        &f("reorder_delay_mean_s"),
-        d.reorder_delay_mean_s.unwrap_or(0.0),
-    )?;
-    non_negative(
-        &f("reorder_delay_sd_s"),
-        d.reorder_delay_sd_s.unwrap_or(0.0),
-    )?;
-    probability(&f("congestion_loss"), d.congestion_loss.unwrap_or(0.0))?;
-    if let Some(g) = &d.gilbert_elliott {
-        let f = |name: &str| format!("{table}.gilbert_elliott.{name}");
-        for (name, v) in [
-            ("p", g.p),
-            ("r", g.r),
-            ("loss_good", g.loss_good),
-            ("loss_bad", g.loss_bad),
-            ("ber_good", g.ber_good),
-            ("ber_bad", g.ber_bad),
-        ] {
-            probability(&f(name), v)?;
-        }
-    }
-    if let Some(n) = d.arq_attempts {
-        if n > MAX_ARQ_ATTEMPTS {
-            return Err(bad(
-                f("arq_attempts"),
-                n,
-                &format!("must be at most {MAX_ARQ_ATTEMPTS} (0: no ARQ)"),
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// Most transmissions of one frame a link-level ARQ may make (a sanity
-/// bound: real ARQs give up after a handful).
-const MAX_ARQ_ATTEMPTS: u32 = 1000;
-
-/// Checks the ARQ settings as they apply to one direction: `arq_recover_all`
-/// needs ARQ (`arq_attempts` at least 1). The error names the table where
-/// `arq_recover_all` was written.
-fn arq_direction(
-    link: &str,
-    dir: &str,
-    own: &DirectionConfig,
-    d: &DirectionConfig,
-) -> Result<(), ScenarioError> {
-    if d.arq_recover_all == Some(true) && d.arq_attempts.unwrap_or(0) == 0 {
-        let table = if own.arq_recover_all.is_some() {
-            format!("{link}.{dir}")
-        } else {
-            link.to_string()
-        };
-        return Err(ScenarioError::new(
-            format!("{table}.arq_recover_all"),
-            format!(
-                "needs link-level ARQ: set arq_attempts to at least 1 (direction {dir} has {})",
-                d.arq_attempts.unwrap_or(0)
-            ),
-        ));
-    }
-    Ok(())
-}
-
-/// Checks the RED settings as they apply to one direction (link-level and
-/// direction tables merged): they need `queue = "red"`, and the thresholds
-/// must be ordered.
-fn red_direction(link: &str, dir: &str, d: &DirectionConfig) -> Result<(), ScenarioError> {
-    let is_red = d.queue.as_deref() == Some("red");
-    let given = [
-        ("red_min_th", d.red_min_th.is_some()),
-        ("red_max_th", d.red_max_th.is_some()),
-        ("red_max_p", d.red_max_p.is_some()),
-        ("red_wq", d.red_wq.is_some()),
-        ("red_gentle", d.red_gentle.is_some()),
-        ("ecn_marking", d.ecn_marking.is_some()),
-    ];
-    if !is_red {
-        if let Some((name, _)) = given.iter().find(|(_, set)| *set) {
-            return Err(ScenarioError::new(
-                format!("{link}.{name}"),
-                format!("applies only to queue = \"red\" (direction {dir} has another queue)"),
-            ));
-        }
-        return Ok(());
-    }
-    let def = crate::net::queue::RedParams::default();
-    let (min_th, max_th) = (
-        d.red_min_th.unwrap_or(def.min_th),
-        d.red_max_th.unwrap_or(def.max_th),
-    );
-    if max_th <= min_th {
-        return Err(bad(
-            format!("{link}.red_max_th"),
-            max_th,
-            &format!("must be above red_min_th ({min_th}) in direction {dir}"),
-        ));
-    }
-    Ok(())
 }
 
 /// The machinery's TCP fields.

@@ -16,6 +16,7 @@ use super::congestion::{CcEvent, CongestionControl, Reply};
 use super::cwnd_validation::CwndUse;
 use super::delayed_ack::{AckPolicy, DelayedAck};
 use super::ecn::EcnState;
+use super::flow_stats::FlowStats;
 use super::invariants;
 use super::nagle::NagleState;
 use super::options::TcpOptions;
@@ -34,7 +35,6 @@ use super::sent_queue::{Acked, DeliveredNow, SentQueue};
 use super::slow_start::SlowStartRules;
 use super::variant::EndpointParts;
 use crate::engine::{Duration, SimTime};
-use crate::metrics::FlowStats;
 use crate::net::packet::{flags, Ecn, Priority, SeqRange, TcpHeader, MAX_SACK_BLOCKS};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

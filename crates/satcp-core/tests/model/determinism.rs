@@ -14,10 +14,10 @@ fn busy_scenario(seed: u64) -> Value {
         vec![
             link("server", "gateway", 10e6, 0.010),
             json!({"a": "gateway", "b": "client", "delay_s": 0.250, "queue_packets": 30,
-                   "ber": 1e-6, "duplicate": 0.01, "reorder": 0.02,
-                   "reorder_delay": "normal", "reorder_delay_mean_s": 0.05,
-                   "reorder_delay_sd_s": 0.02,
-                   "ab": {"rate_bps": 2.048e6, "loss": 0.001}, "ba": {"rate_bps": 256e3}}),
+                   "errors": {"ber": 1e-6, "duplicate": 0.01},
+                   "reorder": {"prob": 0.02, "delay": "normal", "mean_s": 0.05, "sd_s": 0.02},
+                   "ab": {"rate_bps": 2.048e6, "errors": {"loss": 0.001}},
+                   "ba": {"rate_bps": 256e3}}),
         ],
         vec![
             json!({"kind": "ftp", "client": "client", "server": "server",
@@ -88,9 +88,9 @@ fn a_different_seed_changes_the_result() {
 #[test]
 fn traffic_on_another_link_leaves_the_error_pattern_alone() {
     let sat = json!({"name": "sat", "a": "s1", "b": "c1", "rate_bps": 2e6, "delay_s": 0.25,
-                     "ber": 2e-6});
+                     "errors": {"ber": 2e-6}});
     let other = json!({"name": "other", "a": "s2", "b": "c2", "rate_bps": 5e6, "delay_s": 0.05,
-                       "ber": 1e-5, "loss": 0.01});
+                       "errors": {"ber": 1e-5, "loss": 0.01}});
     let download = json!({"name": "download", "kind": "ftp", "client": "c1", "server": "s1",
                           "file_bytes": 3_000_000});
     let noise = json!({"name": "noise", "kind": "bulk", "client": "c2", "server": "s2",

@@ -65,18 +65,16 @@ fn impairments() -> impl Strategy<Value = Value> {
                 outage,
             )| {
                 json!({
-                    "loss": loss,
-                    "duplicate": dup,
-                    "reorder": reorder,
-                    "reorder_delay": dist,
-                    "reorder_delay_mean_s": mean,
-                    "reorder_delay_sd_s": sd,
-                    "ber": ber,
-                    "arq_attempts": arq,
-                    "arq_recover_all": recover_all && arq > 0,
+                    "errors": {
+                        "loss": loss,
+                        "duplicate": dup,
+                        "ber": ber,
+                        "gilbert_elliott": ge,
+                        "loss_schedule": outage,
+                    },
+                    "reorder": {"prob": reorder, "delay": dist, "mean_s": mean, "sd_s": sd},
+                    "arq": {"attempts": arq, "recover_all": recover_all && arq > 0},
                     "congestion_loss": congestion,
-                    "gilbert_elliott": ge,
-                    "loss_schedule": outage,
                 })
             },
         )
@@ -89,6 +87,10 @@ fn impairments() -> impl Strategy<Value = Value> {
 pub struct Config {
     pub variant: &'static str,
     pub recovery: Option<&'static str>,
+    /// Settings of the variant's table (`[tcp.<family>]`) other than its
+    /// defaults, as JSON: a family whose settings choose between readings
+    /// runs each.
+    pub table: Option<&'static str>,
     /// The TCP stack profile (`tcp.profile`); None: the default, rfc.
     pub profile: Option<&'static str>,
 }
@@ -98,6 +100,10 @@ impl std::fmt::Display for Config {
         match self.recovery {
             Some(r) => write!(f, "{} ({r})", self.variant)?,
             None => write!(f, "{}", self.variant)?,
+        }
+        match self.table {
+            Some(t) => write!(f, " {t}")?,
+            None => {}
         }
         match self.profile {
             Some(p) => write!(f, " [{p}]"),
@@ -115,6 +121,7 @@ pub fn registered_configs() -> Vec<Config> {
             out.push(Config {
                 variant: v.name,
                 recovery: Some(r.name()),
+                table: None,
                 profile: None,
             });
         }
@@ -122,10 +129,18 @@ pub fn registered_configs() -> Vec<Config> {
             out.push(Config {
                 variant: s,
                 recovery: None,
+                table: None,
                 profile: None,
             });
         }
     }
+    // TCP-R's earlier reading of its response (docs/tcpr.md).
+    out.push(Config {
+        variant: "tcpr",
+        recovery: None,
+        table: Some(r#"{"tcpr": {"response": "recovery"}}"#),
+        profile: None,
+    });
     out
 }
 
@@ -277,6 +292,9 @@ fn scenario_of(c: &Case) -> Value {
     if let Some(r) = c.config.recovery {
         tcp = with(tcp, json!({ "recovery": r }));
     }
+    if let Some(t) = c.config.table {
+        tcp = with(tcp, serde_json::from_str(t).expect("a JSON table"));
+    }
     if let Some(p) = c.config.profile {
         tcp = with(tcp, json!({ "profile": p }));
     }
@@ -293,7 +311,7 @@ fn scenario_of(c: &Case) -> Value {
         Some(kind) => {
             let access = with(
                 link("server", "gw", 10e6, 0.001),
-                json!({"ber": c.access_ber, "corrupted_reach_next_node": true}),
+                json!({"errors": {"ber": c.access_ber, "corrupted_reach_next_node": true}}),
             );
             let s = scenario(&["server", "gw", "client"], vec![access, l], vec![app], tcp);
             with(s, json!({"routers": [{"node": "gw", "kind": kind}]}))
@@ -531,7 +549,10 @@ fn lost_handshake_segments_are_retransmitted() {
     let mut client_timeouts = 0;
     for seed in 1..=64u64 {
         let s = one_link(
-            with(link("server", "client", 2e6, 0.1), json!({"loss": 0.4})),
+            with(
+                link("server", "client", 2e6, 0.1),
+                json!({"errors": {"loss": 0.4}}),
+            ),
             vec![ftp(1)],
             json!({"variant": "sack", "max_retransmissions": 30}),
         );

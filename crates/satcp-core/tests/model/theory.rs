@@ -218,7 +218,7 @@ fn delayed_ack_halves_pure_acks() {
 /// Setting: delayed ACK off, so every segment is acknowledged and cwnd grows
 /// by one MSS per RTT in congestion avoidance. That is the b = 1 case of the
 /// derivation, hence C = sqrt(3/2) (with delayed ACK, b = 2 and
-/// C = sqrt(3/4)). Loss hits data packets only (errors_data_only), so ACKs
+/// C = sqrt(3/4)). Loss hits data packets only (errors.data_only), so ACKs
 /// are reliable as the model assumes.
 ///
 /// The Mathis window C/sqrt(p) depends on p only (122 segments at p = 1e-4,
@@ -242,7 +242,7 @@ fn newreno_follows_the_square_root_law() {
             let s = one_link(
                 with(
                     link("server", "client", rate, d),
-                    json!({"ab": {"loss": p, "errors_data_only": true}}),
+                    json!({"ab": {"errors": {"loss": p, "data_only": true}}}),
                 ),
                 vec![bulk(None)],
                 json!({"variant": "newreno", "delayed_ack": false, "mss": mss}),

@@ -1,10 +1,28 @@
 //! First-in first-out with tail drop.
 
-use super::{Queue, QueueLimit};
-use crate::engine::SimTime;
+use super::{Queue, QueueKind, QueueLimit, QueueSettings};
+use crate::engine::{RngStream, SimTime};
 use crate::net::packet::{PacketId, PacketPool};
 use crate::net::router::DropCause;
+use serde::Deserialize;
 use std::collections::VecDeque;
+
+/// `queue = "drop_tail"` (the default); its table `drop_tail = {}` has no
+/// settings.
+pub const KIND: QueueKind = QueueKind {
+    name: "drop_tail",
+    settings: super::read::<DropTailConfig>,
+};
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, expecting = "a table")]
+pub struct DropTailConfig {}
+
+impl QueueSettings for DropTailConfig {
+    fn build(&self, limit: QueueLimit, _rate_bps: u64, _rng: RngStream) -> Box<dyn Queue> {
+        Box::new(DropTail::new(limit))
+    }
+}
 
 pub struct DropTail {
     limit: QueueLimit,

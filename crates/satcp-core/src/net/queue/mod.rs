@@ -1,17 +1,59 @@
 //! Queue disciplines of a link's output buffer. The packet being serialized
 //! has already left the queue, so a limit of K packets means K waiting.
 
+pub mod config;
 pub mod drop_tail;
 pub mod priority;
 pub mod red;
 
-use crate::engine::SimTime;
+use crate::engine::{RngStream, SimTime};
+use crate::error::ScenarioError;
 use crate::net::packet::{PacketId, PacketPool};
 use crate::net::router::DropCause;
+use std::sync::Arc;
 
+pub use config::QueueConfig;
 pub use drop_tail::DropTail;
 pub use priority::StrictPriority;
-pub use red::{Red, RedParams};
+pub use red::{Red, RedConfig};
+
+/// The queue disciplines a scenario may name (`queue = "<name>"`), the
+/// first being the default. Each kind's settings table has its name
+/// (`red = { ... }`).
+pub const KINDS: &[QueueKind] = &[drop_tail::KIND, priority::KIND, red::KIND];
+
+/// A queue discipline in the registry.
+pub struct QueueKind {
+    pub name: &'static str,
+    /// Reads and checks the kind's settings table (null when not given);
+    /// errors name paths relative to the table.
+    pub settings: fn(&serde_json::Value) -> Result<Arc<dyn QueueSettings>, ScenarioError>,
+}
+
+/// A queue kind's checked settings: they make the queue of a link
+/// direction.
+pub trait QueueSettings: std::fmt::Debug + Send + Sync {
+    /// Checks the settings together (ranges, order); paths relative to
+    /// the table.
+    fn validate(&self) -> Result<(), ScenarioError> {
+        Ok(())
+    }
+    /// `rate_bps` is the link's rate; `rng` the queue's own stream
+    /// (`queue/<link>/<dir>`), so that its draws leave the link's error
+    /// model alone.
+    fn build(&self, limit: QueueLimit, rate_bps: u64, rng: RngStream) -> Box<dyn Queue>;
+}
+
+/// A kind's settings table read as `C` and checked: what `QueueKind`'s
+/// `settings` is for most kinds.
+pub fn read<C>(v: &serde_json::Value) -> Result<Arc<dyn QueueSettings>, ScenarioError>
+where
+    C: QueueSettings + serde::de::DeserializeOwned + Default + 'static,
+{
+    let c: C = crate::error::typed(v)?;
+    c.validate()?;
+    Ok(Arc::new(c))
+}
 
 /// How much a queue may hold.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -4,11 +4,38 @@
 //! packets (newest first) if `push_out` is set, so probes never displace
 //! real data; a low-priority arrival to a full buffer is dropped.
 
-use super::{Queue, QueueLimit};
-use crate::engine::SimTime;
+use super::{Queue, QueueKind, QueueLimit, QueueSettings};
+use crate::engine::{RngStream, SimTime};
 use crate::net::packet::{PacketId, PacketPool, Priority};
 use crate::net::router::DropCause;
+use serde::Deserialize;
 use std::collections::VecDeque;
+
+/// `queue = "priority"` with `priority = { push_out }`.
+pub const KIND: QueueKind = QueueKind {
+    name: "priority",
+    settings: super::read::<PriorityConfig>,
+};
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, default, expecting = "a table")]
+pub struct PriorityConfig {
+    /// A high-priority arrival to a full buffer pushes out queued
+    /// low-priority packets, newest first.
+    pub push_out: bool,
+}
+
+impl Default for PriorityConfig {
+    fn default() -> PriorityConfig {
+        PriorityConfig { push_out: true }
+    }
+}
+
+impl QueueSettings for PriorityConfig {
+    fn build(&self, limit: QueueLimit, _rate_bps: u64, _rng: RngStream) -> Box<dyn Queue> {
+        Box::new(StrictPriority::new(limit, self.push_out))
+    }
+}
 
 pub struct StrictPriority {
     limit: QueueLimit,
@@ -107,6 +134,24 @@ mod tests {
             },
             created: SimTime::ZERO,
         })
+    }
+
+    #[test]
+    fn settings_push_out_by_default() {
+        let read = |v: serde_json::Value| (KIND.settings)(&v);
+        read(serde_json::Value::Null).unwrap();
+        read(serde_json::json!({"push_out": false})).unwrap();
+        assert_eq!(
+            read(serde_json::json!({"push_out": 1})).unwrap_err().field,
+            "push_out"
+        );
+        assert_eq!(
+            read(serde_json::json!({"pushout": true}))
+                .unwrap_err()
+                .field,
+            "pushout"
+        );
+        assert!(PriorityConfig::default().push_out);
     }
 
     #[test]

@@ -15,39 +15,74 @@
 //!   linearly from `max_p` to 1 (and marking still applies);
 //! - a full buffer (`limit`) drops regardless.
 
-use super::{Queue, QueueLimit};
+use super::{Queue, QueueKind, QueueLimit, QueueSettings};
 use crate::engine::{Duration, RngStream, SimTime};
+use crate::error::{bad, non_negative, positive, ScenarioError};
 use crate::net::packet::{Ecn, PacketId, PacketPool};
 use crate::net::router::DropCause;
+use serde::Deserialize;
 use std::collections::VecDeque;
 
+/// `queue = "red"` with `red = { min_th, max_th, max_p, wq, gentle,
+/// ecn_marking }`.
+pub const KIND: QueueKind = QueueKind {
+    name: "red",
+    settings: super::read::<RedConfig>,
+};
+
 /// The RED parameters of one queue.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RedParams {
+#[derive(Clone, Copy, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default, expecting = "a table")]
+pub struct RedConfig {
     /// Thresholds on the average queue, packets.
     pub min_th: f64,
     pub max_th: f64,
     /// Early drop/mark probability reached at `max_th`.
     pub max_p: f64,
     /// Weight of the current queue in the average.
-    pub w_q: f64,
+    pub wq: f64,
+    /// p_b rises from max_p to 1 between max_th and 2 max_th.
     pub gentle: bool,
     /// Mark ECN-capable packets CE instead of dropping them early.
-    pub ecn: bool,
+    pub ecn_marking: bool,
 }
 
-impl Default for RedParams {
+impl Default for RedConfig {
     /// The values Floyd recommends (min_th 5, max_th 15 = 3 min_th, max_p
     /// 0.1, w_q 0.002); plain RED, dropping.
-    fn default() -> RedParams {
-        RedParams {
+    fn default() -> RedConfig {
+        RedConfig {
             min_th: 5.0,
             max_th: 15.0,
             max_p: 0.1,
-            w_q: 0.002,
+            wq: 0.002,
             gentle: false,
-            ecn: false,
+            ecn_marking: false,
         }
+    }
+}
+
+impl QueueSettings for RedConfig {
+    fn validate(&self) -> Result<(), ScenarioError> {
+        non_negative("min_th", self.min_th)?;
+        positive("max_th", self.max_th)?;
+        for (name, v) in [("max_p", self.max_p), ("wq", self.wq)] {
+            if !(v > 0.0 && v <= 1.0) {
+                return Err(bad(name, v, "must be in (0, 1]"));
+            }
+        }
+        if self.max_th <= self.min_th {
+            return Err(bad(
+                "max_th",
+                self.max_th,
+                &format!("must be above min_th ({})", self.min_th),
+            ));
+        }
+        Ok(())
+    }
+
+    fn build(&self, limit: QueueLimit, rate_bps: u64, rng: RngStream) -> Box<dyn Queue> {
+        Box::new(Red::new(*self, limit, rate_bps, rng))
     }
 }
 
@@ -57,7 +92,7 @@ impl Default for RedParams {
 const IDLE_PACKET_BYTES: u32 = 1500;
 
 pub struct Red {
-    params: RedParams,
+    params: RedConfig,
     limit: QueueLimit,
     q: VecDeque<PacketId>,
     bytes: u64,
@@ -76,7 +111,7 @@ impl Red {
     /// `rate_bps` is the link's rate (for the idle-time correction); `rng`
     /// is the queue's own stream, so its draws leave the link's error model
     /// alone.
-    pub fn new(params: RedParams, limit: QueueLimit, rate_bps: u64, rng: RngStream) -> Red {
+    pub fn new(params: RedConfig, limit: QueueLimit, rate_bps: u64, rng: RngStream) -> Red {
         Red {
             params,
             limit,
@@ -97,7 +132,7 @@ impl Red {
     }
 
     fn update_avg(&mut self, now: SimTime) {
-        let w = self.params.w_q;
+        let w = self.params.wq;
         match self.idle_since {
             Some(t) if self.q.is_empty() => {
                 let idle = now.0.saturating_sub(t.0) as f64;
@@ -111,7 +146,7 @@ impl Red {
     /// p_b for the current average: None below min_th, Some(1.0) where
     /// every arrival is dropped.
     fn base_probability(&self) -> Option<f64> {
-        let RedParams {
+        let RedConfig {
             min_th,
             max_th,
             max_p,
@@ -173,7 +208,7 @@ impl Queue for Red {
             // forced drop stays a drop even for ECN-capable packets.
             let forced = self.avg >= self.params.max_th && !self.params.gentle;
             let p = pool.get_mut(pkt);
-            if self.params.ecn && !forced && p.ecn != Ecn::NotEct {
+            if self.params.ecn_marking && !forced && p.ecn != Ecn::NotEct {
                 if p.ecn == Ecn::Ect {
                     p.ecn = Ecn::Ce;
                     self.ce_marks += 1;
@@ -213,18 +248,18 @@ mod tests {
     use super::*;
     use crate::net::packet::{Packet, Priority, TcpHeader};
 
-    fn params(ecn: bool) -> RedParams {
-        RedParams {
+    fn params(ecn_marking: bool) -> RedConfig {
+        RedConfig {
             min_th: 5.0,
             max_th: 15.0,
             max_p: 0.1,
-            w_q: 0.002,
+            wq: 0.002,
             gentle: false,
-            ecn,
+            ecn_marking,
         }
     }
 
-    fn red(p: RedParams, limit: usize) -> Red {
+    fn red(p: RedConfig, limit: usize) -> Red {
         Red::new(
             p,
             QueueLimit::Packets(limit),
@@ -244,6 +279,29 @@ mod tests {
             tcp: TcpHeader::default(),
             created: SimTime::ZERO,
         })
+    }
+
+    #[test]
+    fn settings_default_to_floyds_and_are_checked() {
+        let read = |v: serde_json::Value| (KIND.settings)(&v);
+        read(serde_json::Value::Null).unwrap();
+        read(serde_json::json!({"min_th": 10, "max_th": 30, "gentle": true})).unwrap();
+        for (v, field) in [
+            (serde_json::json!({"min_th": -1}), "min_th"),
+            (serde_json::json!({"max_th": 0}), "max_th"),
+            (serde_json::json!({"max_p": 0}), "max_p"),
+            (serde_json::json!({"wq": 1.5}), "wq"),
+            (serde_json::json!({"min_th": 20}), "max_th"),
+            (serde_json::json!({"ecn_marking": 1}), "ecn_marking"),
+            (serde_json::json!({"w_q": 0.1}), "w_q"),
+        ] {
+            assert_eq!(read(v.clone()).unwrap_err().field, field, "{v}");
+        }
+        let e = read(serde_json::json!({"max_th": 4})).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid scenario: max_th: 4 must be above min_th (5)"
+        );
     }
 
     #[test]
@@ -289,7 +347,7 @@ mod tests {
     /// Holds the average at `avg` by hand and offers `n` packets.
     fn offer_at(q: &mut Red, avg: f64, n: usize, ecn: Ecn) -> (usize, usize) {
         let mut pool = PacketPool::default();
-        q.params.w_q = 0.0;
+        q.params.wq = 0.0;
         q.idle_since = None;
         q.avg = avg;
         let (mut drops, mut marks) = (0, 0);

@@ -13,7 +13,7 @@
 //!
 //! - `epdn-v2` records congestion drops (queue overflow, RED early and
 //!   forced drops) and corruption drops at the gateway (a corrupted packet
-//!   the incoming link lets reach this node, `corrupted_reach_next_node`,
+//!   the incoming link lets reach this node, `errors.corrupted_reach_next_node`,
 //!   and which the node discards, `DropCause::Corruption`);
 //! - `epdn-v3` records congestion drops only.
 //!

@@ -1,4 +1,6 @@
-//! Counters of one TCP endpoint, as sender and as receiver.
+//! Counters of one TCP endpoint, as sender and as receiver: the
+//! endpoint's own state, kept by the machinery as it sends and receives;
+//! the results read them (`metrics/endpoint_record.rs`).
 
 use serde::Serialize;
 

@@ -1,0 +1,186 @@
+//! The settings of one link direction, as a scenario gives them (the
+//! link-level table deep-merged with `ab`'s or `ba`'s): the link's own
+//! (rate, delay, their schedules, `congestion_loss`) and one table per
+//! model the link holds: the queue (`net/queue/config.rs`), `errors`
+//! (`net/error_model.rs`), `reorder` (`net/reorder.rs`) and `arq`
+//! (`net/link_arq.rs`). Each model reads and checks its own table and
+//! builds itself from it (`Link::new`); this file only holds them
+//! together.
+
+use super::link_arq::ArqConfig;
+use super::queue::QueueConfig;
+use super::reorder::ReorderConfig;
+use super::schedule;
+use crate::engine::RngStream;
+use crate::error::{bad, non_negative, number, positive, probability, seconds, ScenarioError};
+use crate::net::error_model::ErrorsConfig;
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DirectionConfig {
+    /// Transmission rate, bits per second: needed, on the link or in each
+    /// direction.
+    pub rate_bps: Option<f64>,
+    /// Propagation delay, seconds.
+    #[serde(default)]
+    pub delay_s: f64,
+    /// Time-varying delay: [[time_s, delay_s], ...] in increasing time,
+    /// a step function (a trace, or an orbit's geometry per slot); it
+    /// replaces delay_s from its first point on (before it, its first
+    /// value holds). A packet keeps the delay in force when it was sent.
+    pub delay_schedule: Option<Vec<[f64; 2]>>,
+    /// Time-varying rate: [[time_s, rate_bps], ...], as delay_schedule.
+    pub rate_schedule: Option<Vec<[f64; 2]>>,
+    /// Probability that a data packet is dropped at the queue entrance as
+    /// a congestion drop (`net/congestion_loss.rs`).
+    #[serde(default)]
+    pub congestion_loss: f64,
+    #[serde(default)]
+    pub errors: ErrorsConfig,
+    #[serde(default)]
+    pub reorder: ReorderConfig,
+    #[serde(default)]
+    pub arq: ArqConfig,
+    /// `queue`, `queue_packets`, `queue_bytes` and the kind's table, taken
+    /// out of the table first (`QueueConfig::take_from`).
+    #[serde(skip)]
+    pub queue: QueueConfig,
+}
+
+/// The fastest link satcp accepts: 1 Tb/s (rates are whole bits per
+/// second; anything above is a typo, and 1e300 would overflow).
+const MAX_RATE_BPS: f64 = 1e12;
+
+impl DirectionConfig {
+    /// Reads and checks one direction's (merged) settings table; errors
+    /// name paths relative to it (`errors.ber`, `red.max_th`).
+    pub fn parse(mut table: Map<String, Value>) -> Result<DirectionConfig, ScenarioError> {
+        let queue = QueueConfig::take_from(&mut table)?;
+        let mut d: DirectionConfig = crate::error::typed(&Value::Object(table))?;
+        d.queue = queue;
+        d.validate()?;
+        Ok(d)
+    }
+
+    fn validate(&self) -> Result<(), ScenarioError> {
+        let Some(rate_bps) = self.rate_bps else {
+            return Err(ScenarioError::new(
+                "rate_bps",
+                "missing: set it on the link or in each direction",
+            ));
+        };
+        rate("rate_bps", rate_bps)?;
+        seconds("delay_s", self.delay_s)?;
+        if let Some(points) = &self.delay_schedule {
+            schedule::check(points, non_negative).map_err(|e| e.under("delay_schedule"))?;
+        }
+        if let Some(points) = &self.rate_schedule {
+            schedule::check(points, rate).map_err(|e| e.under("rate_schedule"))?;
+        }
+        probability("congestion_loss", self.congestion_loss)?;
+        self.errors.validate().map_err(|e| e.under("errors"))?;
+        self.reorder.validate().map_err(|e| e.under("reorder"))?;
+        self.arq.validate().map_err(|e| e.under("arq"))?;
+        Ok(())
+    }
+}
+
+fn rate(field: &str, v: f64) -> Result<(), ScenarioError> {
+    positive(field, v)?;
+    if v > MAX_RATE_BPS {
+        return Err(bad(field, number(v), "must be at most 1e12 (1 Tb/s)"));
+    }
+    Ok(())
+}
+
+/// The random streams of one link direction, one per mechanism:
+/// `<mechanism>/<link>/<dir>` (`link/satellite/ab`, `queue/satellite/ab`),
+/// so that turning one mechanism on leaves the others' draws alone.
+pub struct Streams<'a> {
+    pub seed: u64,
+    pub link: &'a str,
+    pub dir: &'a str,
+}
+
+impl Streams<'_> {
+    pub fn rng(&self, mechanism: &str) -> RngStream {
+        RngStream::new(
+            self.seed,
+            &format!("{mechanism}/{}/{}", self.link, self.dir),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn parse(v: Value) -> Result<DirectionConfig, ScenarioError> {
+        let Value::Object(m) = v else { panic!() };
+        DirectionConfig::parse(m)
+    }
+
+    #[test]
+    fn every_table_is_read_into_its_model() {
+        let d = parse(json!({
+            "rate_bps": 2e6, "delay_s": 0.25, "queue": "red", "red": {"max_th": 30},
+            "congestion_loss": 0.01, "errors": {"ber": 1e-6}, "reorder": {"prob": 0.1},
+            "arq": {"attempts": 3}
+        }))
+        .unwrap();
+        assert_eq!(d.queue.kind(), "red");
+        assert_eq!(d.errors.ber, 1e-6);
+        assert_eq!(d.reorder.prob, 0.1);
+        assert_eq!(d.arq.attempts, 3);
+    }
+
+    #[test]
+    fn errors_name_the_path_in_the_table() {
+        for (v, field) in [
+            (json!({}), "rate_bps"),
+            (json!({"rate_bps": 0}), "rate_bps"),
+            (json!({"rate_bps": 1e13}), "rate_bps"),
+            (json!({"rate_bps": 1e6, "delay_s": -1}), "delay_s"),
+            (
+                json!({"rate_bps": 1e6, "delay_schedule": [[0.0, -1.0]]}),
+                "delay_schedule[0][1]",
+            ),
+            (
+                json!({"rate_bps": 1e6, "rate_schedule": [[0.0, 2e12]]}),
+                "rate_schedule[0][1]",
+            ),
+            (
+                json!({"rate_bps": 1e6, "congestion_loss": 2}),
+                "congestion_loss",
+            ),
+            (json!({"rate_bps": 1e6, "errors": {"ber": 2}}), "errors.ber"),
+            (
+                json!({"rate_bps": 1e6, "reorder": {"prob": 2}}),
+                "reorder.prob",
+            ),
+            (
+                json!({"rate_bps": 1e6, "arq": {"recover_all": true}}),
+                "arq.recover_all",
+            ),
+            (json!({"rate_bps": 1e6, "red": {}}), "red"),
+            (json!({"rate_bps": 1e6, "mtu": 1500}), "mtu"),
+        ] {
+            assert_eq!(parse(v.clone()).unwrap_err().field, field, "{v}");
+        }
+    }
+
+    #[test]
+    fn streams_are_named_by_mechanism_link_and_direction() {
+        let s = Streams {
+            seed: 3,
+            link: "satellite",
+            dir: "ba",
+        };
+        let mut a = s.rng("burst");
+        let mut b = RngStream::new(3, "burst/satellite/ba");
+        assert_eq!(a.next_u64(), b.next_u64());
+    }
+}
