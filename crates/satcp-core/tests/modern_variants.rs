@@ -191,7 +191,7 @@ fn hybla_downloads_at_least_as_fast_as_newreno_on_a_geo_path() {
 /// What bounds Hybla's window on a path that holds P = BDP + B (the pipe
 /// and the bottleneck queue). Slow start stops at ssthresh (Linux's clamp),
 /// here the RFC's 64 kB; after it, congestion avoidance adds rho^2
-/// segments per round trip (Eq. 7: rho^2 / cwnd per segment acknowledged),
+/// segments per round trip (Eq. 7: rho^2 / cwnd per ACK, one per segment here),
 /// and the first drop, when cwnd passes P, is reported one round trip
 /// later: cwnd never exceeds P by more than rho^2 segments (plus the
 /// segment that overflowed). After a loss, ssthresh is half the flight,

@@ -236,12 +236,16 @@ impl CongestionControl for Cubic {
     fn on_timeout(&mut self, s: &mut SendState) {
         // Sec. 4.8: ssthresh as on a loss, cwnd = 1 segment; the next
         // congestion-avoidance stage starts with K = 0. A timeout during
-        // the loss episode of an earlier one is no new congestion event.
+        // the loss episode of an earlier one is no new congestion event,
+        // but it too restarts slow start: the stage that ran before it
+        // ends, so that the one after it is the stage Sec. 4.8 means (and
+        // the flag is not left over for a later fast recovery's stage).
         let ssthresh = if s.state() == CongState::Loss {
             s.ssthresh
         } else {
             self.on_congestion(s)
         };
+        self.epoch = None;
         self.after_timeout = true;
         s.restart_after_timeout(ssthresh);
     }

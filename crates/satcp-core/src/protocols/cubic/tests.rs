@@ -162,6 +162,36 @@ fn after_a_timeout_the_curve_starts_at_the_stage_window() {
     assert_eq!(c.cwnd_prior(), 100.0);
 }
 
+/// A second timeout in the loss episode of the first, after congestion
+/// avoidance began: the stage after it starts at K = 0 again, and a later
+/// fast recovery's stage keeps its W_max (fast convergence and all).
+#[test]
+fn a_timeout_within_the_loss_episode_ends_the_running_stage() {
+    let mut c = Cubic::new(CubicConfig::default());
+    let mut s = state(100, 0.1);
+    c.on_timeout(&mut s);
+    s.set_state(CongState::Loss);
+    s.cwnd = 70 * MSS;
+    c.on_ack(&mut s, MSS, SimTime::from_secs_f64(5.0));
+    assert_eq!((c.k(), c.w_max()), (0.0, 70.0));
+    c.on_timeout(&mut s);
+    assert_eq!(s.ssthresh, 70 * MSS, "no new congestion event");
+    s.set_state(CongState::Open);
+    // Slow start ended (below the old ssthresh: the test moves on).
+    s.ssthresh = 50 * MSS;
+    s.cwnd = 60 * MSS;
+    c.on_ack(&mut s, MSS, SimTime::from_secs_f64(10.0));
+    assert_eq!((c.k(), c.w_max()), (0.0, 60.0), "a new stage at K = 0");
+    lose_at(&mut c, &mut s, 100);
+    c.on_ack(&mut s, MSS, SimTime::from_secs_f64(20.0));
+    assert_eq!(c.w_max(), 100.0);
+    assert!(
+        (c.k() - (30.0f64 / 0.4).cbrt()).abs() < 1e-9,
+        "K = {}",
+        c.k()
+    );
+}
+
 /// Sec. 4.10: a first slow start that ends without a congestion event
 /// (ssthresh reached, or HyStart++) leaves W_max undefined: K = 0, W_max
 /// and cwnd_prior are cwnd at the stage's start, so alpha_cubic is 1 and

@@ -155,9 +155,11 @@ impl CongestionControl for Hybla {
             let inc = (self.slow_start_increment() * segs.min(1.0) * mss).round() as u64;
             s.cwnd = (s.cwnd + inc.max(1)).min(s.ssthresh);
         } else {
-            // Eq. 7: rho^2 / cwnd segments per segment acknowledged.
+            // Eq. 7: rho^2 / cwnd segments per ACK (an ACK of one segment
+            // or more; a delayed ACK of two counts once, as in the paper and
+            // Linux's hybla_cong_avoid, like the slow-start rule above).
             let rho = self.rho();
-            self.carry += rho * rho * segs / (s.cwnd as f64 / mss) * mss;
+            self.carry += rho * rho * segs.min(1.0) / (s.cwnd as f64 / mss) * mss;
             let whole = self.carry.floor();
             self.carry -= whole;
             s.cwnd += whole as u64;
