@@ -101,9 +101,8 @@ impl std::fmt::Display for Config {
             Some(r) => write!(f, "{} ({r})", self.variant)?,
             None => write!(f, "{}", self.variant)?,
         }
-        match self.table {
-            Some(t) => write!(f, " {t}")?,
-            None => {}
+        if let Some(t) = self.table {
+            write!(f, " {t}")?;
         }
         match self.profile {
             Some(p) => write!(f, " [{p}]"),
