@@ -43,6 +43,12 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
 
+#: `satcp compare`'s path presets, for its help text without importing the
+#: comparison (and pandas) at start-up; `test_compare.py` checks it against
+#: `satcp.compare.PRESETS`.
+COMPARE_PRESETS = ("thesis-geo", "peach-geo", "starlink", "leo-trace", "starlink-isl")
+
+
 def _build_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog=PROG,
@@ -131,7 +137,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "--preset",
         action="append",
         metavar="NAME",
-        help="a path preset (repeatable; default: all): thesis-geo, peach-geo, starlink, leo-trace",
+        help="a path preset (repeatable; default: all): " + ", ".join(COMPARE_PRESETS),
     )
     cp.add_argument("--seconds", type=float, default=120.0, help="transfer length (default 120)")
     cp.add_argument("--seeds", type=int, default=3, help="seeds per point (default 3)")

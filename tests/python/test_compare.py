@@ -78,3 +78,9 @@ def test_the_ranking_names_each_configurations_profile(tmp_path):
     t = pd.read_csv(tmp_path / "c" / "ranking.csv")
     assert dict(zip(t.variant, t.profile, strict=True)) == by
     assert "| stack |" in (tmp_path / "c" / "ranking.md").read_text()
+
+
+def test_the_help_names_every_preset():
+    from satcp import cli, compare
+
+    assert tuple(cli.COMPARE_PRESETS) == tuple(compare.PRESETS)
