@@ -329,8 +329,10 @@ def satcp_scenario(run: Run, tcp_extra: dict | None = None) -> dict:
                 "delay_s": p.rtt_ms / 2e3,
                 "ab": {
                     "queue_packets": p.bdp_packets,
-                    "loss": run.loss if run.loss_model == "independent" else 0.0,
-                    "drop_seqs": run.drop_seqs(),
+                    "errors": {
+                        "loss": run.loss if run.loss_model == "independent" else 0.0,
+                        "drop_seqs": run.drop_seqs(),
+                    },
                 },
             }
         ],

@@ -6,7 +6,7 @@
 //! concurrent flows, not of every flow it ever had.
 
 use crate::engine::Duration;
-use crate::tcp::{ConnState, FlowStats, TcpEndpoint};
+use crate::tcp::{ConnState, FlowStats, StallRecord, TcpEndpoint};
 
 #[derive(Clone, Debug)]
 pub struct EndpointRecord {
@@ -24,6 +24,7 @@ pub struct EndpointRecord {
     pub cc_counters: Vec<(&'static str, u64)>,
     pub recovery_counters: Vec<(&'static str, u64)>,
     pub stats: FlowStats,
+    pub stalls: StallRecord,
 }
 
 impl EndpointRecord {
@@ -43,6 +44,7 @@ impl EndpointRecord {
             cc_counters: ep.cc_counters(),
             recovery_counters: ep.recovery_counters(),
             stats: ep.stats,
+            stalls: ep.stalls,
         }
     }
 }

@@ -33,6 +33,7 @@ use super::rtt_estimator::RttEstimator;
 use super::send_state::{CongState, SendState, UndoState};
 use super::sent_queue::{Acked, DeliveredNow, SentQueue};
 use super::slow_start::SlowStartRules;
+use super::stall_record::StallRecord;
 use super::variant::EndpointParts;
 use crate::engine::{Duration, SimTime};
 use crate::net::packet::{flags, Ecn, Priority, SeqRange, TcpHeader, MAX_SACK_BLOCKS};
@@ -125,6 +126,9 @@ pub struct TcpEndpoint {
     /// SACK connections only, as Linux).
     rack: Option<Rack>,
     tlp: Option<Tlp>,
+    /// Aborts, backed-off RTOs and stretches without an RTT sample, for
+    /// the results' diagnosis.
+    pub stalls: StallRecord,
 }
 
 impl TcpEndpoint {
@@ -212,6 +216,7 @@ impl TcpEndpoint {
             frto: cfg.frto.then(Frto::default),
             rack: cfg.rack_tlp.then(Rack::default),
             tlp: cfg.rack_tlp.then(Tlp::default),
+            stalls: StallRecord::default(),
         }
     }
 
@@ -701,6 +706,7 @@ impl TcpEndpoint {
                 .rtt
                 .sample_acked(r, self.tx.snd_una, self.tx.snd_max);
             self.stats.rtt_samples += 1;
+            self.stalls.sampled(now);
         }
         if let Some(rtt) = rtt {
             self.cc.on_event(&mut self.tx, CcEvent::RttSample(rtt), now);
@@ -731,6 +737,7 @@ impl TcpEndpoint {
         }
         if self.tx.snd_una >= self.tx.snd_max {
             self.rto_deadline = None;
+            self.stalls.idle(now);
         } else {
             self.rto_deadline = Some(now + self.tx.rtt.rto());
             self.check_reneging(now);
@@ -790,6 +797,7 @@ impl TcpEndpoint {
     fn on_rto(&mut self, now: SimTime, out: &mut TcpOutput) {
         if self.tx.snd_una >= self.tx.snd_max {
             self.rto_deadline = None;
+            self.stalls.idle(now);
             return;
         }
         self.consecutive_rtos += 1;
@@ -797,6 +805,7 @@ impl TcpEndpoint {
         if self.consecutive_rtos > self.max_retransmissions {
             self.state = ConnState::Aborted;
             self.rto_deadline = None;
+            self.stalls.aborted(now, self.consecutive_rtos);
             out.notices.push(Notice::Aborted);
             return;
         }
@@ -824,6 +833,7 @@ impl TcpEndpoint {
         }
         self.presume_lost_at_timeout(now);
         self.tx.rtt.back_off();
+        self.stalls.timed_out(self.tx.rtt.rto());
         self.tx.retransmit_now = true;
         let margin = self.rules.rto_restart_margin;
         self.rto_deadline = Some(now + self.tx.rtt.rto() + margin);
@@ -1024,6 +1034,7 @@ impl TcpEndpoint {
     fn arm_rto(&mut self, now: SimTime) {
         if self.rto_deadline.is_none() {
             self.rto_deadline = Some(now + self.tx.rtt.rto());
+            self.stalls.sending(now);
         }
     }
 

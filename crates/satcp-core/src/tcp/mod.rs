@@ -24,6 +24,7 @@ pub mod rtt_estimator;
 pub mod send_state;
 pub mod sent_queue;
 pub mod slow_start;
+pub mod stall_record;
 pub mod variant;
 
 pub use ack_info::AckInfo;
@@ -34,6 +35,7 @@ pub use flow_stats::FlowStats;
 pub use path_cache::{CachedPath, PathCache};
 pub use recovery::{LossRecovery, RecoveryAck, RecoveryRules};
 pub use send_state::{CongState, SendState};
+pub use stall_record::StallRecord;
 pub use variant::{EndpointParts, VariantChoice, VariantFactory};
 
 #[cfg(test)]
