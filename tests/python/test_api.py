@@ -149,7 +149,16 @@ def test_write(small_run, tmp_path, fmt):
     out = tmp_path / "out"
     small_run.write(out, fmt)
     names = sorted(os.listdir(out))
-    tables = ["flow_series", "flows", "link_series", "links", "stalls", "transfers"]
+    tables = [
+        "apps",
+        "flow_series",
+        "flows",
+        "link_series",
+        "links",
+        "stalls",
+        "transfers",
+        "warnings",
+    ]
     assert names == sorted([f"{t}.{fmt}" for t in tables] + ["results.json", "scenario.json"])
     read = pd.read_csv if fmt == "csv" else pd.read_parquet
     flows = read(out / f"flows.{fmt}")
