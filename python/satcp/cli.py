@@ -48,7 +48,11 @@ def _build_parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="Packet-level simulator of TCP over satellite links.",
     )
-    p.add_argument("--version", action="store_true", help="print the version and exit")
+    p.add_argument(
+        "--version",
+        action="store_true",
+        help="print the version, the git commit and the platform, and exit",
+    )
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     def scenario_args(sp: argparse.ArgumentParser) -> None:
@@ -170,9 +174,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     args = _build_parser().parse_args(argv)
     if args.version:
-        from . import __version__
+        from .provenance import version_line
 
-        print(f"{PROG} {__version__}")
+        print(version_line())
         return 0
     if args.command is None:
         raise UsageError("a command is needed: run, validate, variants, reproduce or compare")

@@ -339,9 +339,28 @@ class Results:
         )
 
     # --- files -------------------------------------------------------------
+    @cached_property
+    def provenance(self) -> dict[str, Any]:
+        """Which satcp, commit, scenario, seed and platform made these
+        results (:mod:`satcp.provenance`)."""
+        from . import provenance
+
+        return provenance.of_run(self.scenario, self.seed)
+
+    def results_json(self) -> str:
+        """``results.json``: the core's JSON (``raw_json``) unchanged, with
+        a last key ``provenance`` added. Determinism checks compare
+        ``raw_json``, or this file without its provenance."""
+        body = self.raw_json.rstrip()
+        assert body.endswith("}"), "the results are a JSON object"
+        head = body[:-1].rstrip()
+        sep = "" if head.endswith("{") else ","
+        return f'{head}{sep}"provenance":{json.dumps(self.provenance)}}}'
+
     def write(self, out_dir: str | os.PathLike[str], fmt: str = "csv") -> list[str]:
         """Writes the tables (``<table>.csv`` or ``<table>.parquet``),
-        ``results.json`` (the core's output, unchanged) and ``scenario.json``
+        ``results.json`` (the core's output with its provenance,
+        :meth:`results_json`) and ``scenario.json``
         (the scenario that was run) into ``out_dir``, all or nothing: the
         files are written into a temporary sibling directory and moved into
         place with ``os.replace``. Returns the paths written."""
@@ -354,7 +373,7 @@ class Results:
                 writers[f"{name}.csv"] = text_writer(csv_text(self._table_data(name)))
             else:
                 writers[f"{name}.{fmt}"] = _table_writer(getattr(self, name), fmt)
-        writers["results.json"] = text_writer(self.raw_json)
+        writers["results.json"] = text_writer(self.results_json())
         scenario = json.dumps(self.scenario, indent=2) + "\n" if self.scenario is not None else "{}"
         writers["scenario.json"] = text_writer(scenario)
         return write_files_atomically(out_dir, writers)
