@@ -64,7 +64,8 @@ def _build_parser() -> argparse.ArgumentParser:
             action="append",
             default=[],
             help="override a field, e.g. tcp.variant=newreno or links[1].ab.errors.ber=1e-6 "
-            "(repeatable; the value is read as TOML, else as a string)",
+            "(a list item by index or name: links[satellite].delay_s=0.3; repeatable; "
+            "the value is read as TOML, else as a string)",
         )
         sp.add_argument("--seed", type=int, help="random seed (overrides the file's)")
 
