@@ -6,7 +6,7 @@
     satcp variants
     satcp reproduce [--list]                       (the reproductions, one line each)
     satcp reproduce NAME [--out DIR] [--workers N] [--quick]
-    satcp plot RESULTS_DIR [--out DIR]
+    satcp plot RESULTS_DIR|SWEEP_DIR [--out DIR]
     satcp report [FOLDER] [--out FILE]
     satcp sweep FILE [--out DIR] [--workers N] [--scheduler ADDRESS] [--quiet]
     satcp compare [--out DIR] [--preset NAME]... [--seconds S] [--seeds N] [--quick]
@@ -113,9 +113,16 @@ def _build_parser() -> argparse.ArgumentParser:
     rep.add_argument("folder", nargs="?", default="reports", help="default: reports")
     rep.add_argument("--out", metavar="FILE", default=None, help="default: FOLDER/index.html")
 
-    pl = sub.add_parser("plot", help="draw a run's time series as PNG")
-    pl.add_argument("results", help="a directory written by `satcp run --out`")
-    pl.add_argument("--out", metavar="DIR", default=None, help="default: the results directory")
+    pl = sub.add_parser(
+        "plot", help="draw a run's time series, or a sweep's means over its axes, as PNG"
+    )
+    pl.add_argument("results", help="a directory written by `satcp run --out` or by `satcp sweep`")
+    pl.add_argument(
+        "--out",
+        metavar="DIR",
+        default=None,
+        help="default: the results directory (a sweep's: its plots/)",
+    )
 
     sw = sub.add_parser("sweep", help="run a grid of scenarios (cached, resumable)")
     sw.add_argument("file", help="sweep file (TOML: base, seeds, [set], [axes])")
@@ -346,11 +353,13 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 def _cmd_plot(args: argparse.Namespace) -> int:
     from .plot import plot_results
+    from .sweep_plot import is_sweep_dir, plot_sweep
 
     if not os.path.isdir(args.results):
         raise UsageError(f"{args.results}: not a results directory")
+    draw = plot_sweep if is_sweep_dir(args.results) else plot_results
     try:
-        paths = plot_results(args.results, args.out)
+        paths = draw(args.results, args.out)
     except (OSError, ValueError) as e:
         raise UsageError(_os_error(e) if isinstance(e, OSError) else str(e)) from None
     print(f"wrote {len(paths)} figures: {', '.join(os.path.basename(p) for p in paths)}")
