@@ -24,8 +24,9 @@
 #   make validate  satcp against ns-3 3.44 under loss (own ns-3 venv; not in CI)
 #   make validate-modern  CUBIC, BBR, Westwood+, Hybla and NewReno (linux
 #                profile) against ns-3 3.44 on a GEO and a LEO path, lossless
-#                and under random loss (own ns-3 venv; not in CI; about 20 min
-#                on 2 cores)
+#                and under random loss (own ns-3 venv; not in CI; ns-3's 154
+#                runs take hours on 2 cores, Hybla's GEO runs up to 14 min
+#                each; they are cached, so a rerun redoes only satcp's side)
 #   make flamegraph  flame graphs of benchmark scenarios a and c into docs/perf/
 #                (perf and inferno; not in CI: tools/flamegraph.sh)
 #   make soak    the transport-invariant property test with PROPTEST_CASES
