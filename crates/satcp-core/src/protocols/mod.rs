@@ -344,3 +344,36 @@ pub fn router(kind: &str, settings: &Value) -> Result<Box<dyn RouterFunction>, S
     };
     (k.build)(settings)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{json, Map};
+
+    /// Linux repairs losses from the SACK scoreboard whatever its congestion
+    /// control: the linux profile runs SACK recovery where the family
+    /// offers it, unless the scenario or the variant's name says otherwise;
+    /// rfc keeps each family's first recovery.
+    #[test]
+    fn linux_recovers_with_sack_where_the_family_offers_it() {
+        let recovery = |profile: Profile, variant: &str, recovery: Option<&str>| {
+            let mut m = Map::new();
+            m.insert("profile".into(), serde_json::to_value(profile).unwrap());
+            m.insert("variant".into(), json!(variant));
+            if let Some(r) = recovery {
+                m.insert("recovery".into(), json!(r));
+            }
+            crate::tcp::profile::apply(&mut m);
+            let tcp: TcpConfig = serde_json::from_value(Value::Object(m)).unwrap();
+            resolve(&tcp, &Value::Null).unwrap().recovery
+        };
+        assert_eq!(recovery(Profile::Linux, "westwood", None), Recovery::Sack);
+        assert_eq!(recovery(Profile::Linux, "reno", None), Recovery::Sack);
+        assert_eq!(recovery(Profile::Rfc, "westwood", None), Recovery::NewReno);
+        assert_eq!(
+            recovery(Profile::Linux, "westwood", Some("newreno")),
+            Recovery::NewReno
+        );
+        assert_eq!(recovery(Profile::Linux, "newreno", None), Recovery::NewReno);
+    }
+}

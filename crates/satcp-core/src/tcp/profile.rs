@@ -168,35 +168,6 @@ mod tests {
         assert_eq!(hystart(Some("westwood"), Some(true)), Some(json!(true)));
     }
 
-    /// Linux repairs losses from the SACK scoreboard whatever its congestion
-    /// control: the linux profile runs SACK recovery where the family
-    /// offers it, unless the scenario or the variant's name says otherwise;
-    /// rfc keeps each family's first recovery.
-    #[test]
-    fn linux_recovers_with_sack_where_the_family_offers_it() {
-        use crate::protocols::resolve;
-        use crate::tcp::Recovery;
-        let recovery = |profile: Profile, variant: &str, recovery: Option<&str>| {
-            let mut m = Map::new();
-            m.insert("profile".into(), serde_json::to_value(profile).unwrap());
-            m.insert("variant".into(), json!(variant));
-            if let Some(r) = recovery {
-                m.insert("recovery".into(), json!(r));
-            }
-            apply(&mut m);
-            let tcp: TcpConfig = serde_json::from_value(Value::Object(m)).unwrap();
-            resolve(&tcp, &Value::Null).unwrap().recovery
-        };
-        assert_eq!(recovery(Profile::Linux, "westwood", None), Recovery::Sack);
-        assert_eq!(recovery(Profile::Linux, "reno", None), Recovery::Sack);
-        assert_eq!(recovery(Profile::Rfc, "westwood", None), Recovery::NewReno);
-        assert_eq!(
-            recovery(Profile::Linux, "westwood", Some("newreno")),
-            Recovery::NewReno
-        );
-        assert_eq!(recovery(Profile::Linux, "newreno", None), Recovery::NewReno);
-    }
-
     /// Every key a profile sets is a `[tcp]` field.
     #[test]
     fn profiles_set_only_tcp_fields() {
