@@ -35,7 +35,24 @@ VALUES = ["0", "1e-300", "0.4", "-1", "1e300", "1e12", "nan", "inf", "-inf", "18
 # None, the field path).
 EXTRA = [
     (None, f"tcp.{k}")
-    for k in ["mss", "initial_window", "initial_ssthresh", "rcv_buffer", "timer_granularity", "persist_timeout", "max_ack_delay", "max_ack_segments", "dupack_threshold", "initial_rto", "min_rto", "max_rto", "max_retransmissions", "rtt_gain", "deviation_gain", "rtt_deviation_coefficient"]
+    for k in [
+        "mss",
+        "initial_window",
+        "initial_ssthresh",
+        "rcv_buffer",
+        "timer_granularity",
+        "persist_timeout",
+        "max_ack_delay",
+        "max_ack_segments",
+        "dupack_threshold",
+        "initial_rto",
+        "min_rto",
+        "max_rto",
+        "max_retransmissions",
+        "rtt_gain",
+        "deviation_gain",
+        "rtt_deviation_coefficient",
+    ]
 ]
 VARIANTS = {
     "adalr": "breakpoint rho_max rto_margin rto_retransmit_limit deviation_gain",
