@@ -277,18 +277,35 @@ def _run_with_pcap(sc: dict[str, Any], args: argparse.Namespace):
     from . import ScenarioError, link_direction
     from . import run as run_scenario
 
+    # Every capture is checked before anything is written: a known link
+    # direction, named once, whose file name stays in the folder.
+    names: dict[str, str] = {}
+    seen: dict[int, str] = {}
+    for key in args.pcap:
+        try:
+            direction = link_direction(sc, key)
+        except ScenarioError as e:
+            raise UsageError(f"--pcap: {e}") from None
+        name, _, d = key.partition(":")
+        fname = f"{name}-{d or 'ab'}.pcap"
+        if direction in seen or fname in names.values():
+            first = seen.get(direction) or next(k for k, f in names.items() if f == fname)
+            raise UsageError(f"--pcap {key}: the same capture as --pcap {first}")
+        if not _plain_file_name(fname):
+            raise UsageError(f"--pcap {key}: {fname!r} is not a plain file name")
+        seen[direction] = key
+        names[key] = fname
     tmp = tempfile.mkdtemp(
         prefix=".satcp-pcap-", dir=os.path.dirname(os.path.abspath(args.out or "."))
     )
     files = {}
     try:
-        for key in args.pcap:
-            try:
-                link_direction(sc, key)
-            except ScenarioError as e:
-                raise UsageError(f"--pcap: {e}") from None
-            name, _, d = key.partition(":")
-            files[key] = os.path.join(tmp, f"{name}-{d or 'ab'}.pcap")
+        for key, fname in names.items():
+            path = os.path.join(tmp, fname)
+            # The second guard: never a file outside the capture folder.
+            if os.path.dirname(os.path.realpath(path)) != os.path.realpath(tmp):
+                raise UsageError(f"--pcap {key}: {fname!r} would be written outside --out")
+            files[key] = path
         try:
             res = run_scenario(sc, pcap=files)
         except OSError as e:
@@ -297,6 +314,19 @@ def _run_with_pcap(sc: dict[str, Any], args: argparse.Namespace):
         _remove_tree(tmp)
         raise
     return res, [(tmp, os.path.basename(f)) for f in files.values()]
+
+
+def _plain_file_name(name: str) -> bool:
+    """A name that is one file in a folder: no separator, no ``..``, no
+    control character, not too long."""
+    return (
+        0 < len(name) <= 255
+        and os.sep not in name
+        and "/" not in name
+        and "\\" not in name
+        and ".." not in name
+        and all(c.isprintable() for c in name)
+    )
 
 
 def _move_pcaps(pcaps: list[tuple[str, str]], out: str) -> None:
