@@ -93,26 +93,53 @@ def _read_schedule_files(scenario: dict[str, Any], base: str) -> None:
                     holder[key] = read_schedule_csv(os.path.join(base, holder[key]), field)
 
 
+#: The largest scenario or schedule file read, bytes: reading stops there
+#: (an endless file such as /dev/zero never returns otherwise).
+MAX_INPUT_BYTES = 64 << 20
+#: The most points a schedule file may hold.
+MAX_SCHEDULE_POINTS = 1_000_000
+
+
+def _read_bounded(path: str, field: str) -> str:
+    """A text file's content, at most MAX_INPUT_BYTES of it (else an
+    error naming the field), decoded as UTF-8 (else an error)."""
+    with open(path, "rb") as f:
+        data = f.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:
+        raise ScenarioError(
+            f"invalid scenario: {field}: {path} is larger than {MAX_INPUT_BYTES >> 20} MB"
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ScenarioError(
+            f"invalid scenario: {field}: {path}: not UTF-8 text (byte {e.start})"
+        ) from None
+
+
 def read_schedule_csv(path: str, field: str = "schedule") -> list[list[float]]:
     """``[[time_s, value], ...]`` from a two-column CSV file."""
     points = []
     try:
-        with open(path, encoding="utf-8") as f:
-            for n, line in enumerate(f, 1):
-                line = line.split("#", 1)[0].strip()
-                if not line:
-                    continue
-                cells = [c.strip() for c in line.replace(";", ",").split(",")]
-                try:
-                    t, v = float(cells[0]), float(cells[1])
-                except (ValueError, IndexError):
-                    if not points:
-                        continue  # a header line, before the data
-                    raise ScenarioError(
-                        f"invalid scenario: {field}: {path} line {n}: "
-                        f"{line!r} is not 'time_s, value'"
-                    ) from None
-                points.append([t, v])
+        text = _read_bounded(path, field)
+        for n, line in enumerate(text.splitlines(), 1):
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            cells = [c.strip() for c in line.replace(";", ",").split(",")]
+            try:
+                t, v = float(cells[0]), float(cells[1])
+            except (ValueError, IndexError):
+                if not points:
+                    continue  # a header line, before the data
+                raise ScenarioError(
+                    f"invalid scenario: {field}: {path} line {n}: {line!r} is not 'time_s, value'"
+                ) from None
+            points.append([t, v])
+            if len(points) > MAX_SCHEDULE_POINTS:
+                raise ScenarioError(
+                    f"invalid scenario: {field}: {path} has more than {MAX_SCHEDULE_POINTS} points"
+                )
     except OSError as e:
         raise ScenarioError(
             f"invalid scenario: {field}: cannot read {path}: {e.strerror}"
@@ -122,7 +149,9 @@ def read_schedule_csv(path: str, field: str = "schedule") -> list[list[float]]:
 
 def _read_toml(path: str) -> dict[str, Any]:
     with open(path, "rb") as f:
-        data = f.read()
+        data = f.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:
+        raise ScenarioError(f"{path}: larger than {MAX_INPUT_BYTES >> 20} MB: not a scenario")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
