@@ -18,6 +18,9 @@
 #   make test    setup + Rust format/lint/tests + Python lint/tests
 #   make bench   the core's benchmarks (summary table, then criterion),
 #                built with profile-guided optimisation (tools/pgo.sh)
+#   make bench-cli, bench-sweep, bench-ns3  whole-process times: the satcp
+#                command, sweeps of many short runs, satcp against ns-3 3.44
+#                compiled as C++ (not in CI)
 #   make validate  satcp against ns-3 3.44 under loss (own ns-3 venv; not in CI)
 #   make flamegraph  flame graphs of benchmark scenarios a and c into docs/perf/
 #                (perf and inferno; not in CI: tools/flamegraph.sh)
@@ -173,19 +176,43 @@ flamegraph:
 	tools/flamegraph.sh
 
 # Not in CI: satcp against ns-3 3.44 (PyPI `ns3`, in its own venv, never in
-# .venv) on the thesis FTP and the 20-flow GEO scenario, run alternately;
-# prints median wall-time ratios and peak memory. Slow (minutes per ns-3 run).
+# .venv) on the thesis FTP and the 20-flow GEO scenario, run alternately:
+# satcp's core binary and `satcp run` against the ns-3 counterparts compiled
+# as C++ programs against the wheel's headers and libraries (bench-ns3-cpp,
+# into build/ns3-cpp); NS3_PYTHON=1 adds ns-3 driven from Python through the
+# wheel's bindings (slow: seconds of start-up per run). Prints median
+# whole-process and event-loop ratios and peak memory.
 NS3_VENV ?= build/ns3-venv
 NS3_PAIRS ?= 3
-.PHONY: bench-ns3
-bench-ns3:
+NS3_CPP := build/ns3-cpp
+.PHONY: bench-ns3 bench-ns3-cpp
+bench-ns3-cpp:
 	@test -x $(NS3_VENV)/bin/python || $(PYTHON) -m venv $(NS3_VENV)
-	@$(NS3_VENV)/bin/python -c 'import ns' 2>/dev/null || $(NS3_VENV)/bin/pip install --quiet ns3==3.44.post0
+	@$(NS3_VENV)/bin/pip show ns3 2>/dev/null | grep -qx 'Version: $(NS3_VERSION)' \
+		|| $(NS3_VENV)/bin/pip install --quiet ns3==$(NS3_VERSION)
+	tools/ns3/build_cpp.sh $(NS3_VENV) $(NS3_CPP)
+
+bench-ns3: setup bench-ns3-cpp
 	pgo_env="$$(tools/pgo.sh bench)" && \
 	env $$pgo_env cargo bench -p satcp-core --bench summary --no-run && \
-	$(PYTHON) tools/ns3/bench_vs_ns3.py --ns3-python $(NS3_VENV)/bin/python --pairs $(NS3_PAIRS) \
+	$(BIN)/python tools/ns3/bench_vs_ns3.py --ns3-cpp $(NS3_CPP) --satcp $(BIN)/satcp --pairs $(NS3_PAIRS) \
+		$(if $(filter 1,$(NS3_PYTHON)),--ns3-python $(NS3_VENV)/bin/python) \
 		--satcp-bench $$(env $$pgo_env cargo bench -p satcp-core --bench summary --no-run --message-format=json 2>/dev/null \
 		| $(PYTHON) -c 'import sys, json; print([m["executable"] for m in map(json.loads, sys.stdin) if m.get("executable")][-1])')
+
+# Not in CI: what a user waits for around the core. bench-cli: the satcp
+# command's whole process (--help, validate, run --out) against the
+# interpreter's start-up (tools/bench_cli.py; BEFORE=path/to/other/satcp
+# adds a second executable, run alternately). bench-sweep: satcp sweep and
+# run_many over SWEEP_RUNS one-second runs against the sum of the core's
+# own times (tools/bench_sweep.py).
+SWEEP_RUNS ?= 10000
+.PHONY: bench-cli bench-sweep
+bench-cli: setup
+	$(BIN)/python tools/bench_cli.py satcp=$(BIN)/satcp $(if $(BEFORE),before=$(BEFORE))
+
+bench-sweep: setup
+	$(BIN)/python tools/bench_sweep.py --runs $(SWEEP_RUNS) satcp=$(BIN)/satcp $(if $(BEFORE),before=$(BEFORE))
 
 # At least a million property-test cases: 34 variant configurations today
 # (read from the registry) x PROPTEST_CASES each. SEED=n draws another set

@@ -7,22 +7,52 @@
 
 The simulation runs in the Rust core (``satcp._core``); this package reads
 scenarios, applies overrides and turns results into pandas data frames.
+
+Importing it loads only the core and the standard library's basics: the
+rest (:class:`Results`, :func:`load`, :func:`to_json`, threads, and
+pandas, which only data frames need) is imported when first used, so that
+the ``satcp`` command starts fast (issue 33).
 """
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any
 
-from . import _core, progress
+from . import _core
 from ._core import ScenarioError
-from .results import Results
-from .scenario import load, to_json
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (5 ms)
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping, Sequence
+    from typing import Any
+
+    from .results import Results
+    from .scenario import load, to_json
+
+    #: A scenario: a path to a TOML file, or a dict in the same shape.
+    ScenarioLike = str | os.PathLike[str] | Mapping[str, Any]
 
 __version__: str = _core.__version__
+
+# Public names defined in submodules, imported on first access (PEP 562).
+_LAZY = {"Results": "results", "load": "scenario", "to_json": "scenario"}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "Results",
@@ -35,8 +65,6 @@ __all__ = [
     "validate",
     "variants",
 ]
-
-ScenarioLike = str | os.PathLike[str] | Mapping[str, Any]
 
 
 def variants() -> list[str]:
@@ -53,6 +81,8 @@ def resolve(
 ) -> dict[str, Any]:
     """The scenario as a dict with overrides, ``seed`` and ``sample_interval_s``
     applied (not yet validated by the core)."""
+    from .scenario import load
+
     sc = load(scenario, overrides, seed)
     if sample_interval_s is not None:
         sc["sample_interval_s"] = sample_interval_s
@@ -68,12 +98,16 @@ def validate(
 ) -> dict[str, Any]:
     """Checks a scenario without running it; returns the resolved dict or
     raises ScenarioError."""
+    from .scenario import to_json
+
     sc = resolve(scenario, seed=seed, overrides=overrides, sample_interval_s=sample_interval_s)
     _core.validate_json(to_json(sc))
     return sc
 
 
 def _run_resolved(sc: dict[str, Any], text: str) -> Results:
+    from .results import Results
+
     t0 = time.perf_counter()
     out = _core.run_json(text)
     wall = time.perf_counter() - t0
@@ -83,14 +117,31 @@ def _run_resolved(sc: dict[str, Any], text: str) -> Results:
 def _run_watched(sc: dict[str, Any], text: str) -> Results:
     """:func:`_run_resolved` with a progress bar of simulated time
     (:func:`satcp.progress.watch_sim_time`): the run goes on in a thread while
-    this one reads the core's clock."""
+    this one reads the core's clock. A plain thread, not an executor:
+    ``concurrent.futures`` (and tqdm) would cost more start-up time than a
+    short run takes."""
+    import threading
+
+    from . import progress
+    from .results import Results
+
     clock = _core.SimClock()
+    box: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            box["out"] = _core.run_json_clocked(text, clock)
+        except BaseException as e:  # re-raised in the caller's thread
+            box["error"] = e
+
     t0 = time.perf_counter()
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="satcp-run") as pool:
-        job = pool.submit(_core.run_json_clocked, text, clock)
-        progress.watch_sim_time(job, clock, sc.get("duration_s"))
-        out = job.result()
-    return Results(out, scenario=sc, wall_time_s=time.perf_counter() - t0)
+    job = threading.Thread(target=work, name="satcp-run", daemon=True)
+    job.start()
+    progress.watch_sim_time(job, clock, sc.get("duration_s"))
+    job.join()
+    if "error" in box:
+        raise box["error"]
+    return Results(box["out"], scenario=sc, wall_time_s=time.perf_counter() - t0)
 
 
 def run(
@@ -106,6 +157,9 @@ def run(
     ``pcap`` maps link directions (``"satellite:ab"``, ``"1:ba"``; the
     direction defaults to ab) to pcap files to write: what was transmitted
     on them, with IPv4/TCP headers (docs/pcap.md)."""
+    from .results import Results
+    from .scenario import to_json
+
     sc = resolve(scenario, seed=seed, overrides=overrides, sample_interval_s=sample_interval_s)
     if not pcap:
         return _run_resolved(sc, to_json(sc))
@@ -135,6 +189,9 @@ def run_many(scenarios: Sequence[ScenarioLike], workers: int | None = None) -> l
     use several cores) and returns their results in the same order. Every
     scenario is validated first: an invalid one raises ScenarioError before
     any run starts."""
+    from . import progress
+    from .scenario import load, to_json
+
     resolved = [load(s) for s in scenarios]
     texts = [to_json(sc) for sc in resolved]
     for i, text in enumerate(texts):
@@ -152,12 +209,16 @@ def run_many(scenarios: Sequence[ScenarioLike], workers: int | None = None) -> l
     progress.add(len(texts))
     if workers == 1:
         return [_run_counted(sc, t) for sc, t in zip(resolved, texts, strict=True)]
+    from concurrent.futures import ThreadPoolExecutor
+
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="satcp") as pool:
         return list(pool.map(_run_counted, resolved, texts))
 
 
 def _run_counted(sc: dict[str, Any], text: str) -> Results:
     """:func:`_run_resolved`, reported to the open progress bar."""
+    from . import progress
+
     try:
         r = _run_resolved(sc, text)
     except BaseException:

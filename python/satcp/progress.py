@@ -43,11 +43,14 @@ class _RunsBar:
     its own counts (a hidden tqdm bar counts nothing)."""
 
     def __init__(self, desc: str, total: int, show: bool) -> None:
-        from tqdm import tqdm
-
         self.total = total
         self.done = 0
         self.failed = 0
+        self.bar: Any = _NoBar()
+        if not show:
+            return  # counts only: tqdm's import alone takes longer than many runs
+        from tqdm import tqdm
+
         self.bar = tqdm(
             total=total,
             desc=desc,
@@ -80,6 +83,17 @@ class _RunsBar:
 
     def close(self) -> None:
         self.bar.close()
+
+
+class _NoBar:
+    """What :class:`_RunsBar` calls of a tqdm bar, doing nothing."""
+
+    total = 0
+
+    def set_postfix_str(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    refresh = update = set_description_str = close = set_postfix_str
 
 
 @contextlib.contextmanager
@@ -119,9 +133,10 @@ def finished(ok: bool = True) -> None:
 
 def watch_sim_time(job: Any, clock: Any, until_s: float | None, show: bool = True) -> None:
     """Shows the simulated seconds ``clock.now_s()`` reaches (of ``until_s``)
-    until the future ``job`` is done; the bar appears after one second."""
-    from concurrent.futures import wait
-
+    until ``job`` (a thread or a future) is done; the bar appears after one
+    second, and tqdm is imported only then (a short run does without it)."""
+    if _done_within(job, 1.0):
+        return
     from tqdm import tqdm
 
     total = until_s if until_s is not None and math.isfinite(until_s) else None
@@ -131,12 +146,23 @@ def watch_sim_time(job: Any, clock: Any, until_s: float | None, show: bool = Tru
         unit="s",
         disable=not show,
         leave=False,
-        delay=1.0,
         file=sys.stderr,
         bar_format="{desc}: {n:.1f}/{total:.0f} s [{elapsed}<{remaining}]"
         if total
         else "{desc}: {n:.1f} s [{elapsed}]",
     ) as bar:
-        while not wait([job], timeout=0.25).done:
+        if show:
+            bar.start_t -= 1.0  # the second waited above
+        while not _done_within(job, 0.25):
             bar.n = min(clock.now_s(), total) if total else clock.now_s()
             bar.refresh()
+
+
+def _done_within(job: Any, timeout: float) -> bool:
+    """Waits up to ``timeout`` seconds for a thread or a future to finish."""
+    if isinstance(job, threading.Thread):
+        job.join(timeout)
+        return not job.is_alive()
+    from concurrent.futures import wait
+
+    return bool(wait([job], timeout=timeout).done)

@@ -12,20 +12,28 @@ the parsed dict (``raw``) and turns the tables into data frames:
   become plain columns (``rx_bytes``, ``queue_drops``, ...),
 - ``flow_series`` / ``link_series``: the sampled time series (empty when the
   scenario's ``sample_interval_s`` is 0).
+
+pandas is imported when a data frame is first asked for: the summary and
+the CSV files are made from the parsed JSON (:func:`csv_text` writes what
+pandas' ``to_csv`` writes, byte for byte), so ``satcp run`` and ``satcp
+validate`` never load it.
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import math
 import os
 from collections.abc import Mapping, Sequence
 from functools import cached_property
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from ._fsutil import text_writer, write_files_atomically
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["FORMATS", "TABLES", "Results"]
 
@@ -100,35 +108,54 @@ class Results:
         return self.events / self.wall_time_s
 
     # --- tables ------------------------------------------------------------
+    def _table_data(self, name: str) -> list[dict[str, Any]] | dict[str, Any]:
+        """Table ``name`` as pandas takes it: a list of rows (dicts) or a
+        dict of columns (the series)."""
+        if name == "transfers":
+            return self.raw.get("transfers") or []
+        if name == "flows":
+            return _flatten(
+                self.raw.get("flows") or [],
+                {"server": "server_", "client": "client_", "variant_counters": "counter_"},
+            )
+        if name == "links":
+            return _flatten(self.raw.get("links") or [], {"stats": ""})
+        if name in ("flow_series", "link_series"):
+            return self.raw.get(name) or {}
+        raise KeyError(name)
+
+    def _frame(self, name: str) -> pd.DataFrame:
+        import pandas as pd
+
+        return pd.DataFrame(self._table_data(name))
+
     @cached_property
     def transfers(self) -> pd.DataFrame:
-        return pd.DataFrame(self.raw.get("transfers", []))
+        return self._frame("transfers")
 
     @cached_property
     def flows(self) -> pd.DataFrame:
-        rows = _flatten(
-            self.raw.get("flows", []),
-            {"server": "server_", "client": "client_", "variant_counters": "counter_"},
-        )
-        return pd.DataFrame(rows)
+        return self._frame("flows")
 
     @cached_property
     def links(self) -> pd.DataFrame:
-        return pd.DataFrame(_flatten(self.raw.get("links", []), {"stats": ""}))
+        return self._frame("links")
 
     @cached_property
     def flow_series(self) -> pd.DataFrame:
-        return pd.DataFrame(self.raw.get("flow_series", {}))
+        return self._frame("flow_series")
 
     @cached_property
     def link_series(self) -> pd.DataFrame:
-        return pd.DataFrame(self.raw.get("link_series", {}))
+        return self._frame("link_series")
 
     def tables(self) -> dict[str, pd.DataFrame]:
         return {name: getattr(self, name) for name in TABLES}
 
     def response_times(self, kind: str | None = None) -> pd.Series:
         """Response times (s) of the finished transfers, optionally of one kind."""
+        import pandas as pd
+
         t = self.transfers
         if t.empty:
             return pd.Series([], dtype=float, name="response_time_s")
@@ -271,7 +298,11 @@ class Results:
             raise ValueError(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
         writers = {}
         for name in TABLES:
-            writers[f"{name}.{fmt}"] = _table_writer(getattr(self, name), fmt)
+            if fmt == "csv":
+                # Without pandas: the same bytes as DataFrame.to_csv (csv_text).
+                writers[f"{name}.csv"] = text_writer(csv_text(self._table_data(name)))
+            else:
+                writers[f"{name}.{fmt}"] = _table_writer(getattr(self, name), fmt)
         writers["results.json"] = text_writer(self.raw_json)
         scenario = json.dumps(self.scenario, indent=2) + "\n" if self.scenario is not None else "{}"
         writers["scenario.json"] = text_writer(scenario)
@@ -286,6 +317,92 @@ def _table_writer(df: pd.DataFrame, fmt: str):
             df.to_parquet(path, index=False)
 
     return write
+
+
+# --- CSV without pandas ------------------------------------------------------
+#
+# A table is built the way pandas.DataFrame builds one from a list of dicts
+# (columns in the order they first appear; a row without a column holds NaN)
+# or from a dict of lists, and each column gets the dtype pandas infers for
+# it (``lib.maybe_convert_objects``): all booleans -> bool; integers ->
+# int64; integers and floats, or integers with a missing value -> float64;
+# anything else (strings, lists, a mix of booleans and numbers) -> object.
+# ``to_csv(index=False)`` then writes a float64 value as its shortest repr
+# (numpy's str of a float64 is Python's repr), a missing value (None, NaN)
+# as an empty field, and anything else with str(), through the csv module
+# (minimal quoting, "\n" line ends). tests/python/test_results_csv.py checks
+# the two byte for byte.
+
+_MISSING = object()  # a row without the column (pandas: NaN)
+
+
+def _is_na(v: Any) -> bool:
+    return v is None or v is _MISSING or (isinstance(v, float) and v != v)
+
+
+def _column_cells(values: Sequence[Any]) -> list[str]:
+    """The CSV fields of one column, as pandas writes them."""
+    types = set(map(type, values))
+    # The common cases first (a sampled series has thousands of rows).
+    if types <= {float}:  # float64; NaN -> empty
+        return [repr(v) if v == v else "" for v in values]
+    if types <= {int} or types <= {bool} or types <= {str}:  # int64, bool, object
+        return list(map(str, values))
+    bools = ints = floats = na = other = False
+    neg = big = False  # ints < 0; ints >= 2**63 (uint64 at most, else object)
+    for v in values:
+        if isinstance(v, bool):
+            bools = True
+        elif isinstance(v, int):
+            ints = True
+            if v < 0:
+                neg = True
+                other = other or v < -(2**63)
+            elif v >= 2**63:
+                big = True
+                other = other or v >= 2**64
+        elif isinstance(v, float):
+            if v != v:
+                na = True
+            else:
+                floats = True
+        elif v is None or v is _MISSING:
+            na = True
+        else:
+            other = True
+    other = other or (neg and big)  # no integer dtype holds both: object
+    if bools and not (ints or floats or na or other):
+        return ["True" if v else "False" for v in values]
+    if not (bools or other) and (floats or (ints and na)):  # float64
+        return ["" if _is_na(v) else repr(float(v)) for v in values]
+    # int64 (str), or object: str() of each value, floats as repr, NaN empty
+    return ["" if _is_na(v) else repr(v) if isinstance(v, float) else str(v) for v in values]
+
+
+def _columns(data: Sequence[Mapping[str, Any]] | Mapping[str, Sequence[Any]]) -> dict[str, list]:
+    """A table's columns: from a dict of lists, or from a list of row dicts
+    (columns in order of first appearance, a missing key as _MISSING)."""
+    if isinstance(data, Mapping):
+        return {str(k): list(v) for k, v in data.items()}
+    names: dict[str, None] = {}
+    for row in data:
+        for k in row:
+            names.setdefault(k, None)
+    return {str(k): [row.get(k, _MISSING) for row in data] for k in names}
+
+
+def csv_text(data: Sequence[Mapping[str, Any]] | Mapping[str, Sequence[Any]]) -> str:
+    """``pandas.DataFrame(data).to_csv(index=False)``, without pandas: a
+    table given as a list of row dicts or a dict of columns."""
+    cols = _columns(data)
+    if not cols:  # a header line, and an empty line per row (rows of no columns)
+        return "\n" * (1 + (0 if isinstance(data, Mapping) else len(data)))
+    cells = [_column_cells(v) for v in cols.values()]
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(cols)
+    w.writerows(zip(*cells, strict=True))
+    return buf.getvalue()
 
 
 def _num(v: float | None, digits: int) -> str:

@@ -12,10 +12,12 @@ A sweep file (TOML)::
     "links[1].ab.errors.ber" = [0.0, 1e-6, 1e-5]
 
 Each run is keyed by a hash of its fully resolved scenario (JSON, keys
-sorted) and satcp's version; its summary row is stored in
-``OUT/cache/<key>.json`` as soon as it finishes, so an interrupted sweep
-resumes without repeating finished runs, and a worker lost mid-sweep costs
-only its own runs (Dask reschedules them). Results: ``runs`` (one row per
+sorted) and satcp's version; its summary row is appended to
+``OUT/cache/runs.jsonl`` as soon as it finishes (one line per run; a line
+cut short by a crash is ignored, and the files ``OUT/cache/<key>.json`` of
+earlier versions are still read), so an interrupted sweep resumes without
+repeating finished runs, and a worker lost mid-sweep costs only its own
+runs (Dask reschedules them). Results: ``runs`` (one row per
 run: the axes, the seed, the metrics) and ``summary`` (per point: mean
 and 95 % interval over seeds, Student t), as Parquet and CSV, written
 atomically.
@@ -28,17 +30,16 @@ import itertools
 import json
 import math
 import os
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ._fsutil import fill_dir_atomically
 from .scenario import ScenarioError, apply_override, load, parse_path, to_json
 from .stats import mean_ci95
 
-__all__ = ["METRICS", "Sweep", "load_sweep", "run_one", "run_sweep"]
+__all__ = ["METRICS", "Job", "Sweep", "load_sweep", "run_one", "run_sweep"]
 
 #: The metrics of a run's summary row.
 METRICS = (
@@ -73,17 +74,60 @@ class Sweep:
             dict(zip(keys, vals, strict=True)) for vals in itertools.product(*self.axes.values())
         ]
 
+    def jobs(self) -> list[Job]:
+        """Every run, in the order of :meth:`runs`, as (point, seed, cache
+        key, scenario JSON). The scenario of a point is built and checked
+        once, and each seed is written into its JSON text: a sweep of
+        thousands of short runs would otherwise spend more time copying and
+        serializing scenarios than simulating them (issue 33)."""
+        out = []
+        mark = str(_SEED_MARK)
+        for point in self.points():
+            sc = self._scenario(point)
+            sc["seed"] = _SEED_MARK
+            text = to_json(sc)  # checks the values once per point
+            sorted_text = _key_text(sc)
+            if text.count(mark) == 1 and sorted_text.count(mark) == 1:
+                at, key_at = f'"seed": {mark}', f'"seed":{mark}'
+                for seed in self.seeds:
+                    v = json.dumps(seed)
+                    key = _key(sorted_text.replace(key_at, f'"seed":{v}'))
+                    out.append(Job(point, seed, key, text.replace(at, f'"seed": {v}')))
+            else:  # the mark's digits occur elsewhere in the scenario
+                for seed in self.seeds:
+                    sc["seed"] = seed
+                    out.append(Job(point, seed, run_key(sc), to_json(sc)))
+        return out
+
+    def _scenario(self, point: Mapping[str, Any]) -> dict[str, Any]:
+        sc = json.loads(json.dumps(self.base))
+        for k, v in {**self.fixed, **point}.items():
+            apply_override(sc, parse_path(k), v)
+        return sc
+
     def runs(self) -> list[tuple[dict[str, Any], int, dict[str, Any]]]:
         """(point, seed, resolved scenario) for every run."""
         out = []
         for point in self.points():
             for seed in self.seeds:
-                sc = json.loads(json.dumps(self.base))
-                for k, v in {**self.fixed, **point}.items():
-                    apply_override(sc, parse_path(k), v)
+                sc = self._scenario(point)
                 sc["seed"] = seed
                 out.append((point, seed, sc))
         return out
+
+
+class Job(NamedTuple):
+    """One run of a sweep."""
+
+    point: dict[str, Any]
+    seed: int
+    key: str  # run_key of its scenario
+    text: str  # its scenario as JSON for the core
+
+
+# A seed no sweep uses, written into a point's JSON in place of the seed
+# (Sweep.jobs); its digits are checked to occur nowhere else.
+_SEED_MARK = 8_364_179_263_540_915_237
 
 
 def load_sweep(path: str | os.PathLike[str]) -> Sweep:
@@ -103,9 +147,13 @@ def load_sweep(path: str | os.PathLike[str]) -> Sweep:
     base = load(os.path.join(os.path.dirname(os.path.abspath(path)), doc["base"]))
     seeds = doc.get("seeds", [1])
     if not (
-        isinstance(seeds, list) and seeds and all(isinstance(s, int) and s >= 0 for s in seeds)
+        isinstance(seeds, list)
+        and seeds
+        and all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s < 2**64 for s in seeds)
     ):
-        raise ScenarioError(f"invalid sweep: seeds: {seeds!r} must be a list of whole numbers >= 0")
+        raise ScenarioError(
+            f"invalid sweep: seeds: {seeds!r} must be a list of whole numbers >= 0 (below 2**64)"
+        )
     if len(set(seeds)) != len(seeds):
         dup = next(s for i, s in enumerate(seeds) if s in seeds[:i])
         raise ScenarioError(f"invalid sweep: seeds: {dup} is listed twice")
@@ -147,10 +195,17 @@ def load_sweep(path: str | os.PathLike[str]) -> Sweep:
 
 def run_key(scenario: Mapping[str, Any]) -> str:
     """The cache key of a run: its resolved scenario and satcp's version."""
+    return _key(_key_text(scenario))
+
+
+def _key_text(scenario: Mapping[str, Any]) -> str:
+    return json.dumps(scenario, sort_keys=True, separators=(",", ":"))
+
+
+def _key(key_text: str) -> str:
     from . import __version__
 
-    text = json.dumps(scenario, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(f"{__version__}\n{text}".encode()).hexdigest()[:24]
+    return hashlib.sha256(f"{__version__}\n{key_text}".encode()).hexdigest()[:24]
 
 
 def run_one(scenario_json: str) -> dict[str, Any]:
@@ -174,11 +229,58 @@ def run_one(scenario_json: str) -> dict[str, Any]:
     }
 
 
-def _write_json_atomically(path: Path, data: Any) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        json.dump(data, f)
-    os.replace(tmp, path)
+def _run_chunk(texts: Sequence[str]) -> list[tuple[dict[str, Any] | None, str | None]]:
+    """:func:`run_one` of each, (row, None) or (None, error): a worker's
+    task is several short runs, so that the executor's bookkeeping per
+    task does not outweigh them."""
+    out: list[tuple[dict[str, Any] | None, str | None]] = []
+    for text in texts:
+        try:
+            out.append((run_one(text), None))
+        except Exception as e:  # the run's own error, reported per run
+            out.append((None, str(e)))
+    return out
+
+
+CACHE_LOG = "runs.jsonl"
+
+
+def _read_cache(cache: Path) -> dict[str, dict[str, Any]]:
+    """The rows of the runs done: ``runs.jsonl``, and the one file per run
+    (``<key>.json``) that earlier versions wrote."""
+    rows: dict[str, dict[str, Any]] = {}
+    try:
+        names = os.listdir(cache)
+    except FileNotFoundError:
+        return rows
+    for name in names:
+        if name.endswith(".json") and not name.startswith("."):
+            try:
+                with open(cache / name, encoding="utf-8") as f:
+                    rows[name[: -len(".json")]] = json.load(f)
+            except (OSError, ValueError):
+                continue
+    if CACHE_LOG in names:
+        with open(cache / CACHE_LOG, encoding="utf-8") as f:
+            for line in f:
+                try:
+                    entry = json.loads(line)
+                    rows[entry["run"]] = entry["row"]
+                except (ValueError, KeyError, TypeError):
+                    continue  # a line cut short by a crash
+    return rows
+
+
+def _open_cache_log(cache: Path):
+    """``runs.jsonl`` for appending, a line cut short by a crash ended first."""
+    path = cache / CACHE_LOG
+    f = open(path, "a", encoding="utf-8")  # noqa: SIM115 (closed by run_sweep)
+    if f.tell() > 0:
+        with open(path, "rb") as r:
+            r.seek(-1, os.SEEK_END)
+            if r.read(1) != b"\n":
+                f.write("\n")
+    return f
 
 
 @dataclass
@@ -199,38 +301,39 @@ def run_sweep(
     scheduler: str | None = None,
     progress: bool = True,
     limit: int | None = None,
+    jobs: Sequence[Job] | None = None,
 ) -> SweepResult:
     """Runs the runs not yet in ``OUT/cache`` (at most ``limit`` of them,
     for tests), then writes the tables. ``scheduler``: the address of a
     Dask distributed scheduler; None runs on local threads (the core
-    releases the GIL, so they use every core)."""
+    releases the GIL, so they use every core). ``jobs``: ``sweep.jobs()``
+    if the caller has them already."""
     import pandas as pd
 
     out = Path(out_dir)
     cache = out / "cache"
     cache.mkdir(parents=True, exist_ok=True)
-    jobs = []
-    for point, seed, sc in sweep.runs():
-        text = to_json(sc)
-        jobs.append((point, seed, run_key(sc), text))
-    todo = [j for j in jobs if not (cache / f"{j[2]}.json").exists()]
-    if limit is not None:
-        todo = todo[:limit]
-    cached = len(jobs) - len([j for j in jobs if not (cache / f"{j[2]}.json").exists()])
+    if jobs is None:
+        jobs = sweep.jobs()
+    have = _read_cache(cache)
+    missing = [j for j in jobs if j.key not in have]
+    todo = missing if limit is None else missing[:limit]
+    cached = len(jobs) - len(missing)
     failed: list[str] = []
 
-    def done(key: str, row: dict[str, Any] | None, err: str | None) -> None:
-        if err is not None:
-            failed.append(f"{key}: {err}")
-        else:
-            _write_json_atomically(cache / f"{key}.json", row)
+    with _open_cache_log(cache) as log:
 
-    _execute(todo, done, workers, scheduler, progress)
-    rows = []
-    for point, seed, key, _ in jobs:
-        p = cache / f"{key}.json"
-        if p.exists():
-            rows.append({**point, "seed": seed, "run": key, **json.loads(p.read_text())})
+        def done(results: Sequence[tuple[str, dict[str, Any] | None, str | None]]) -> None:
+            for key, row, err in results:
+                if err is not None:
+                    failed.append(f"{key}: {err}")
+                else:
+                    log.write(json.dumps({"run": key, "row": row}) + "\n")
+                    have[key] = row
+            log.flush()
+
+        _execute(todo, done, workers, scheduler, progress)
+    rows = [{**j.point, "seed": j.seed, "run": j.key, **have[j.key]} for j in jobs if j.key in have]
     runs = pd.DataFrame(rows)
     summary = summarize(runs, list(sweep.axes))
 
@@ -264,9 +367,14 @@ def summarize(runs: Any, axes: Sequence[str]) -> Any:
     return pd.DataFrame(rows)
 
 
+#: Runs per task of the local workers: at most this many, and few enough
+#: that each worker gets some 32 tasks (a sweep of a few long runs: one each).
+MAX_CHUNK = 64
+
+
 def _execute(
-    todo: list[tuple[Any, int, str, str]],
-    done: Callable[[str, dict[str, Any] | None, str | None], None],
+    todo: Sequence[Job],
+    done: Callable[[Sequence[tuple[str, dict[str, Any] | None, str | None]]], None],
     workers: int | None,
     scheduler: str | None,
     progress: bool,
@@ -274,7 +382,7 @@ def _execute(
     from . import progress as bars
 
     def finish(key: str, row: dict[str, Any] | None, err: str | None) -> None:
-        done(key, row, err)
+        done([(key, row, err)])
         bars.finished(ok=err is None)
 
     with bars.runs("sweep", len(todo), show=bars.enabled(progress)):
@@ -282,18 +390,23 @@ def _execute(
             from concurrent.futures import ThreadPoolExecutor, as_completed
 
             n = max(1, min(workers or os.cpu_count() or 1, len(todo) or 1))
+            size = max(1, min(MAX_CHUNK, len(todo) // (32 * n)))
+            chunks = [todo[i : i + size] for i in range(0, len(todo), size)]
             with ThreadPoolExecutor(max_workers=n, thread_name_prefix="satcp-sweep") as pool:
-                futs = {pool.submit(run_one, text): key for _, _, key, text in todo}
+                futs = {pool.submit(_run_chunk, [j.text for j in c]): c for c in chunks}
                 for f in as_completed(futs):
-                    err = f.exception()
-                    finish(futs[f], None if err else f.result(), None if err is None else str(err))
+                    chunk = futs[f]
+                    results = f.result()
+                    done([(j.key, row, err) for j, (row, err) in zip(chunk, results, strict=True)])
+                    for _, err in results:
+                        bars.finished(ok=err is None)
         else:
             from distributed import Client, as_completed
 
             with Client(scheduler) as client:
-                names = [f"satcp-run-{i}-{k}" for i, (_, _, k, _) in enumerate(todo)]
-                futs = client.map(run_one, [t for *_, t in todo], key=names, retries=2)
-                keys = {f.key: k for f, (_, _, k, _) in zip(futs, todo, strict=True)}
+                names = [f"satcp-run-{i}-{j.key}" for i, j in enumerate(todo)]
+                futs = client.map(run_one, [j.text for j in todo], key=names, retries=2)
+                keys = {f.key: j.key for f, j in zip(futs, todo, strict=True)}
                 for f in as_completed(futs):
                     # result() rather than the status at this moment: a
                     # finished result held by a worker that has just died is

@@ -176,10 +176,15 @@ def test_tcpr_multipath_gaps_follow_the_figures():
 
 
 def test_tcpr_multiflow_gaps_follow_the_shares():
-    same = _gaps("multiflow", spread=0.04, mean_thr=28.2, to_range=(0.041, 0.052))
+    same = _gaps(
+        "multiflow", spread=0.04, mean_thr=28.2, to_range=(0.041, 0.052), fr_range=(0.0002, 0.007)
+    )
     assert "nearly the same share (about 28 kb/s per flow" in same
-    assert "within 4.0% of each other" in same and "ratios of 4.1-5.2%" in same
-    apart = _gaps("multiflow", spread=0.4, mean_thr=28.2, to_range=(0.0, 0.05))
+    assert "within 4.0% of each other" in same and "timeout ratios 4.1-5.2%" in same
+    assert "fast-retransmit ratios 0.0-0.7%" in same
+    apart = _gaps(
+        "multiflow", spread=0.4, mean_thr=28.2, to_range=(0.0, 0.05), fr_range=(0.0, 0.01)
+    )
     assert "shares differ (by up to 40.0% at one delay" in apart
     assert "nearly the same share" not in apart
 

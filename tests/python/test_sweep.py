@@ -74,6 +74,49 @@ def test_a_run_s_metrics_do_not_need_its_series(grid, monkeypatch):
     assert row["goodput_bps"] == sum(f["goodput_bps"] for f in full.raw["flows"])
 
 
+def test_jobs_are_the_runs_serialized(grid, tmp_path):
+    """Sweep.jobs writes each seed into its point's JSON: the same texts and
+    cache keys as serializing every run's scenario."""
+    from satcp.scenario import to_json
+
+    for seeds in ("[1, 2]", f"[0, 7, {sweep._SEED_MARK}, {2**64 - 1}]"):
+        p = tmp_path / "g.toml"
+        p.write_text(GRID.replace("seeds = [1, 2]", f"seeds = {seeds}"))
+        sw = sweep.load_sweep(p)
+        jobs = sw.jobs()
+        runs = sw.runs()
+        assert len(jobs) == len(runs) == 4 * len(sw.seeds)
+        for j, (point, seed, sc) in zip(jobs, runs, strict=True):
+            assert (j.point, j.seed) == (point, seed)
+            assert j.text == to_json(sc)
+            assert j.key == sweep.run_key(sc)
+    # A scenario that holds the mark's digits: one run at a time, same result.
+    p.write_text(GRID.replace("150000", str(sweep._SEED_MARK)))
+    sw = sweep.load_sweep(p)
+    assert [j.text for j in sw.jobs()] == [to_json(sc) for *_, sc in sw.runs()]
+
+
+def test_the_cache_of_earlier_versions_is_read(tmp_path, grid):
+    """One file per run (before runs.jsonl), and a log line cut short by a
+    crash: both resume."""
+    import json
+
+    sw = sweep.load_sweep(grid)
+    out = tmp_path / "out"
+    first = sweep.run_sweep(sw, out, progress=False)
+    log = out / "cache" / sweep.CACHE_LOG
+    lines = log.read_text().splitlines()
+    assert len(lines) == 8
+    old = json.loads(lines[0])
+    (out / "cache" / f"{old['run']}.json").write_text(json.dumps(old["row"]))
+    log.write_text("\n".join(lines[1:5]) + "\n" + lines[5][:20])  # a crash mid-line
+    second = sweep.run_sweep(sw, out, progress=False)
+    assert (second.computed, second.cached) == (3, 5)
+    pd.testing.assert_frame_equal(first.runs, second.runs)
+    third = sweep.run_sweep(sw, out, progress=False)
+    assert (third.computed, third.cached) == (0, 8)
+
+
 def test_an_interrupted_sweep_resumes_without_recomputing(tmp_path, grid):
     sw = sweep.load_sweep(grid)
     out = tmp_path / "out"
@@ -125,7 +168,8 @@ def test_a_worker_killed_mid_sweep_costs_only_its_runs(tmp_path):
         t = threading.Thread(target=go)
         t.start()
         deadline = time.time() + 60
-        while not list((out / "cache").glob("*.json")) and time.time() < deadline:
+        log = out / "cache" / sweep.CACHE_LOG
+        while not (log.exists() and log.stat().st_size) and time.time() < deadline:
             time.sleep(0.01)
         worker = next(iter(cluster.workers.values()))
         worker.process.process.kill()

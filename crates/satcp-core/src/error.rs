@@ -5,7 +5,7 @@
 use std::fmt;
 
 /// A scenario that cannot run: `field` names where (a dotted path such as
-/// `links[1].ab.ber`), `message` says what is wrong.
+/// `links[1].ab.errors.ber`), `message` says what is wrong.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScenarioError {
     pub field: String,

@@ -24,9 +24,11 @@ from .links import bulk, link, merge_options, scenario
 from .shapes import bent_pipe, dumbbell
 
 __all__ = [
+    "NS2_RED",
     "PEACH_NETWORK",
     "TCPR_NETWORK",
     "THESIS_FAIRNESS",
+    "ns2_red",
     "peach_hetero",
     "peach_rate_bps",
     "peach_sec5",
@@ -502,6 +504,36 @@ def tcpr_starts(seed: int, n: int) -> list[float]:
     return out
 
 
+#: ns-2's RED defaults (tcl/lib/ns-default.tcl of ns-2.1b9 to 2.34, and
+#: red.cc's automatic configuration) where the TCP-R paper says nothing
+#: beyond "RED, ECN enabled" (docs/tcpr.md, "The ns-2 setting").
+NS2_RED = {
+    "mean_pktsize": 500,  # Queue/RED mean_pktsize_ (bytes): ptc = rate / (8 x 500)
+    "targetdelay_s": 0.005,  # targetdelay_: thresh_ 0 means max(5, ptc x 0.005 / 2)
+    "linterm": 10,  # linterm_: max_p = 1 / 10
+    "gentle": True,  # gentle_ (true since April 2001)
+}
+
+
+def ns2_red(rate_bps: float, delay_s: float) -> dict[str, Any]:
+    """RED's settings as ns-2 configures them itself (thresh_ = maxthresh_ =
+    0, q_weight_ = -1: red.cc's ``initialize_params``) for a link of
+    ``rate_bps`` and one-way ``delay_s``: min_th = max(5, targetdelay x
+    ptc / 2) packets, max_th = 3 min_th, w_q = 1 - exp(-1 / (10 x max(0.1,
+    3 (delay + 1 / ptc)) x ptc)), ptc = rate / (8 x mean_pktsize) packets
+    per second; max_p = 1 / linterm_; gentle."""
+    ptc = rate_bps / (8.0 * NS2_RED["mean_pktsize"])
+    min_th = max(5.0, NS2_RED["targetdelay_s"] * ptc / 2.0)
+    rtt = max(0.1, 3.0 * (delay_s + 1.0 / ptc))
+    return {
+        "min_th": round(min_th, 6),
+        "max_th": round(3.0 * min_th, 6),
+        "max_p": 1.0 / NS2_RED["linterm"],
+        "wq": round(1.0 - math.exp(-1.0 / (10.0 * rtt * ptc)), 9),
+        "gentle": NS2_RED["gentle"],
+    }
+
+
 def tcpr_network(
     variants: Sequence[str],
     bottleneck: Options,
@@ -511,14 +543,19 @@ def tcpr_network(
     seed: int = 1,
     duration_s: float = TCPR_NETWORK["duration_s"],
     queue_packets: int | None = None,
+    tcpr_response: str | None = None,
     name: str = "tcpr",
 ) -> dict[str, Any]:
     """The Sec. 3 network, src -10 Mb/s, 1 ms- R1 -1.5 Mb/s, ``p_s``- R2
     -10 Mb/s, 1 ms- dst, with one bulk flow per entry of ``variants``
     (``tcp.variant``) from src to dst and EPDN routers of kind ``gateway``
-    at R1 and R2 (None: plain routers). Every router queue is RED with ECN
-    marking, of the bandwidth-delay product (or ``queue_packets``); the
-    receive buffer is one bandwidth-delay product; minimum RTO 1 s, DSACK.
+    at R1 and R2 (None: plain routers). Where the paper is silent, ns-2's
+    defaults (docs/tcpr.md, "The ns-2 setting"): every router queue is RED
+    as ns-2 configures it for the link (:func:`ns2_red`) with ECN marking,
+    of the bandwidth-delay product (or ``queue_packets``); the receiver
+    acknowledges every segment (``Agent/TCPSink``). The receive buffer is
+    one bandwidth-delay product; minimum RTO 1 s, DSACK. TCP-R flows take
+    ``[tcp.tcpr] response = tcpr_response`` (None: the default).
     ``bottleneck`` (link options) is merged into the data direction R1 ->
     R2, where pure ACKs are exempt from errors; a corrupted packet reaches
     R2, which discards it (EPDNv2 records it there: docs/tcpr.md, "EPDN").
@@ -527,27 +564,41 @@ def tcpr_network(
     effects."""
     bdp = tcpr_bdp_bytes(p_s)
     q = queue_packets or max(4, math.ceil(bdp / TCPR_NETWORK["packet"]))
-    red = {"queue": "red", "queue_packets": q, "red": {"ecn_marking": True}}
-    data = merge_options({**red, "errors": {"data_only": True}}, bottleneck)
+
+    def red(rate_bps: float, delay_s: float) -> dict[str, Any]:
+        return {
+            "queue": "red",
+            "queue_packets": q,
+            "red": {**ns2_red(rate_bps, delay_s), "ecn_marking": True},
+        }
+
+    sat = red(TCPR_NETWORK["rate_bps"], p_s)
+    data = merge_options({**sat, "errors": {"data_only": True}}, bottleneck)
     access = {"rate_bps": TCPR_NETWORK["access_bps"], "delay_s": TCPR_NETWORK["access_delay_s"]}
+    edge = red(TCPR_NETWORK["access_bps"], TCPR_NETWORK["access_delay_s"])
     starts = tcpr_starts(seed, len(variants))
+
+    def tcp(v: str) -> dict[str, Any]:
+        if v == "tcpr" and tcpr_response is not None:
+            return {"variant": v, "tcpr": {"response": tcpr_response}}
+        return {"variant": v}
+
     apps = [
-        bulk("dst", "src", tcp={"variant": v})
-        | ({"start_s": starts[i]} if len(variants) > 1 else {})
+        bulk("dst", "src", tcp=tcp(v)) | ({"start_s": starts[i]} if len(variants) > 1 else {})
         for i, v in enumerate(variants)
     ]
     links = bent_pipe(
         ["src", "R1", "R2", "dst"],
         [
-            {**access, "ab": red, "ba": red},
+            {**access, "ab": edge, "ba": edge},
             {
                 "rate_bps": TCPR_NETWORK["rate_bps"],
                 "delay_s": p_s,
                 "ab": data,
-                "ba": red,
+                "ba": sat,
                 "errors": {"corrupted_reach_next_node": True},
             },
-            {**access, "ab": red, "ba": red},
+            {**access, "ab": edge, "ba": edge},
         ],
         names=["access", "sat", "tail"],
     )
@@ -563,6 +614,7 @@ def tcpr_network(
             "rcv_buffer": int(bdp),
             "dsack": True,
             "min_rto": 1.0,
+            "delayed_ack": False,
         },
         seed=int(seed),
         duration_s=float(duration_s),

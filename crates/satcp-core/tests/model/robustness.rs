@@ -84,13 +84,21 @@ fn impairments() -> impl Strategy<Value = Value> {
 pub struct Config {
     pub variant: &'static str,
     pub recovery: Option<&'static str>,
+    /// Settings of the variant's table (`[tcp.<family>]`) other than its
+    /// defaults, as JSON: a family whose settings choose between readings
+    /// runs each.
+    pub table: Option<&'static str>,
 }
 
 impl std::fmt::Display for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         match self.recovery {
-            Some(r) => write!(f, "{} ({r})", self.variant),
-            None => write!(f, "{}", self.variant),
+            Some(r) => write!(f, "{} ({r})", self.variant)?,
+            None => write!(f, "{}", self.variant)?,
+        }
+        match self.table {
+            Some(t) => write!(f, " {t}"),
+            None => Ok(()),
         }
     }
 }
@@ -104,15 +112,23 @@ pub fn registered_configs() -> Vec<Config> {
             out.push(Config {
                 variant: v.name,
                 recovery: Some(r.name()),
+                table: None,
             });
         }
         for (s, _) in v.shorthands {
             out.push(Config {
                 variant: s,
                 recovery: None,
+                table: None,
             });
         }
     }
+    // TCP-R's earlier reading of its response (docs/tcpr.md).
+    out.push(Config {
+        variant: "tcpr",
+        recovery: None,
+        table: Some(r#"{"tcpr": {"response": "recovery"}}"#),
+    });
     out
 }
 
@@ -250,6 +266,9 @@ fn scenario_of(c: &Case) -> Value {
         "dsack": dsack});
     if let Some(r) = c.config.recovery {
         tcp = with(tcp, json!({ "recovery": r }));
+    }
+    if let Some(t) = c.config.table {
+        tcp = with(tcp, serde_json::from_str(t).expect("a JSON table"));
     }
     if c.config.variant == "slowstart" {
         // The family has no default function: the most aggressive of the

@@ -1,0 +1,90 @@
+"""The command line imports on demand: `satcp --help`, `satcp validate` and
+`satcp run --out DIR` (CSV) load neither pandas nor numpy nor matplotlib nor
+Dask (issue 33; how fast they are is measured by tools/bench_cli.py, not
+here)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from conftest import FTP, SMALL_FTP
+
+HEAVY = ("pandas", "numpy", "matplotlib", "dask", "distributed", "pyarrow", "tqdm")
+
+# Runs the command line in a fresh interpreter and prints the heavy modules
+# it loaded, as JSON.
+PROBE = """
+import json, sys
+from satcp.cli import main
+argv = json.loads(sys.argv[1])
+try:
+    rc = main(argv)
+except SystemExit as e:  # --help
+    rc = e.code
+heavy = json.loads(sys.argv[2])
+loaded = sorted(m for m in sys.modules if m.split(".")[0] in heavy)
+print(json.dumps({"rc": rc, "loaded": loaded}))
+"""
+
+
+def _probe(argv: list[str]) -> dict:
+    p = subprocess.run(
+        [sys.executable, "-c", PROBE, json.dumps(argv), json.dumps(HEAVY)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    )
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def test_import_cli_is_light():
+    p = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import json, sys, satcp.cli, satcp; "
+            f"print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r})))",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    )
+    assert json.loads(p.stdout) == []
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--help"],
+        ["validate", str(FTP)],
+        ["variants"],
+    ],
+    ids=["help", "validate", "variants"],
+)
+def test_light_commands(argv):
+    out = _probe(argv)
+    assert out["rc"] == 0
+    assert out["loaded"] == []
+
+
+def test_run_with_csv_out_is_light(tmp_path):
+    argv = ["run", str(FTP), "--quiet", "--out", str(tmp_path / "out")]
+    for o in SMALL_FTP:
+        argv += ["--set", o]
+    out = _probe(argv)
+    assert out["rc"] == 0
+    assert out["loaded"] == []
+    assert (tmp_path / "out" / "flows.csv").is_file()
+
+
+def test_data_frames_still_there(small_ftp):
+    import satcp
+
+    r = satcp.run(small_ftp)
+    assert len(r.flows) == 1
+    assert "pandas" in sys.modules
