@@ -47,7 +47,7 @@ def load(
     if isinstance(source, Mapping):
         scenario = copy.deepcopy(dict(source))
     elif isinstance(source, str | os.PathLike):
-        scenario = _read_toml(os.fspath(source))
+        scenario = read_toml(os.fspath(source))
         _read_schedule_files(scenario, os.path.dirname(os.path.abspath(os.fspath(source))))
     else:
         raise TypeError(f"a scenario is a path or a dict, not {type(source).__name__}")
@@ -147,7 +147,45 @@ def read_schedule_csv(path: str, field: str = "schedule") -> list[list[float]]:
     return points
 
 
-def _read_toml(path: str) -> dict[str, Any]:
+#: The deepest nesting of arrays and tables a TOML document may have: a
+#: scenario needs four or five levels; thousands made tomllib (recursive)
+#: raise RecursionError.
+MAX_TOML_DEPTH = 32
+
+
+def parse_toml(text: str, where: str) -> dict[str, Any]:
+    """``tomllib.loads``, refusing documents nested deeper than
+    MAX_TOML_DEPTH (ScenarioError naming ``where``) before tomllib recurses
+    into them; TOMLDecodeError passes through."""
+    depth = _max_bracket_depth(text)
+    if depth > MAX_TOML_DEPTH:
+        raise ScenarioError(
+            f"{where}: arrays or tables nested {depth} deep, more than {MAX_TOML_DEPTH}"
+        )
+    try:
+        return tomllib.loads(text)
+    except RecursionError:  # a bound above that the count below missed
+        raise ScenarioError(f"{where}: nested too deeply") from None
+
+
+def _max_bracket_depth(text: str) -> int:
+    """An upper bound of a TOML document's nesting: the deepest run of
+    open brackets and braces, strings included (a string with many brackets
+    is no scenario either). Linear, with no recursion."""
+    depth = deepest = 0
+    for c in text:
+        if c in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif c in "]}":
+            depth = max(0, depth - 1)
+    return deepest
+
+
+def read_toml(path: str) -> dict[str, Any]:
+    """A TOML file of at most MAX_INPUT_BYTES, UTF-8, nested at most
+    MAX_TOML_DEPTH deep; any fault is a ScenarioError naming the file (and
+    the line of a TOML error)."""
     with open(path, "rb") as f:
         data = f.read(MAX_INPUT_BYTES + 1)
     if len(data) > MAX_INPUT_BYTES:
@@ -157,7 +195,7 @@ def _read_toml(path: str) -> dict[str, Any]:
     except UnicodeDecodeError as e:
         raise ScenarioError(f"{path}: not UTF-8 text (byte {e.start})") from None
     try:
-        return tomllib.loads(text)
+        return parse_toml(text, path)
     except tomllib.TOMLDecodeError as e:
         msg = str(e)
         m = _TOML_POS_RE.search(msg)
@@ -206,7 +244,7 @@ def parse_value(raw: str) -> Any:
     if raw == "":
         return ""
     try:
-        value = tomllib.loads(f"v = {raw}")["v"]
+        value = parse_toml(f"v = {raw}", "--set")["v"]
     except tomllib.TOMLDecodeError:
         return raw
     if isinstance(value, datetime.date | datetime.time):

@@ -132,13 +132,12 @@ _SEED_MARK = 8_364_179_263_540_915_237
 
 def load_sweep(path: str | os.PathLike[str]) -> Sweep:
     """Reads a sweep file; errors name the field."""
-    import tomllib
+    from .scenario import read_toml
 
     try:
-        with open(path, "rb") as f:
-            doc = tomllib.load(f)
-    except tomllib.TOMLDecodeError as e:
-        raise ScenarioError(f"invalid sweep: {path}: invalid TOML: {e}") from None
+        doc = read_toml(os.fspath(path))
+    except ScenarioError as e:
+        raise ScenarioError(f"invalid sweep: {e}") from None
     unknown = set(doc) - {"base", "seeds", "set", "axes"}
     if unknown:
         raise ScenarioError(f"invalid sweep: {sorted(unknown)[0]}: unknown field")

@@ -187,6 +187,9 @@ FILES = [
     (BASE.replace("file_bytes = 1000", "file_bytes = 1e30"), ["apps[0].file_bytes"]),
     ("seed = 1.5\n" + BASE, ["seed", "1.5"]),
     (BASE.replace('name = "x"', 'name = "x"\nduration_s = -inf'), ["duration_s"]),
+    # issue 31: nesting thousands deep was a RecursionError in tomllib
+    ("x = " + "[" * 5000 + "]" * 5000 + "\n" + BASE, ["nested 5000 deep"]),
+    ("x = " + "{a = " * 3000 + "1" + "}" * 3000 + "\n" + BASE, ["nested 3000 deep"]),
 ]
 
 
@@ -236,6 +239,12 @@ COMMAND_LINES = [
     (["frobnicate"], ["frobnicate"]),
     (["reproduce", "slowstart", "--workers", "0", "--out", "OUT"], ["--workers", "0"]),
     (["reproduce", "nosuchpaper", "--out", "OUT"], ["nosuchpaper"]),
+    # issue 31: a capture whose folder cannot be written was a traceback
+    (
+        ["run", FTP, *SMALL, "--pcap", "satellite", "--out", "/proc/satcp-none/out"],
+        ["--pcap", "/proc/satcp-none"],
+    ),
+    (["run", FTP, "--set", "tcp.mss=" + "[" * 40 + "]" * 40], ["--set", "nested 40 deep"]),
 ]
 
 
@@ -255,6 +264,9 @@ def test_bad_command_lines(tmp_path, args, fragments):
 
 
 def _assert_bad(proc, fragments):
+    """A user error, which never reaches the CLI's handler of unexpected
+    exceptions (exit 70, ``satcp: internal error``)."""
+    assert "internal error" not in proc.stderr, proc.stderr
     assert proc.returncode == 2, (proc.returncode, proc.stderr[-2000:])
     assert proc.stdout == ""
     lines = proc.stderr.splitlines()
