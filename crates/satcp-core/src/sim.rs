@@ -422,12 +422,38 @@ impl Simulation {
 
     fn start_link(&mut self, l: LinkId) {
         let now = self.now;
-        if let Some(done) = self.links[l as usize].start_next(&mut self.pool, now) {
+        let next = self.links[l as usize].start_next(&mut self.pool, now, &mut self.dropped);
+        if !self.dropped.is_empty() {
+            self.dropped_at_head(l);
+        }
+        if let Some(done) = next {
             self.events.schedule(done, Event::TxDone(l));
             if let Some(p) = self.links[l as usize].in_service() {
                 self.observe(l, PacketEventKind::Transmit, p);
             }
         }
+    }
+
+    /// Packets link `l`'s queue dropped at its head as it chose the next
+    /// one to send (CoDel): reported and released as the drops of an
+    /// arrival are (`at_node`), before the packet sent is reported.
+    #[cold]
+    #[inline(never)]
+    fn dropped_at_head(&mut self, l: LinkId) {
+        let now = self.now;
+        let node = self.links[l as usize].from();
+        let mut dropped = std::mem::take(&mut self.dropped);
+        for (d, cause) in dropped.drain(..) {
+            self.observe(l, PacketEventKind::Drop(cause), d);
+            if !self.routers[node as usize].is_empty() && self.pool.get(d).src != node {
+                let pkt = self.pool.get(d);
+                for f in &mut self.routers[node as usize] {
+                    f.on_queue(pkt, l, QueueDecision::Dropped(cause), now);
+                }
+            }
+            self.release_packet(d);
+        }
+        self.dropped = dropped;
     }
 
     fn on_arrive(&mut self, l: LinkId, p: PacketId) {

@@ -153,8 +153,13 @@ impl Link {
     pub fn delay(&self) -> Duration {
         self.delay
     }
-    pub fn stats(&self) -> &LinkStats {
-        &self.stats
+    /// The link's statistics; the CE marks are the queue's count (a queue
+    /// may mark as packets arrive or as they leave).
+    pub fn stats(&self) -> LinkStats {
+        LinkStats {
+            ce_marks: self.queue.ce_marks(),
+            ..self.stats
+        }
     }
     /// Packets waiting in the queue.
     pub fn queue_packets(&self) -> usize {
@@ -285,12 +290,17 @@ impl Link {
     /// the queue's next packet. Out of line, like `congestion_drop`.
     #[cold]
     #[inline(never)]
-    fn next_with_arq(&mut self, pool: &mut PacketPool, now: SimTime) -> Option<PacketId> {
+    fn next_with_arq(
+        &mut self,
+        pool: &mut PacketPool,
+        now: SimTime,
+        dropped: &mut Vec<(PacketId, DropCause)>,
+    ) -> Option<PacketId> {
         let arq = self.arq.as_deref_mut()?;
         if let Some(p) = arq.next_resend() {
             return Some(p);
         }
-        let p = self.queue.dequeue(pool, now)?;
+        let p = self.queue.dequeue(pool, now, dropped)?;
         arq.start_first();
         Some(p)
     }
@@ -311,7 +321,6 @@ impl Link {
         let before = dropped.len();
         self.queue.enqueue(pkt, pool, now, dropped);
         self.stats.queue_drops += (dropped.len() - before) as u64;
-        self.stats.ce_marks = self.queue.ce_marks();
         let q = self.queue.len_packets() as u64;
         if q > self.stats.max_queue_packets {
             self.stats.max_queue_packets = q;
@@ -370,18 +379,27 @@ impl Link {
     }
 
     /// If the transmitter is idle and a packet waits, starts sending it and
-    /// returns when its last bit leaves.
+    /// returns when its last bit leaves. Packets the queue drops at its
+    /// head on the way (CoDel) go into `dropped`, as in `offer`.
     #[inline]
-    pub fn start_next(&mut self, pool: &mut PacketPool, now: SimTime) -> Option<SimTime> {
+    pub fn start_next(
+        &mut self,
+        pool: &mut PacketPool,
+        now: SimTime,
+        dropped: &mut Vec<(PacketId, DropCause)>,
+    ) -> Option<SimTime> {
         if self.in_service.is_some() {
             return None;
         }
+        let before = dropped.len();
         let p = if self.arq.is_none() {
-            self.queue.dequeue(pool, now)?
+            self.queue.dequeue(pool, now, dropped)
         } else {
             // Frames sent again by the ARQ go first.
-            self.next_with_arq(pool, now)?
+            self.next_with_arq(pool, now, dropped)
         };
+        self.stats.queue_drops += (dropped.len() - before) as u64;
+        let p = p?;
         let packet = pool.get(p);
         Some(self.begin_transmission(p, packet.size, packet.is_data(), now))
     }
@@ -469,7 +487,7 @@ mod tests {
         let mut dropped = Vec::new();
         l.offer(p, pool, now, &mut dropped);
         assert!(dropped.is_empty());
-        l.start_next(pool, now)
+        l.start_next(pool, now, &mut Vec::new())
     }
 
     /// Sends `p` over an idle link `l` from `now`: its outcome when its
@@ -628,7 +646,7 @@ mod tests {
             let mut dropped = Vec::new();
             l.offer(q, &mut pool, end, &mut dropped);
             l.on_arq_nak();
-            let again = l.start_next(&mut pool, end).unwrap();
+            let again = l.start_next(&mut pool, end, &mut Vec::new()).unwrap();
             assert_eq!(l.in_service(), Some(p), "the resend goes first");
             let (sent, outcome) = l.end_transmission(&pool, again);
             assert_eq!(sent, p);

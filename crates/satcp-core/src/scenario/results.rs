@@ -159,7 +159,7 @@ pub fn collect(s: &Scenario, sim: &Simulation) -> RunResult {
                 delay_s: l.delay().as_secs_f64(),
                 throughput_bps: thr,
                 utilization: thr / l.rate_bps() as f64,
-                stats: *l.stats(),
+                stats: l.stats(),
             }
         })
         .collect();

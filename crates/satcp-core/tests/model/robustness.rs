@@ -140,6 +140,20 @@ fn gateways() -> impl Strategy<Value = Option<&'static str>> {
     proptest::sample::select(kinds)
 }
 
+/// Every registered queue discipline with its default settings, read
+/// from the registry so that a new one is covered without a change here;
+/// the default (drop-tail) half the time.
+fn queues() -> impl Strategy<Value = &'static str> {
+    let kinds: Vec<&'static str> = satcp_core::net::queue::KINDS
+        .iter()
+        .map(|k| k.name)
+        .collect();
+    prop_oneof![
+        1 => Just(kinds[0]),
+        1 => proptest::sample::select(kinds),
+    ]
+}
+
 /// A delay spike: from `at` for `width` seconds the link's delay grows by
 /// `extra` (packets sent after it ends overtake those sent during it).
 fn delay_spike() -> impl Strategy<Value = Option<(f64, f64, f64)>> {
@@ -157,6 +171,8 @@ struct Case {
     bytes: u64,
     delay_s: f64,
     queue_packets: u64,
+    /// The client link's queue discipline, both directions.
+    queue: &'static str,
     ab: Value,
     ba: Value,
     seed: u32,
@@ -201,6 +217,7 @@ fn cases(config: Config) -> impl Strategy<Value = Case> {
             // Mostly out of reach (the property is then exact delivery);
             // sometimes low enough that connections abort.
             prop_oneof![4 => Just(15u32), 1 => 1u32..4],
+            queues(),
         ),
     )
         .prop_map(
@@ -209,7 +226,7 @@ fn cases(config: Config) -> impl Strategy<Value = Case> {
                 ab,
                 ba,
                 (seed, scaling, timestamps, dsack, gateway, access_ber),
-                (spike_ab, spike_ba, max_retransmissions),
+                (spike_ab, spike_ba, max_retransmissions, queue),
             )| Case {
                 config: config.clone(),
                 delayed_ack,
@@ -217,6 +234,7 @@ fn cases(config: Config) -> impl Strategy<Value = Case> {
                 bytes,
                 delay_s,
                 queue_packets,
+                queue,
                 ab,
                 ba,
                 seed,
@@ -250,7 +268,7 @@ fn scenario_of(c: &Case) -> Value {
     let near = if c.gateway.is_some() { "gw" } else { "server" };
     let l = with(
         link(near, "client", 2e6, c.delay_s),
-        json!({"queue_packets": c.queue_packets,
+        json!({"queue_packets": c.queue_packets, "queue": c.queue,
             "ab": with_spike(c.ab.clone(), c.delay_s, c.spike_ab),
             "ba": with_spike(c.ba.clone(), c.delay_s, c.spike_ba)}),
     );

@@ -146,9 +146,25 @@ mod tests {
     }
 
     #[test]
+    fn the_per_flow_and_delay_queues_read_their_tables() {
+        let q = take(json!({"queue": "drr", "queue_packets": 100,
+            "drr": {"quantum_bytes": 1500, "flow_limit_packets": 30}}))
+        .unwrap();
+        assert_eq!((q.kind(), q.limit), ("drr", QueueLimit::Packets(100)));
+        take(json!({"queue": "codel", "codel": {"target_s": 0.02, "interval_s": 0.6}})).unwrap();
+        take(json!({"queue": "fq_codel", "fq_codel": {"quantum_bytes": 1514}})).unwrap();
+        let e = take(json!({"queue": "fq_codel", "codel": {}})).unwrap_err();
+        assert_eq!(e.field, "codel");
+        let e = take(json!({"queue": "drr", "drr": {"quantum_bytes": 0}})).unwrap_err();
+        assert_eq!(e.field, "drr.quantum_bytes");
+        let e = take(json!({"queue": "codel", "codel": {"interval_s": 0}})).unwrap_err();
+        assert_eq!(e.field, "codel.interval_s");
+    }
+
+    #[test]
     fn bad_fields() {
         for (v, field) in [
-            (json!({"queue": "codel"}), "queue"),
+            (json!({"queue": "wfq"}), "queue"),
             (json!({"queue": 3}), "queue"),
             (json!({"queue_packets": 0}), "queue_packets"),
             (json!({"queue_packets": -1}), "queue_packets"),
@@ -156,10 +172,11 @@ mod tests {
         ] {
             assert_eq!(take(v.clone()).unwrap_err().field, field, "{v}");
         }
-        let e = take(json!({"queue": "codel"})).unwrap_err();
+        let e = take(json!({"queue": "wfq"})).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "invalid scenario: queue: codel is not a queue (drop_tail, priority, red)"
+            "invalid scenario: queue: wfq is not a queue \
+             (drop_tail, priority, red, drr, codel, fq_codel)"
         );
     }
 }

@@ -57,7 +57,12 @@ impl Queue for DropTail {
         self.q.push_back(pkt);
     }
 
-    fn dequeue(&mut self, pool: &mut PacketPool, _now: SimTime) -> Option<PacketId> {
+    fn dequeue(
+        &mut self,
+        pool: &mut PacketPool,
+        _now: SimTime,
+        _dropped: &mut Vec<(PacketId, DropCause)>,
+    ) -> Option<PacketId> {
         let p = self.q.pop_front()?;
         self.bytes -= pool.get(p).size as u64;
         // The next one leaves a transmission time from now.

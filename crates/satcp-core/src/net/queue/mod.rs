@@ -1,8 +1,11 @@
 //! Queue disciplines of a link's output buffer. The packet being serialized
 //! has already left the queue, so a limit of K packets means K waiting.
 
+pub mod codel;
 pub mod config;
 pub mod drop_tail;
+pub mod drr;
+pub mod fq_codel;
 pub mod priority;
 pub mod red;
 
@@ -20,7 +23,14 @@ pub use red::{Red, RedConfig};
 /// The queue disciplines a scenario may name (`queue = "<name>"`), the
 /// first being the default. Each kind's settings table has its name
 /// (`red = { ... }`).
-pub const KINDS: &[QueueKind] = &[drop_tail::KIND, priority::KIND, red::KIND];
+pub const KINDS: &[QueueKind] = &[
+    drop_tail::KIND,
+    priority::KIND,
+    red::KIND,
+    drr::KIND,
+    codel::KIND,
+    fq_codel::KIND,
+];
 
 /// A queue discipline in the registry.
 pub struct QueueKind {
@@ -72,6 +82,17 @@ impl QueueLimit {
             QueueLimit::Unlimited => true,
         }
     }
+
+    /// Whether `pkts`/`bytes` queued are more than the limit allows: the
+    /// per-flow queues take an arrival first and then push out packets
+    /// of the longest flow until this is false.
+    pub fn exceeded(&self, pkts: usize, bytes: u64) -> bool {
+        match *self {
+            QueueLimit::Packets(k) => pkts > k,
+            QueueLimit::Bytes(b) => bytes > b,
+            QueueLimit::Unlimited => false,
+        }
+    }
 }
 
 /// A router or host output queue. Implementations may mark packets (ECN), so
@@ -88,7 +109,15 @@ pub trait Queue {
         now: SimTime,
         dropped: &mut Vec<(PacketId, DropCause)>,
     );
-    fn dequeue(&mut self, pool: &mut PacketPool, now: SimTime) -> Option<PacketId>;
+    /// The next packet to send. A queue that drops at the head (CoDel)
+    /// appends what it drops on the way to `dropped`, as `enqueue` does;
+    /// the others leave it alone.
+    fn dequeue(
+        &mut self,
+        pool: &mut PacketPool,
+        now: SimTime,
+        dropped: &mut Vec<(PacketId, DropCause)>,
+    ) -> Option<PacketId>;
     fn len_packets(&self) -> usize;
     fn len_bytes(&self) -> u64;
     /// Packets marked CE (RFC 3168) so far; queues that never mark keep 0.

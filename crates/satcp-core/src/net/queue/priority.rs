@@ -101,7 +101,12 @@ impl Queue for StrictPriority {
         }
     }
 
-    fn dequeue(&mut self, pool: &mut PacketPool, _now: SimTime) -> Option<PacketId> {
+    fn dequeue(
+        &mut self,
+        pool: &mut PacketPool,
+        _now: SimTime,
+        _dropped: &mut Vec<(PacketId, DropCause)>,
+    ) -> Option<PacketId> {
         let p = self.high.pop_front().or_else(|| self.low.pop_front())?;
         self.bytes -= pool.get(p).size as u64;
         Some(p)
@@ -166,9 +171,9 @@ mod tests {
         q.enqueue(l2, &mut pool, SimTime::ZERO, &mut dropped);
         q.enqueue(h, &mut pool, SimTime::ZERO, &mut dropped);
         assert_eq!(dropped, vec![(l2, DropCause::Overflow)]);
-        assert_eq!(q.dequeue(&mut pool, SimTime::ZERO), Some(h));
-        assert_eq!(q.dequeue(&mut pool, SimTime::ZERO), Some(l1));
-        assert_eq!(q.dequeue(&mut pool, SimTime::ZERO), None);
+        assert_eq!(q.dequeue(&mut pool, SimTime::ZERO, &mut vec![]), Some(h));
+        assert_eq!(q.dequeue(&mut pool, SimTime::ZERO, &mut vec![]), Some(l1));
+        assert_eq!(q.dequeue(&mut pool, SimTime::ZERO, &mut vec![]), None);
     }
 
     #[test]

@@ -223,7 +223,12 @@ impl Queue for Red {
         self.q.push_back(pkt);
     }
 
-    fn dequeue(&mut self, pool: &mut PacketPool, now: SimTime) -> Option<PacketId> {
+    fn dequeue(
+        &mut self,
+        pool: &mut PacketPool,
+        now: SimTime,
+        _dropped: &mut Vec<(PacketId, DropCause)>,
+    ) -> Option<PacketId> {
         let p = self.q.pop_front()?;
         self.bytes -= pool.get(p).size as u64;
         if self.q.is_empty() {
@@ -319,7 +324,7 @@ mod tests {
         let expect = 0.998 * 0.002 + 0.002 * 2.0;
         assert!((q.avg() - expect).abs() < 1e-12);
         // Empty it, stay idle for 100 packet times (12 ms each at 1 Mb/s).
-        while q.dequeue(&mut pool, t).is_some() {}
+        while q.dequeue(&mut pool, t, &mut vec![]).is_some() {}
         let later = t + Duration(100 * 12_000_000);
         q.enqueue(pkt(&mut pool, Ecn::NotEct), &mut pool, later, &mut dropped);
         let decayed = expect * 0.998f64.powf(100.0);
@@ -360,7 +365,7 @@ mod tests {
                 if pool.get(p).ecn == Ecn::Ce {
                     marks += 1;
                 }
-                q.dequeue(&mut pool, SimTime::ZERO);
+                q.dequeue(&mut pool, SimTime::ZERO, &mut vec![]);
                 q.idle_since = None;
             }
         }
