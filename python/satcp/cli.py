@@ -449,6 +449,9 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         )
     for f in res.failed:
         print(f"failed: {f}", file=sys.stderr)
+    # Even with --quiet: the means of these points are over fewer runs.
+    for line in res.unfinished_points():
+        print(f"unfinished: {line}", file=sys.stderr)
     return 1 if res.failed else 0
 
 

@@ -11,7 +11,10 @@ the parsed dict (``raw``) and turns the tables into data frames:
 - ``links``: one row per link direction; the link counters (``stats``)
   become plain columns (``rx_bytes``, ``queue_drops``, ...),
 - ``flow_series`` / ``link_series``: the sampled time series (empty when the
-  scenario's ``sample_interval_s`` is 0).
+  scenario's ``sample_interval_s`` is 0),
+- ``stalls``: one row per TCP connection: when it was given up (the
+  retransmission limit), the largest RTO a timeout backed off to, the
+  longest stretch with data outstanding and no RTT sample.
 
 pandas is imported when a data frame is first asked for: the summary and
 the CSV files are made from the parsed JSON (:func:`csv_text` writes what
@@ -37,7 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMATS", "TABLES", "Results"]
 
-TABLES = ("transfers", "flows", "links", "flow_series", "link_series")
+TABLES = ("transfers", "flows", "links", "flow_series", "link_series", "stalls")
 FORMATS = ("csv", "parquet")
 
 
@@ -122,6 +125,8 @@ class Results:
             return _flatten(self.raw.get("links") or [], {"stats": ""})
         if name in ("flow_series", "link_series"):
             return self.raw.get(name) or {}
+        if name == "stalls":
+            return self.raw.get("stalls") or []
         raise KeyError(name)
 
     def _frame(self, name: str) -> pd.DataFrame:
@@ -148,6 +153,10 @@ class Results:
     @cached_property
     def link_series(self) -> pd.DataFrame:
         return self._frame("link_series")
+
+    @cached_property
+    def stalls(self) -> pd.DataFrame:
+        return self._frame("stalls")
 
     def tables(self) -> dict[str, pd.DataFrame]:
         return {name: getattr(self, name) for name in TABLES}
@@ -289,7 +298,7 @@ class Results:
 
     # --- files -------------------------------------------------------------
     def write(self, out_dir: str | os.PathLike[str], fmt: str = "csv") -> list[str]:
-        """Writes the five tables (``<table>.csv`` or ``<table>.parquet``),
+        """Writes the tables (``<table>.csv`` or ``<table>.parquet``),
         ``results.json`` (the core's output, unchanged) and ``scenario.json``
         (the scenario that was run) into ``out_dir``, all or nothing: the
         files are written into a temporary sibling directory and moved into

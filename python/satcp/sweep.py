@@ -17,10 +17,22 @@ sorted) and satcp's version; its summary row is appended to
 cut short by a crash is ignored, and the files ``OUT/cache/<key>.json`` of
 earlier versions are still read), so an interrupted sweep resumes without
 repeating finished runs, and a worker lost mid-sweep costs only its own
-runs (Dask reschedules them). Results: ``runs`` (one row per
-run: the axes, the seed, the metrics) and ``summary`` (per point: mean
-and 95 % interval over seeds, Student t), as Parquet and CSV, written
-atomically.
+runs (Dask reschedules them). Results: ``runs`` (one row per run: the
+axes, the seed, the metrics, and what became of its transfers) and
+``summary`` (per point: mean and 95 % interval over seeds, Student t, of
+each metric with the number of values averaged, and how many runs left
+transfers unfinished), as Parquet and CSV, written atomically.
+
+A run's ``response_time_s`` is the mean over the transfers that finished,
+``transfers_done`` of them; ``transfers_aborted`` (given up at the
+retransmission limit) and ``transfers_unfinished`` (still under way at
+the duration, in an application with a set amount of work) count the
+others, and ``unfinished_cause`` says why in words. A run with either is
+*unfinished*: its point's ``unfinished_runs`` counts it, and ``satcp
+sweep`` names the point, because its means are over the runs and
+transfers that did finish. ``transfers_ongoing`` counts transfers of
+open-ended applications (bulk without ``bytes``, http without ``pages``,
+web without ``transfers``) still under way at the end: no failure.
 """
 
 from __future__ import annotations
@@ -41,9 +53,10 @@ from .stats import mean_ci95
 
 __all__ = ["METRICS", "Job", "Sweep", "load_sweep", "run_one", "run_sweep"]
 
-#: The metrics of a run's summary row.
+#: The metrics of a run's row, averaged per point in the summary.
 METRICS = (
     "response_time_s",
+    "transfers_done",
     "goodput_bps",
     "retransmitted_segments",
     "fast_retransmits",
@@ -56,6 +69,16 @@ METRICS = (
 #: The most runs one sweep file may make (axes' sizes times seeds): the
 #: grid is checked before anything is built or run.
 MAX_RUNS = 100_000
+
+
+#: What became of a run's transfers (``TransferRow::outcome`` in the
+#: core): the runs table's count column of each outcome.
+OUTCOME_COLUMNS = {
+    "done": "transfers_done",
+    "aborted": "transfers_aborted",
+    "unfinished": "transfers_unfinished",
+    "ongoing": "transfers_ongoing",
+}
 
 
 @dataclass
@@ -201,10 +224,16 @@ def _key_text(scenario: Mapping[str, Any]) -> str:
     return json.dumps(scenario, sort_keys=True, separators=(",", ":"))
 
 
+#: The shape of a run's row: part of its cache key, so that a sweep does
+#: not take rows of another shape from an older cache.
+ROW_FORMAT = 2
+
+
 def _key(key_text: str) -> str:
     from . import __version__
 
-    return hashlib.sha256(f"{__version__}\n{key_text}".encode()).hexdigest()[:24]
+    text = f"{__version__}\nrow {ROW_FORMAT}\n{key_text}"
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
 def run_one(scenario_json: str) -> dict[str, Any]:
@@ -214,18 +243,56 @@ def run_one(scenario_json: str) -> dict[str, Any]:
     took half as long as the runs, with the GIL held."""
     from . import _core
 
-    r = json.loads(_core.run_json_summary(scenario_json))
-    times = [t["response_time_s"] for t in r["transfers"] if t["response_time_s"] is not None]
+    return run_row(json.loads(_core.run_json_summary(scenario_json)))
+
+
+def run_row(r: Mapping[str, Any]) -> dict[str, Any]:
+    """A run's row from its results (the core's JSON, parsed): the
+    metrics, then what became of its transfers."""
+    transfers = r["transfers"]
+    times = [t["response_time_s"] for t in transfers if t["outcome"] == "done"]
     flows = r["flows"]
+    counts = dict.fromkeys(OUTCOME_COLUMNS.values(), 0)
+    for t in transfers:
+        counts[OUTCOME_COLUMNS[t["outcome"]]] += 1
     return {
         "response_time_s": sum(times) / len(times) if times else math.nan,
+        "transfers_done": counts["transfers_done"],
         "goodput_bps": sum(f["goodput_bps"] for f in flows),
         "retransmitted_segments": sum(f["server"]["retransmitted_segments"] for f in flows),
         "fast_retransmits": sum(f["server"]["fast_retransmits"] for f in flows),
         "timeouts": sum(f["server"]["timeouts"] for f in flows),
         "events": r["events"],
         "end_time_s": r["end_time_s"],
+        "transfers_aborted": counts["transfers_aborted"],
+        "transfers_unfinished": counts["transfers_unfinished"],
+        "transfers_ongoing": counts["transfers_ongoing"],
+        "unfinished_cause": _unfinished_cause(r, counts),
     }
+
+
+def _unfinished_cause(r: Mapping[str, Any], counts: Mapping[str, int]) -> str:
+    """Why transfers of a run did not finish, in words ("" if all did)."""
+    parts = []
+    aborted = counts["transfers_aborted"]
+    if aborted:
+        first = min(
+            (s for s in r["stalls"] if s["aborted_s"] is not None), key=lambda s: s["aborted_s"]
+        )
+        parts.append(
+            f"{aborted} aborted at the retransmission limit (first: conn {first['conn']}, "
+            f"{first['aborted_side']} gave up at {first['aborted_s']:.1f} s after "
+            f"{first['abort_timeouts']} timeouts in a row)"
+        )
+    unfinished = counts["transfers_unfinished"]
+    if unfinished:
+        parts.append(f"{unfinished} still under way at the duration limit ({r['end_time_s']:g} s)")
+    return "; ".join(parts)
+
+
+def is_unfinished(row: Mapping[str, Any]) -> bool:
+    """A run left transfers aborted or unfinished (open-ended ones aside)."""
+    return row["transfers_aborted"] + row["transfers_unfinished"] > 0
 
 
 def _run_chunk(texts: Sequence[str]) -> list[tuple[dict[str, Any] | None, str | None]]:
@@ -290,6 +357,38 @@ class SweepResult:
     cached: int
     failed: list[str]
     paths: list[str]
+    axes: list[str] = field(default_factory=list)
+
+    def unfinished_points(self) -> list[str]:
+        """One line per point with unfinished runs: which point, how many
+        of its runs, why, and over how many values its response time is
+        averaged."""
+        if self.summary.empty:
+            return []
+        lines = []
+        for _, p in self.summary[self.summary["unfinished_runs"] > 0].iterrows():
+            at = (self.runs[self.axes] == p[self.axes]).all(axis=1) if self.axes else True
+            runs = self.runs[at]
+            why = []
+            for col, words in (
+                ("transfers_aborted", "aborted at the retransmission limit"),
+                ("transfers_unfinished", "still under way at the duration limit"),
+            ):
+                n = int(runs[col].sum())
+                if n:
+                    why.append(f"{n} transfer{'s' * (n != 1)} {words}")
+            point = ", ".join(f"{a}={p[a]}" for a in self.axes) or "the point"
+            n = int(p["response_time_s_n"])
+            mean = (
+                f"response_time_s is the mean of {n} run{'s' * (n != 1)}' finished transfers"
+                if n
+                else "no run has a response time"
+            )
+            lines.append(
+                f"{point}: {int(p['unfinished_runs'])} of {int(p['runs'])} runs unfinished "
+                f"({'; '.join(why)}); {mean}"
+            )
+        return lines
 
 
 def run_sweep(
@@ -342,11 +441,15 @@ def run_sweep(
             df.to_parquet(Path(tmp, f"{name}.parquet"), index=False)
 
     _, paths = fill_dir_atomically(out / "tables", fill)
-    return SweepResult(runs, summary, len(todo) - len(failed), cached, failed, paths)
+    return SweepResult(
+        runs, summary, len(todo) - len(failed), cached, failed, paths, list(sweep.axes)
+    )
 
 
 def summarize(runs: Any, axes: Sequence[str]) -> Any:
-    """Per point: number of seeds, mean and 95 % interval of each metric."""
+    """Per point: the number of runs and of unfinished runs, then for each
+    metric its mean and 95 % interval over the runs that have a value, and
+    how many values that is (``<metric>_n``)."""
     import pandas as pd
 
     if runs.empty:
@@ -356,12 +459,16 @@ def summarize(runs: Any, axes: Sequence[str]) -> Any:
     for key, g in groups:
         key = key if isinstance(key, tuple) else (key,)
         row: dict[str, Any] = dict(zip(axes, key, strict=True))
-        row["n"] = len(g)
+        row["runs"] = len(g)
+        row["unfinished_runs"] = int(
+            ((g["transfers_aborted"] + g["transfers_unfinished"]) > 0).sum()
+        )
         for m in METRICS:
             v = list(g[m].astype(float).dropna())
             mean, half = mean_ci95(v) if v else (math.nan, math.nan)
             row[f"{m}_mean"] = mean
             row[f"{m}_ci95"] = half
+            row[f"{m}_n"] = len(v)
         rows.append(row)
     return pd.DataFrame(rows)
 

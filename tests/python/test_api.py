@@ -37,8 +37,10 @@ def test_run_completes_the_download(small_run):
         "end_s",
         "response_time_s",
         "bytes",
+        "outcome",
     ]
     assert len(t) == 1
+    assert t.loc[0, "outcome"] == "done"
     assert t.loc[0, "kind"] == "ftp"
     assert t.loc[0, "bytes"] == 200_000
     # at most one 64 KB window per ~0.53 s round trip: 200 kB takes > 2 s
@@ -147,7 +149,7 @@ def test_write(small_run, tmp_path, fmt):
     out = tmp_path / "out"
     small_run.write(out, fmt)
     names = sorted(os.listdir(out))
-    tables = ["flow_series", "flows", "link_series", "links", "transfers"]
+    tables = ["flow_series", "flows", "link_series", "links", "stalls", "transfers"]
     assert names == sorted([f"{t}.{fmt}" for t in tables] + ["results.json", "scenario.json"])
     read = pd.read_csv if fmt == "csv" else pd.read_parquet
     flows = read(out / f"flows.{fmt}")

@@ -37,7 +37,10 @@ def test_cli_sweep_writes_runs_and_summary(tmp_path, grid):
     assert len(runs) == 2 * 2 * 2
     assert set(runs["tcp.variant"]) == {"sack", "newreno"}
     summary = pd.read_csv(out / "tables" / "summary.csv")
-    assert len(summary) == 4 and (summary.n == 2).all()
+    assert len(summary) == 4 and (summary.runs == 2).all()
+    assert (summary.response_time_s_n == 2).all() and (summary.unfinished_runs == 0).all()
+    assert (runs.transfers_done == 1).all() and (runs.unfinished_cause == "").all()
+    assert "unfinished" not in proc.stderr
     clean = summary[summary["links[1].ab.errors.ber"] == 0.0]
     # Lossless: both seeds give the same time, so the interval is zero.
     assert (clean.response_time_s_ci95 == 0).all()
@@ -226,3 +229,89 @@ def test_sweeps_that_were_silently_wrong_are_refused(tmp_path, text, frags):
     assert "\n" not in msg
     for f in frags:
         assert f in msg, (f, msg)
+
+
+def test_a_point_s_n_counts_the_values_averaged_not_the_runs():
+    """The issue's Hybla point: three runs, one without a response time
+    (its download unfinished): the mean is over two values, n says 2, and
+    the point counts one unfinished run."""
+    nan = float("nan")
+    runs = pd.DataFrame(
+        {
+            "tcp.variant": ["hybla"] * 3,
+            "seed": [1, 2, 3],
+            **{m: [1.0, 2.0, 3.0] for m in sweep.METRICS},
+            "response_time_s": [170.0, 171.4, nan],
+            "transfers_done": [1, 1, 0],
+            "transfers_aborted": [0, 0, 0],
+            "transfers_unfinished": [0, 0, 1],
+        }
+    )
+    s = sweep.summarize(runs, ["tcp.variant"]).iloc[0]
+    assert (s.runs, s.unfinished_runs) == (3, 1)
+    assert s.response_time_s_n == 2 and s.response_time_s_mean == pytest.approx(170.7)
+    assert s.goodput_bps_n == 3
+
+
+UNFINISHED = f"""
+base = "{FTP}"
+seeds = [1, 2]
+[set]
+"apps[0].file_bytes" = 300000
+"tcp.max_retransmissions" = 2
+"links[1].ab.errors.data_only" = true
+[axes]
+"duration_s" = [4.0, 300.0]
+"links[1].ab.errors.loss" = [0.0, 1.0]
+"""
+
+
+@pytest.mark.parametrize("where", ["local", "dask"])
+def test_unfinished_and_aborted_runs_are_counted_and_flagged(tmp_path, where):
+    """A run cut off by its duration and one whose link loses every data
+    packet (the server gives up at the retransmission limit): each run says how many
+    transfers ended which way and why; their points count them, and the
+    command names them (on a Dask cluster too, with the same tables)."""
+    p = tmp_path / "u.toml"
+    p.write_text(UNFINISHED)
+    out = tmp_path / "out"
+    if where == "local":
+        proc = run_cli("sweep", p, "--out", out, "--quiet")
+        assert proc.returncode == 0, proc.stderr
+    else:
+        from distributed import LocalCluster
+
+        sw = sweep.load_sweep(p)
+        local = sweep.run_sweep(sw, tmp_path / "local", progress=False)
+        with LocalCluster(
+            n_workers=1,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+        ) as cluster:
+            dask = sweep.run_sweep(sw, out, scheduler=cluster.scheduler_address, progress=False)
+        pd.testing.assert_frame_equal(local.runs, dask.runs)
+        pd.testing.assert_frame_equal(local.summary, dask.summary)
+        assert dask.unfinished_points() == local.unfinished_points()
+    runs = pd.read_csv(out / "tables" / "runs.csv")
+    dead = runs["links[1].ab.errors.loss"] == 1.0
+    short = runs["duration_s"] == 4.0
+    done = runs[~dead & ~short]
+    assert (done.transfers_done == 1).all() and done.response_time_s.notna().all()
+    cut = runs[short & ~dead]
+    assert (cut.transfers_unfinished == 1).all() and cut.response_time_s.isna().all()
+    assert cut.unfinished_cause.str.contains("duration limit").all()
+    aborted = runs[dead & ~short]
+    assert (aborted.transfers_aborted == 1).all() and (aborted.transfers_done == 0).all()
+    assert aborted.unfinished_cause.str.contains(
+        r"server gave up at [\d.]+ s after 3 timeouts in a row"
+    ).all()
+    summary = pd.read_csv(out / "tables" / "summary.csv")
+    assert list(summary.unfinished_runs) == [2, 2, 0, 2]
+    assert list(summary.response_time_s_n) == [0, 0, 2, 0]
+    if where == "local":
+        flagged = [ln for ln in proc.stderr.splitlines() if ln.startswith("unfinished: ")]
+        assert len(flagged) == 3, proc.stderr
+        assert "duration_s=4.0" in flagged[0] and "2 of 2 runs unfinished" in flagged[0]
+        assert "2 transfers aborted at the retransmission limit" in flagged[2]

@@ -138,3 +138,18 @@ def test_path_bounds():
     b = topology.window_bound(sc)
     assert b.window_bytes == 44 * 1460 and b.total_s == pytest.approx(411.8, abs=0.05)
     assert topology.link_bound_s(sc) == pytest.approx(34247 * 1500 * 8 / 2.048e6 + 0.52)
+
+
+def test_the_slowstart_router_readings():
+    """The WFQ reading of the test-bed's router (docs/slowstart.md) is a
+    per-flow DRR queue with the FIFO's size per flow; with one connection
+    it is the same queue as the FIFO, so Table I does not depend on it."""
+    fifo = topology.slowstart_testbed(1)
+    wfq = topology.slowstart_testbed(1, router="wfq")
+    sat = next(link for link in wfq["links"] if link.get("name") == "sat")
+    assert sat["queue"] == "drr" and sat["drr"] == {"flow_limit_packets": 64}
+    assert sat["queue_packets"] == topology.papers.SLOWSTART_WFQ_TOTAL_PACKETS == 1000
+    one = [satcp.run(sc).transfers["response_time_s"].tolist() for sc in (fifo, wfq)]
+    assert one[0] == one[1]
+    with pytest.raises(ValueError, match="router: 'red'"):
+        topology.slowstart_testbed(1, router="red")

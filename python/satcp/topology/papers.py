@@ -423,10 +423,35 @@ def peach_hetero(
 # --- the modified slow-start paper --------------------------------------------------
 
 
+#: The test-bed router's queue under the weighted-fair-queueing reading
+#: (docs/slowstart.md, "The router under several connections"): Cisco IOS's
+#: defaults for fair-queue on a serial interface, 64 packets per
+#: conversation (the congestive discard threshold) and 1,000 in all (the
+#: hold-queue), served by deficit round robin with a one-packet quantum.
+SLOWSTART_WFQ_TOTAL_PACKETS = 1000
+
+
+def slowstart_router(router: str, queue_packets: int) -> Options:
+    """The satellite interface's queue settings for one reading of the
+    test-bed's router: ``"fifo"``, one drop-tail queue of
+    ``queue_packets``; ``"wfq"``, a per-flow queue (DRR) holding at most
+    ``queue_packets`` per flow and SLOWSTART_WFQ_TOTAL_PACKETS in all."""
+    if router == "fifo":
+        return {"queue_packets": queue_packets}
+    if router == "wfq":
+        return {
+            "queue": "drr",
+            "drr": {"flow_limit_packets": queue_packets},
+            "queue_packets": max(queue_packets, SLOWSTART_WFQ_TOTAL_PACKETS),
+        }
+    raise ValueError(f"router: {router!r} is not a reading of the test-bed's router (fifo, wfq)")
+
+
 def slowstart_testbed(
     connections: int = 1,
     queue_packets: int = 64,
     *,
+    router: str = "fifo",
     tcp: Options | None = None,
     transfer_bytes: int = 2_800_000,
     duration_s: float = 3000.0,
@@ -435,7 +460,9 @@ def slowstart_testbed(
 ) -> dict[str, Any]:
     """The test-bed of Sec. III as satcp models it (docs/slowstart.md): two
     routers r1, r2 joined by a symmetric 2 Mb/s GEO channel (260 ms one
-    way) with a drop-tail queue of ``queue_packets``; per connection a
+    way) whose queue is the ``router`` reading (:func:`slowstart_router`:
+    a drop-tail FIFO of ``queue_packets``, or per-flow fair queueing with
+    ``queue_packets`` per flow); per connection a
     sender s{i} on a 10 Mb/s LAN (0.5 ms) to r1 and a receiver c{i} on one
     behind r2, and a bulk transfer of ``transfer_bytes`` (the paper's H =
     2.8 MB), all starting together. Linux-like hosts: timestamps, window
@@ -444,7 +471,7 @@ def slowstart_testbed(
     lan = {"rate_bps": 10e6, "delay_s": 0.0005}
     nodes, links = dumbbell(
         connections,
-        {"rate_bps": 2e6, "delay_s": 0.26, "queue_packets": queue_packets},
+        {"rate_bps": 2e6, "delay_s": 0.26, **slowstart_router(router, queue_packets)},
         left="r1",
         right="r2",
         sender="s{i}",

@@ -70,6 +70,10 @@ impl Application for Bulk {
         self.transfers.first().is_some_and(|t| t.end.is_some())
     }
 
+    fn is_open_ended(&self) -> bool {
+        self.p.bytes.is_none()
+    }
+
     fn transfers(&self) -> &[Transfer] {
         &self.transfers
     }

@@ -157,6 +157,10 @@ impl Application for Http {
         }
     }
 
+    fn is_open_ended(&self) -> bool {
+        self.p.pages.is_none()
+    }
+
     fn transfers(&self) -> &[Transfer] {
         &self.transfers
     }

@@ -82,5 +82,10 @@ pub trait Application {
     fn on_timer(&mut self, _token: u64, _ctx: &mut AppCtx) {}
     /// No more work will ever come (lets a run end early).
     fn is_done(&self) -> bool;
+    /// It has no set amount of work (it goes on until the run ends), so a
+    /// transfer still under way at the end is no failure.
+    fn is_open_ended(&self) -> bool {
+        false
+    }
     fn transfers(&self) -> &[Transfer];
 }

@@ -128,6 +128,10 @@ impl Application for Web {
             .is_some_and(|n| self.transfers.len() == n as usize && self.transfers.all_settled())
     }
 
+    fn is_open_ended(&self) -> bool {
+        self.p.transfers.is_none()
+    }
+
     fn transfers(&self) -> &[Transfer] {
         &self.transfers
     }

@@ -6,7 +6,7 @@
 //! concurrent flows, not of every flow it ever had.
 
 use crate::engine::Duration;
-use crate::tcp::{ConnState, FlowStats, TcpEndpoint};
+use crate::tcp::{ConnState, FlowStats, StallRecord, TcpEndpoint};
 
 #[derive(Clone, Debug)]
 pub struct EndpointRecord {
@@ -23,6 +23,7 @@ pub struct EndpointRecord {
     pub cc_phase: i32,
     pub cc_counters: Vec<(&'static str, u64)>,
     pub stats: FlowStats,
+    pub stalls: StallRecord,
 }
 
 impl EndpointRecord {
@@ -41,6 +42,7 @@ impl EndpointRecord {
             cc_phase: ep.cc_phase(),
             cc_counters: ep.cc_counters(),
             stats: ep.stats,
+            stalls: ep.stalls,
         }
     }
 }

@@ -22,6 +22,46 @@ pub struct TransferRow {
     /// FTP download / HTTP page response time; None if unfinished.
     pub response_time_s: Option<f64>,
     pub bytes: u64,
+    /// What became of it by the end of the run.
+    pub outcome: Outcome,
+}
+
+/// What became of a transfer by the end of the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Done,
+    /// Its connection was given up (the retransmission limit) first.
+    Aborted,
+    /// Still under way when the run reached its duration, in an
+    /// application with a set amount of work: the run ended too early, or
+    /// the transfer was stuck.
+    Unfinished,
+    /// Still under way when the run ended, in an application with no set
+    /// amount of work (bulk without `bytes`, http without `pages`, web
+    /// without `transfers`): no failure.
+    Ongoing,
+}
+
+/// One row per connection: how it stalled (`tcp::StallRecord` of both
+/// endpoints).
+#[derive(Clone, Debug, Serialize)]
+pub struct StallRow {
+    pub conn: u32,
+    pub app: u32,
+    /// When the first of its endpoints gave up (more timeouts in a row
+    /// than `max_retransmissions`); None if neither did.
+    pub aborted_s: Option<f64>,
+    /// Which endpoint gave up: "server" (the data sender) or "client".
+    pub aborted_side: Option<&'static str>,
+    /// The timeouts in a row that made it give up.
+    pub abort_timeouts: Option<u32>,
+    /// The largest RTO a timeout backed off to, of either endpoint (0
+    /// without a timeout).
+    pub max_backed_off_rto_s: f64,
+    /// The longest stretch during which either endpoint had data
+    /// outstanding and took no RTT sample, up to the end of the run.
+    pub longest_rtt_sample_gap_s: f64,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -78,14 +118,26 @@ pub struct RunResult {
     pub links: Vec<LinkRow>,
     pub flow_series: FlowSeries,
     pub link_series: LinkSeries,
+    pub stalls: Vec<StallRow>,
 }
 
 pub fn collect(s: &Scenario, sim: &Simulation) -> RunResult {
     let end = sim.now;
     let end_s = end.as_secs_f64();
+    let stalls = stall_rows(sim);
     let mut transfers = Vec::new();
     for (a, slot) in sim.apps.iter().enumerate() {
+        let unended = if slot.app.is_open_ended() {
+            Outcome::Ongoing
+        } else {
+            Outcome::Unfinished
+        };
         for t in slot.app.transfers() {
+            let outcome = match t.end {
+                Some(_) => Outcome::Done,
+                None if stalls[t.conn as usize].aborted_s.is_some() => Outcome::Aborted,
+                None => unended,
+            };
             transfers.push(TransferRow {
                 app: a as u32,
                 app_name: slot.name.clone(),
@@ -96,6 +148,7 @@ pub fn collect(s: &Scenario, sim: &Simulation) -> RunResult {
                 end_s: t.end.map(|e| e.as_secs_f64()),
                 response_time_s: t.end.map(|e| (e - t.start).as_secs_f64()),
                 bytes: t.bytes,
+                outcome,
             });
         }
     }
@@ -174,5 +227,37 @@ pub fn collect(s: &Scenario, sim: &Simulation) -> RunResult {
         links,
         flow_series: sim.flow_series.clone(),
         link_series: sim.link_series.clone(),
+        stalls,
     }
+}
+
+fn stall_rows(sim: &Simulation) -> Vec<StallRow> {
+    sim.conns
+        .iter()
+        .enumerate()
+        .map(|(c, info)| {
+            let cli = sim.endpoints[2 * c].ep.record().stalls;
+            let srv = sim.endpoints[2 * c + 1].ep.record().stalls;
+            // The first to give up (the server on a tie: it holds the data).
+            let gave_up = [(srv, "server"), (cli, "client")]
+                .into_iter()
+                .filter_map(|(r, side)| r.aborted_at.map(|t| (t, side, r.abort_timeouts)))
+                .min_by_key(|&(t, _, _)| t);
+            StallRow {
+                conn: c as u32,
+                app: info.app,
+                aborted_s: gave_up.map(|(t, _, _)| t.as_secs_f64()),
+                aborted_side: gave_up.map(|(_, side, _)| side),
+                abort_timeouts: gave_up.map(|(_, _, n)| n),
+                max_backed_off_rto_s: cli
+                    .max_backed_off_rto
+                    .max(srv.max_backed_off_rto)
+                    .as_secs_f64(),
+                longest_rtt_sample_gap_s: cli
+                    .longest_gap(sim.now)
+                    .max(srv.longest_gap(sim.now))
+                    .as_secs_f64(),
+            }
+        })
+        .collect()
 }

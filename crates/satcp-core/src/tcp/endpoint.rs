@@ -24,6 +24,7 @@ use super::recovery::{LossRecovery, RecoveryAck, RecoveryRules};
 use super::rtt_estimator::RttEstimator;
 use super::send_state::{CongState, SendState, UndoState};
 use super::sent_queue::{Acked, SentQueue};
+use super::stall_record::StallRecord;
 use super::variant::EndpointParts;
 use crate::engine::{Duration, SimTime};
 use crate::net::packet::{flags, Ecn, Priority, SeqRange, TcpHeader, MAX_SACK_BLOCKS};
@@ -105,6 +106,9 @@ pub struct TcpEndpoint {
     /// Most recent data segment sent (seq, len), copied by extra segments.
     last_data: Option<(u64, u32)>,
     pub stats: FlowStats,
+    /// Aborts, backed-off RTOs and stretches without an RTT sample, for
+    /// the results' diagnosis.
+    pub stalls: StallRecord,
 }
 
 impl TcpEndpoint {
@@ -172,6 +176,7 @@ impl TcpEndpoint {
             pacing_blocked: false,
             last_data: None,
             stats: FlowStats::default(),
+            stalls: StallRecord::default(),
         }
     }
 
@@ -549,6 +554,7 @@ impl TcpEndpoint {
         if let Some(r) = rto_rtt {
             self.tx.rtt.sample(r);
             self.stats.rtt_samples += 1;
+            self.stalls.sampled(now);
         }
         if let Some(rtt) = rtt {
             self.cc.on_event(&mut self.tx, CcEvent::RttSample(rtt), now);
@@ -575,6 +581,7 @@ impl TcpEndpoint {
         }
         if self.tx.snd_una >= self.tx.snd_max {
             self.rto_deadline = None;
+            self.stalls.idle(now);
         } else {
             self.rto_deadline = Some(now + self.tx.rtt.rto());
         }
@@ -611,6 +618,7 @@ impl TcpEndpoint {
     fn on_rto(&mut self, now: SimTime, out: &mut TcpOutput) {
         if self.tx.snd_una >= self.tx.snd_max {
             self.rto_deadline = None;
+            self.stalls.idle(now);
             return;
         }
         self.consecutive_rtos += 1;
@@ -618,6 +626,7 @@ impl TcpEndpoint {
         if self.consecutive_rtos > self.max_retransmissions {
             self.state = ConnState::Aborted;
             self.rto_deadline = None;
+            self.stalls.aborted(now, self.consecutive_rtos);
             out.notices.push(Notice::Aborted);
             return;
         }
@@ -636,6 +645,7 @@ impl TcpEndpoint {
         self.tx.dupacks = 0;
         self.tx.sent.mark_all_lost();
         self.tx.rtt.back_off();
+        self.stalls.timed_out(self.tx.rtt.rto());
         self.tx.retransmit_now = true;
         let margin = self.rules.rto_restart_margin;
         self.rto_deadline = Some(now + self.tx.rtt.rto() + margin);
@@ -644,6 +654,7 @@ impl TcpEndpoint {
     fn arm_rto(&mut self, now: SimTime) {
         if self.rto_deadline.is_none() {
             self.rto_deadline = Some(now + self.tx.rtt.rto());
+            self.stalls.sending(now);
         }
     }
 

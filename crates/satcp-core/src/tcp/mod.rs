@@ -17,6 +17,7 @@ pub mod recovery;
 pub mod rtt_estimator;
 pub mod send_state;
 pub mod sent_queue;
+pub mod stall_record;
 pub mod variant;
 
 pub use ack_info::AckInfo;
@@ -27,6 +28,7 @@ pub use flow_stats::FlowStats;
 pub use path_cache::{CachedPath, PathCache};
 pub use recovery::{LossRecovery, RecoveryAck, RecoveryRules};
 pub use send_state::{CongState, SendState};
+pub use stall_record::StallRecord;
 pub use variant::{EndpointParts, VariantChoice, VariantFactory};
 
 #[cfg(test)]
