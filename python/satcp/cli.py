@@ -6,7 +6,7 @@
     satcp variants
     satcp reproduce [--list]                       (the reproductions, one line each)
     satcp reproduce NAME [--out DIR] [--workers N] [--quick]
-    satcp plot RESULTS_DIR [--out DIR]
+    satcp plot RESULTS_DIR|SWEEP_DIR [--out DIR]
     satcp report [FOLDER] [--out FILE]
     satcp sweep FILE [--out DIR] [--workers N] [--scheduler ADDRESS] [--quiet]
     satcp compare [--out DIR] [--preset NAME]... [--seconds S] [--seeds N] [--quick]
@@ -55,7 +55,11 @@ def _build_parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="Packet-level simulator of TCP over satellite links.",
     )
-    p.add_argument("--version", action="store_true", help="print the version and exit")
+    p.add_argument(
+        "--version",
+        action="store_true",
+        help="print the version, the git commit and the platform, and exit",
+    )
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     def scenario_args(sp: argparse.ArgumentParser) -> None:
@@ -67,7 +71,8 @@ def _build_parser() -> argparse.ArgumentParser:
             action="append",
             default=[],
             help="override a field, e.g. tcp.variant=newreno or links[1].ab.errors.ber=1e-6 "
-            "(repeatable; the value is read as TOML, else as a string)",
+            "(a list item by index or name: links[satellite].delay_s=0.3; repeatable; "
+            "the value is read as TOML, else as a string)",
         )
         sp.add_argument("--seed", type=int, help="random seed (overrides the file's)")
 
@@ -115,9 +120,16 @@ def _build_parser() -> argparse.ArgumentParser:
     rep.add_argument("folder", nargs="?", default="reports", help="default: reports")
     rep.add_argument("--out", metavar="FILE", default=None, help="default: FOLDER/index.html")
 
-    pl = sub.add_parser("plot", help="draw a run's time series as PNG")
-    pl.add_argument("results", help="a directory written by `satcp run --out`")
-    pl.add_argument("--out", metavar="DIR", default=None, help="default: the results directory")
+    pl = sub.add_parser(
+        "plot", help="draw a run's time series, or a sweep's means over its axes, as PNG"
+    )
+    pl.add_argument("results", help="a directory written by `satcp run --out` or by `satcp sweep`")
+    pl.add_argument(
+        "--out",
+        metavar="DIR",
+        default=None,
+        help="default: the results directory (a sweep's: its plots/)",
+    )
 
     sw = sub.add_parser("sweep", help="run a grid of scenarios (cached, resumable)")
     sw.add_argument("file", help="sweep file (TOML: base, seeds, [set], [axes])")
@@ -193,9 +205,9 @@ def _internal_error(e: BaseException) -> str:
 def _main(argv: Sequence[str] | None) -> int:
     args = _build_parser().parse_args(argv)
     if args.version:
-        from . import __version__
+        from .provenance import version_line
 
-        print(f"{PROG} {__version__}")
+        print(version_line())
         return 0
     if args.command is None:
         raise UsageError("a command is needed: run, validate, variants, reproduce or compare")
@@ -396,11 +408,13 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 def _cmd_plot(args: argparse.Namespace) -> int:
     from .plot import plot_results
+    from .sweep_plot import is_sweep_dir, plot_sweep
 
     if not os.path.isdir(args.results):
         raise UsageError(f"{args.results}: not a results directory")
+    draw = plot_sweep if is_sweep_dir(args.results) else plot_results
     try:
-        paths = plot_results(args.results, args.out)
+        paths = draw(args.results, args.out)
     except (OSError, ValueError) as e:
         raise UsageError(_os_error(e) if isinstance(e, OSError) else str(e)) from None
     print(f"wrote {len(paths)} figures: {', '.join(os.path.basename(p) for p in paths)}")

@@ -14,7 +14,14 @@ the parsed dict (``raw``) and turns the tables into data frames:
   scenario's ``sample_interval_s`` is 0),
 - ``stalls``: one row per TCP connection: when it was given up (the
   retransmission limit), the largest RTO a timeout backed off to, the
-  longest stretch with data outstanding and no RTT sample.
+  longest stretch with data outstanding and no RTT sample,
+- ``apps``: one row per application: its transfers by outcome, whether it
+  finished, and ``why`` not in words,
+- ``warnings``: one row per pathology (``kind``, ``subject``, ``message``):
+  an RTO backed off above 30 s, data outstanding for more than 100
+  smoothed RTTs without an RTT sample, a queue that dropped more than 10 %
+  of the packets offered to it (``crates/satcp-core/src/scenario/
+  diagnosis.rs``).
 
 pandas is imported when a data frame is first asked for: the summary and
 the CSV files are made from the parsed JSON (:func:`csv_text` writes what
@@ -40,7 +47,16 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMATS", "TABLES", "Results"]
 
-TABLES = ("transfers", "flows", "links", "flow_series", "link_series", "stalls")
+TABLES = (
+    "transfers",
+    "flows",
+    "links",
+    "flow_series",
+    "link_series",
+    "stalls",
+    "apps",
+    "warnings",
+)
 FORMATS = ("csv", "parquet")
 
 
@@ -125,8 +141,8 @@ class Results:
             return _flatten(self.raw.get("links") or [], {"stats": ""})
         if name in ("flow_series", "link_series"):
             return self.raw.get(name) or {}
-        if name == "stalls":
-            return self.raw.get("stalls") or []
+        if name in ("stalls", "apps", "warnings"):
+            return self.raw.get(name) or []
         raise KeyError(name)
 
     def _frame(self, name: str) -> pd.DataFrame:
@@ -158,6 +174,14 @@ class Results:
     def stalls(self) -> pd.DataFrame:
         return self._frame("stalls")
 
+    @cached_property
+    def apps(self) -> pd.DataFrame:
+        return self._frame("apps")
+
+    @cached_property
+    def warnings(self) -> pd.DataFrame:
+        return self._frame("warnings")
+
     def tables(self) -> dict[str, pd.DataFrame]:
         return {name: getattr(self, name) for name in TABLES}
 
@@ -178,9 +202,14 @@ class Results:
         r = self.raw
         lines = [
             f"{r.get('name', '?')}: seed {r.get('seed')}, simulated {_num(self.end_time_s, 3)} s, "
-            f"{self.events:,} events, "
-            + ("all apps done" if self.apps_done else "stopped before all apps were done"),
+            f"{self.events:,} events, {self._ending()}",
         ]
+        # Why and what went wrong first: the tables below are long.
+        for app in r.get("apps", []):
+            if app["why"]:
+                lines.append(f"{app['app_name']} ({app['kind']}): {app['why']}")
+        for w in r.get("warnings", []):
+            lines.append(f"warning: {w['subject']}: {w['message']}")
 
         transfers = r.get("transfers", [])
         lines += ["", f"Transfers ({len(transfers)})"]
@@ -194,13 +223,14 @@ class Results:
                 _num(t["end_s"], 3),
                 _num(t["response_time_s"], 3),
                 f"{t['bytes']:,}",
+                t.get("outcome", "-"),
             ]
             for t in transfers[:max_transfers]
         ]
         lines += _table(
-            ["app", "kind", "#", "conn", "start s", "end s", "response s", "bytes"],
+            ["app", "kind", "#", "conn", "start s", "end s", "response s", "bytes", "outcome"],
             rows,
-            "llrrrrrr",
+            "llrrrrrrl",
         )
         if len(transfers) > max_transfers:
             lines.append(f"... {len(transfers) - max_transfers} more")
@@ -276,6 +306,18 @@ class Results:
             ]
         return "\n".join(lines)
 
+    def _ending(self) -> str:
+        """How the run ended, for the summary's first line."""
+        if self.apps_done:
+            return "all apps done"
+        apps = self.raw.get("apps", [])
+        if apps and all(
+            a["finished"] or (a["open_ended"] and not (a["aborted"] or a["unfinished"]))
+            for a in apps
+        ):
+            return "ran for its duration (open-ended apps still going, no failure)"
+        return "stopped before all apps were done"
+
     def _response_stats(self) -> list[tuple[str, str, list[float], int]]:
         kinds: dict[str, str] = {}
         times: dict[str, list[float]] = {}
@@ -297,9 +339,28 @@ class Results:
         )
 
     # --- files -------------------------------------------------------------
+    @cached_property
+    def provenance(self) -> dict[str, Any]:
+        """Which satcp, commit, scenario, seed and platform made these
+        results (:mod:`satcp.provenance`)."""
+        from . import provenance
+
+        return provenance.of_run(self.scenario, self.seed)
+
+    def results_json(self) -> str:
+        """``results.json``: the core's JSON (``raw_json``) unchanged, with
+        a last key ``provenance`` added. Determinism checks compare
+        ``raw_json``, or this file without its provenance."""
+        body = self.raw_json.rstrip()
+        assert body.endswith("}"), "the results are a JSON object"
+        head = body[:-1].rstrip()
+        sep = "" if head.endswith("{") else ","
+        return f'{head}{sep}"provenance":{json.dumps(self.provenance)}}}'
+
     def write(self, out_dir: str | os.PathLike[str], fmt: str = "csv") -> list[str]:
         """Writes the tables (``<table>.csv`` or ``<table>.parquet``),
-        ``results.json`` (the core's output, unchanged) and ``scenario.json``
+        ``results.json`` (the core's output with its provenance,
+        :meth:`results_json`) and ``scenario.json``
         (the scenario that was run) into ``out_dir``, all or nothing: the
         files are written into a temporary sibling directory and moved into
         place with ``os.replace``. Returns the paths written."""
@@ -312,7 +373,7 @@ class Results:
                 writers[f"{name}.csv"] = text_writer(csv_text(self._table_data(name)))
             else:
                 writers[f"{name}.{fmt}"] = _table_writer(getattr(self, name), fmt)
-        writers["results.json"] = text_writer(self.raw_json)
+        writers["results.json"] = text_writer(self.results_json())
         scenario = json.dumps(self.scenario, indent=2) + "\n" if self.scenario is not None else "{}"
         writers["scenario.json"] = text_writer(scenario)
         return write_files_atomically(out_dir, writers)

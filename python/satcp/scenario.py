@@ -4,7 +4,8 @@ The scenario format itself (fields, defaults, validation) belongs to the Rust
 core, see ``crates/satcp-core/src/scenario/config.rs``. This module only
 
 - reads a TOML file (or copies a dict),
-- applies overrides such as ``links[1].ab.errors.ber=1e-6`` or ``tcp.variant=newreno``,
+- applies overrides such as ``links[1].ab.errors.ber=1e-6`` or ``tcp.variant=newreno``
+  (a list item by its index or by its name: ``links[satellite].ab.errors.ber``),
 - serializes the result to the JSON text that ``satcp._core`` accepts.
 
 Every problem with the input is raised as :class:`satcp.ScenarioError` (a
@@ -28,11 +29,20 @@ from ._core import ScenarioError
 
 __all__ = ["apply_override", "load", "parse_override", "parse_value", "to_json"]
 
-# One step of an override path: a key, or a list index.
-PathStep = str | int
+
+class ItemName(str):
+    """A step of an override path that names a list item: ``links[satellite]``
+    is the link whose ``name`` is ``satellite`` (an unnamed link answers to
+    ``a-b``, as in the results and ``--pcap``)."""
+
+
+# One step of an override path: a key, a list index, or a list item's name.
+PathStep = str | int | ItemName
 
 _KEY_RE = re.compile(r"[A-Za-z0-9_-]+")
-_INDEX_RE = re.compile(r"\[(\d+)\]")
+# A list index, or a list item's name (at least one letter or "_", so that
+# "-1" is no name).
+_INDEX_RE = re.compile(r"\[(?:(\d+)|([A-Za-z0-9_-]*[A-Za-z_][A-Za-z0-9_-]*))\]")
 _TOML_POS_RE = re.compile(r"\s*\(at (?:line (\d+), column (\d+)|end of document)\)\s*$")
 
 
@@ -220,7 +230,9 @@ def parse_override(text: str) -> tuple[list[PathStep], Any]:
 
 
 def parse_path(key: str) -> list[PathStep]:
-    """``"links[1].ab.errors.ber"`` -> ``["links", 1, "ab", "errors", "ber"]``."""
+    """``"links[1].ab.errors.ber"`` -> ``["links", 1, "ab", "errors", "ber"]``;
+    ``links[satellite]`` gives the step ``ItemName("satellite")`` (a name
+    is letters, digits, ``_`` and ``-``, with a letter or ``_``)."""
     steps: list[PathStep] = []
     for part in key.split("."):
         m = _KEY_RE.match(part)
@@ -232,7 +244,7 @@ def parse_path(key: str) -> list[PathStep]:
             m = _INDEX_RE.match(rest)
             if not m:
                 raise ScenarioError(f"bad --set key {key!r}: cannot read {rest!r}")
-            steps.append(int(m.group(1)))
+            steps.append(int(m.group(1)) if m.group(1) else ItemName(m.group(2)))
             rest = rest[m.end() :]
     return steps
 
@@ -255,7 +267,7 @@ def parse_value(raw: str) -> Any:
 def format_path(path: list[PathStep]) -> str:
     out = ""
     for step in path:
-        if isinstance(step, int):
+        if isinstance(step, int | ItemName):
             out += f"[{step}]"
         else:
             out += f".{step}" if out else step
@@ -264,11 +276,14 @@ def format_path(path: list[PathStep]) -> str:
 
 def apply_override(scenario: dict[str, Any], path: list[PathStep], value: Any) -> None:
     """Sets ``value`` at ``path``, creating missing tables on the way (so
-    ``tcp.variant`` works without a ``[tcp]`` table). A list index must exist."""
+    ``tcp.variant`` works without a ``[tcp]`` table). A list index must
+    exist, and so must a list item named."""
     node: Any = scenario
     for i, step in enumerate(path):
         last = i == len(path) - 1
         here = format_path(path[: i + 1])
+        if isinstance(step, ItemName):
+            step = _named_item(node, path, i)
         if isinstance(step, int):
             if not isinstance(node, list):
                 parent = format_path(path[:i])
@@ -295,6 +310,35 @@ def apply_override(scenario: dict[str, Any], path: list[PathStep], value: Any) -
             else:
                 node[step] = {}
                 node = node[step]
+
+
+def _item_names(item: Any, in_links: bool) -> list[str]:
+    """The names a list item answers to: its ``name``; for a link without
+    one, ``a-b``."""
+    if not isinstance(item, Mapping):
+        return []
+    if "name" in item:
+        return [str(item["name"])]
+    if in_links:
+        return [f"{item.get('a')}-{item.get('b')}"]
+    return []
+
+
+def _named_item(node: Any, path: list[PathStep], i: int) -> int:
+    """The index of the item of list ``node`` named ``path[i]``."""
+    where = format_path(path[:i])
+    if not isinstance(node, list):
+        raise ScenarioError(f"bad --set {format_path(path)}: {where} is not a list")
+    in_links = path[:i] == ["links"]
+    names = [_item_names(item, in_links) for item in node]
+    for index, item_names in enumerate(names):
+        if path[i] in item_names:
+            return index
+    known = ", ".join(n for item_names in names for n in item_names) or "none is named"
+    raise ScenarioError(
+        f"bad --set {format_path(path)}: {where} has no item named {str(path[i])!r} "
+        f"({where}: {known})"
+    )
 
 
 def to_json(scenario: Mapping[str, Any], *, indent: int | None = None) -> str:

@@ -21,7 +21,10 @@ runs (Dask reschedules them). Results: ``runs`` (one row per run: the
 axes, the seed, the metrics, and what became of its transfers) and
 ``summary`` (per point: mean and 95 % interval over seeds, Student t, of
 each metric with the number of values averaged, and how many runs left
-transfers unfinished), as Parquet and CSV, written atomically.
+transfers unfinished), as Parquet and CSV, written atomically, with
+``provenance.json`` beside them (satcp's version, the commit, the hashes
+of the base scenario and of the whole sweep, the seeds, the platform;
+also in each Parquet file's schema metadata, ``satcp_provenance``).
 
 A run's ``response_time_s`` is the mean over the transfers that finished,
 ``transfers_done`` of them; ``transfers_aborted`` (given up at the
@@ -435,15 +438,45 @@ def run_sweep(
     runs = pd.DataFrame(rows)
     summary = summarize(runs, list(sweep.axes))
 
+    prov = sweep_provenance(sweep)
+
     def fill(tmp: str) -> None:
         for name, df in (("runs", runs), ("summary", summary)):
             df.to_csv(Path(tmp, f"{name}.csv"), index=False)
-            df.to_parquet(Path(tmp, f"{name}.parquet"), index=False)
+            _write_parquet(df, Path(tmp, f"{name}.parquet"), prov)
+        Path(tmp, PROVENANCE_FILE).write_text(json.dumps(prov, indent=2) + "\n")
 
     _, paths = fill_dir_atomically(out / "tables", fill)
     return SweepResult(
         runs, summary, len(todo) - len(failed), cached, failed, paths, list(sweep.axes)
     )
+
+
+#: The sweep's provenance beside its tables (CSV has no place for it);
+#: each Parquet table carries it too, under the schema metadata key
+#: ``PARQUET_PROVENANCE_KEY``.
+PROVENANCE_FILE = "provenance.json"
+PARQUET_PROVENANCE_KEY = b"satcp_provenance"
+
+
+def sweep_provenance(sweep: Sweep) -> dict[str, Any]:
+    """Which satcp, commit, sweep (base scenario, overrides, axes, seeds)
+    and platform made the tables (:mod:`satcp.provenance`)."""
+    from . import provenance
+
+    doc = {"base": sweep.base, "set": sweep.fixed, "axes": sweep.axes, "seeds": sweep.seeds}
+    return provenance.of_sweep(doc)
+
+
+def _write_parquet(df: Any, path: Path, prov: Mapping[str, Any]) -> None:
+    """``df.to_parquet(path, index=False)`` with the provenance in the
+    schema's metadata."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.Table.from_pandas(df, preserve_index=False)
+    meta = {**(table.schema.metadata or {}), PARQUET_PROVENANCE_KEY: json.dumps(prov).encode()}
+    pq.write_table(table.replace_schema_metadata(meta), path)
 
 
 def summarize(runs: Any, axes: Sequence[str]) -> Any:

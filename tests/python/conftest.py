@@ -44,3 +44,35 @@ def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
         timeout=CLI_TIMEOUT_S,
         check=False,
     )
+
+
+# Where a claim may say the paper states it: a figure, section, table or
+# equation, of the paper or (ADaLR) of its OPNET paper.
+SOURCE_REF = r"^(OPNET paper )?(Figs?\.|Sec\.|Table|Eq\.) ?[0-9IVX]"
+
+
+def claims_rows(report: str) -> list[list[str]]:
+    """The rows of every claims table (headed "| Where | The paper says |")
+    of a report, as lists of cells."""
+    rows: list[list[str]] = []
+    lines = report.splitlines()
+    for i, line in enumerate(lines):
+        if not line.startswith("| Where | The paper says |"):
+            continue
+        for row in lines[i + 2 :]:
+            if not row.startswith("|"):
+                break
+            rows.append([c.strip() for c in row.strip("|").split("|")])
+    return rows
+
+
+def assert_claims_cite_sources(report: str) -> int:
+    """Every claim of the report names where the paper states it (its
+    section, figure or table); returns how many claims there are."""
+    import re
+
+    rows = claims_rows(report)
+    assert rows, "no claims table"
+    missing = [r[:2] for r in rows if not re.match(SOURCE_REF, r[0])]
+    assert not missing, missing
+    return len(rows)

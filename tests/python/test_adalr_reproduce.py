@@ -8,7 +8,7 @@ import math
 from pathlib import Path
 
 import pytest
-from conftest import FTP, HTTP, run_cli
+from conftest import FTP, HTTP, assert_claims_cite_sources, run_cli
 
 import satcp
 from satcp import topology
@@ -188,6 +188,8 @@ def test_cli_quick_writes_report_tables_and_figures(tmp_path):
     ):
         assert heading in report, heading
     assert "<!-- claims:begin -->" not in report.split("## Summary")[1].split("\n## ")[0]
+    # Every claim points to the section, figure or table that states it.
+    assert assert_claims_cite_sources(report) > 100
     pngs = {p.name for p in out.glob("*.png")}
     for n in (4, 7, 11, 15, 16, 19):
         assert any(p.startswith(f"fig7_{n:02d}_") for p in pngs), n

@@ -149,13 +149,27 @@ def test_write(small_run, tmp_path, fmt):
     out = tmp_path / "out"
     small_run.write(out, fmt)
     names = sorted(os.listdir(out))
-    tables = ["flow_series", "flows", "link_series", "links", "stalls", "transfers"]
+    tables = [
+        "apps",
+        "flow_series",
+        "flows",
+        "link_series",
+        "links",
+        "stalls",
+        "transfers",
+        "warnings",
+    ]
     assert names == sorted([f"{t}.{fmt}" for t in tables] + ["results.json", "scenario.json"])
     read = pd.read_csv if fmt == "csv" else pd.read_parquet
     flows = read(out / f"flows.{fmt}")
     assert flows.loc[0, "server_retransmitted_segments"] == 0
     assert len(read(out / f"flow_series.{fmt}")) == len(small_run.flow_series)
-    assert (out / "results.json").read_text() == small_run.raw_json
+    # The core's JSON, with the provenance added as its last key.
+    written = (out / "results.json").read_text()
+    assert written.startswith(small_run.raw_json[:-1]) and '"provenance":' in written
+    without = json.loads(written)
+    del without["provenance"]
+    assert without == json.loads(small_run.raw_json)
     scenario = json.loads((out / "scenario.json").read_text())
     assert scenario["apps"][0]["file_bytes"] == 200_000
     assert scenario["sample_interval_s"] == 0.5

@@ -36,7 +36,8 @@ def assert_bad_input(proc, *fragments: str) -> None:
         (["colour=red"], ["unknown field `colour`"]),
         (["links[7].errors.ber=0"], ["links[7]", "does not exist"]),
         (["novalue"], ["bad --set", "KEY=VALUE"]),
-        (["links[x].errors.ber=0"], ["bad --set key"]),
+        (["links[x].errors.ber=0"], ["links[x].errors.ber", "'x'", "ethernet, satellite"]),
+        (["links[-1].errors.ber=0"], ["bad --set key"]),
         (["duration_s=nan"], ["duration_s", "not a finite number"]),
     ],
 )

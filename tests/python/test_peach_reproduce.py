@@ -15,7 +15,7 @@ import csv
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import assert_claims_cite_sources, run_cli
 
 from satcp.reproduce import paper_run, peach
 
@@ -228,4 +228,6 @@ def test_cli_quick_writes_report_csv_and_png(tmp_path):
         rows = list(csv.DictReader(f))
     assert rows and set(rows[0]) >= {"figure", "paper", "satcp", "reproduced"}
     assert all(r["reproduced"] in ("yes", "no") for r in rows)
+    # Every claim points to the figure or section that states it.
+    assert assert_claims_cite_sources(report) == len(rows)
     assert all(Path(out, n).stat().st_size > 0 for n in names)

@@ -31,3 +31,27 @@ def test_plot_draws_every_figure(tmp_path):
 def test_plot_of_a_missing_directory_is_one_line(tmp_path):
     proc = run_cli("plot", tmp_path / "nope")
     assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1
+
+
+def test_plot_of_a_sweep_draws_lines_over_each_axis_and_a_heatmap(tmp_path):
+    """A sweep directory: per metric, the mean with its 95 % interval over
+    each axis, and a heatmap over the two axes, in SWEEP_DIR/plots."""
+    grid = tmp_path / "g.toml"
+    grid.write_text(
+        f'base = "{FTP}"\nseeds = [1, 2]\n[set]\n"apps[0].file_bytes" = 100000\n'
+        '[axes]\n"tcp.variant" = ["sack", "newreno"]\n'
+        '"links[satellite].ab.errors.ber" = [0.0, 1e-6, 1e-4]\n'
+    )
+    out = tmp_path / "sweep"
+    assert run_cli("sweep", grid, "--out", out, "--quiet").returncode == 0
+    proc = run_cli("plot", out)
+    assert proc.returncode == 0, proc.stderr
+    plots = out / "plots"
+    for name in (
+        "response_time_s-by-tcp.variant",
+        "response_time_s-by-links_satellite_.ab.errors.ber",
+        "response_time_s-heatmap",
+        "goodput_bps-heatmap",
+    ):
+        assert (plots / f"{name}.png").stat().st_size > 5_000, name
+    assert "wrote 12 figures" in proc.stdout

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from conftest import FTP
+from conftest import FTP, run_cli
 
 from satcp import ScenarioError
 from satcp.scenario import (
@@ -57,13 +57,14 @@ def test_parse_value_inf_is_float():
         ("links[1].ab.errors.ber", ["links", 1, "ab", "errors", "ber"]),
         ("apps[0].file_bytes", ["apps", 0, "file_bytes"]),
         ("a[0][2].b", ["a", 0, 2, "b"]),
+        ("links[satellite].ab.delay_s", ["links", "satellite", "ab", "delay_s"]),
     ],
 )
 def test_parse_path(key, path):
     assert parse_path(key) == path
 
 
-@pytest.mark.parametrize("key", ["links[x].ber", "links[-1].ber", "a..b", ".a", "a.", "a[1", "a b"])
+@pytest.mark.parametrize("key", ["links[].ber", "links[-1].ber", "a..b", ".a", "a.", "a[1", "a b"])
 def test_parse_path_rejects(key):
     with pytest.raises(ScenarioError, match="bad --set key"):
         parse_path(key)
@@ -161,3 +162,28 @@ def test_to_json_rejects_non_finite():
     with pytest.raises(ScenarioError, match=r"links\[0\]\.errors\.ber: inf"):
         to_json({"links": [{"errors": {"ber": float("inf")}}]})
     assert to_json({"a": [1, 2.5, "x", True, None]}) == '{"a": [1, 2.5, "x", true, null]}'
+
+
+def test_a_link_is_named_by_its_name_or_its_ends():
+    """``links[NAME]``: the link named so, or an unnamed link by ``a-b``;
+    the same scenario as by index."""
+    by_name = load(FTP, ["links[satellite].ab.errors.ber=1e-6", "links[ethernet].delay_s=0.02"])
+    by_index = load(FTP, ["links[1].ab.errors.ber=1e-6", "links[0].delay_s=0.02"])
+    assert by_name == by_index
+    sc = {"links": [{"a": "x", "b": "y"}, {"name": "sat", "a": "y", "b": "z"}]}
+    apply_override(sc, parse_path("links[x-y].delay_s"), 0.5)
+    apply_override(sc, parse_path("links[sat].delay_s"), 0.25)
+    assert [lk.get("delay_s") for lk in sc["links"]] == [0.5, 0.25]
+
+
+def test_an_unknown_link_name_is_one_line_and_exit_2(tmp_path):
+    with pytest.raises(
+        ScenarioError, match=r"links\[sat\]\.delay_s: .*'sat' .*ethernet, satellite"
+    ):
+        load(FTP, ["links[sat].delay_s=1"])
+    out = tmp_path / "out"
+    proc = run_cli("run", FTP, "--set", "links[sat].delay_s=1", "--out", out)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("satcp: error: bad --set links[sat].delay_s")
+    assert "'sat'" in proc.stderr and len(proc.stderr.splitlines()) == 1
+    assert not out.exists() and proc.stdout == ""

@@ -50,7 +50,9 @@ class Tolerance:
     gain: 5 percentage points); "change": both numbers are changes in
     percent, p = (m - m_ref) / m_ref x 100 (ADaLR thesis Eq. 7.2), compared
     as the ratios they state, (1 + p_satcp/100) / (1 + p_paper/100) - 1,
-    so that the limit means what it means for plain values; "ratio": both
+    so that the limit means what it means for plain values, and satcp's
+    change must go the paper's way (:meth:`same_direction`: "~1 % shorter"
+    does not hold for a time 4 % longer); "ratio": both
     numbers are ratios (n-fold), |satcp - paper| <= ``limit`` % of the
     stated gain |paper - 1| plus ``slack``, and satcp on the paper's side
     of 1 (so that "4 % more" and "three fold" are judged by the same
@@ -106,6 +108,8 @@ class Tolerance:
         if self.measure == "ratio":
             near = d <= self.limit / 100.0 * abs(paper - 1.0) + self.slack
             return near and (satcp > 1.0) == (paper > 1.0)
+        if self.measure == "change":  # "x % shorter" needs a shorter time, too
+            return d <= self.limit and self.same_direction(paper, satcp)
         return d <= self.limit
 
     def describe(self) -> str:

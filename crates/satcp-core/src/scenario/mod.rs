@@ -4,6 +4,7 @@
 
 pub mod build;
 pub mod config;
+pub mod diagnosis;
 pub mod links;
 pub mod results;
 pub mod validate;

@@ -3,6 +3,7 @@
 
 use super::build::link_name;
 use super::config::Scenario;
+use super::diagnosis::{self, AppRow, Warning};
 use crate::metrics::timeseries::{FlowSeries, LinkSeries};
 use crate::net::link::LinkStats;
 use crate::sim::Simulation;
@@ -119,6 +120,13 @@ pub struct RunResult {
     pub flow_series: FlowSeries,
     pub link_series: LinkSeries,
     pub stalls: Vec<StallRow>,
+    /// Per application, what became of its transfers and why it did not
+    /// finish (`diagnosis.rs`).
+    pub apps: Vec<AppRow>,
+    /// Pathologies worth a look: RTOs backed off beyond 30 s, data
+    /// outstanding for 100 RTTs without an RTT sample, queues that
+    /// dropped more than 10 % of their packets.
+    pub warnings: Vec<Warning>,
 }
 
 pub fn collect(s: &Scenario, sim: &Simulation) -> RunResult {
@@ -152,7 +160,7 @@ pub fn collect(s: &Scenario, sim: &Simulation) -> RunResult {
             });
         }
     }
-    let flows = sim
+    let flows: Vec<FlowRow> = sim
         .conns
         .iter()
         .enumerate()
@@ -193,7 +201,7 @@ pub fn collect(s: &Scenario, sim: &Simulation) -> RunResult {
             }
         })
         .collect();
-    let links = sim
+    let links: Vec<LinkRow> = sim
         .links
         .iter()
         .map(|l| {
@@ -216,6 +224,8 @@ pub fn collect(s: &Scenario, sim: &Simulation) -> RunResult {
             }
         })
         .collect();
+    let apps = diagnosis::app_rows(sim, &transfers, &stalls, end_s);
+    let warnings = diagnosis::warnings(&flows, &links, &stalls);
     RunResult {
         name: s.name.clone(),
         seed: s.seed,
@@ -228,6 +238,8 @@ pub fn collect(s: &Scenario, sim: &Simulation) -> RunResult {
         flow_series: sim.flow_series.clone(),
         link_series: sim.link_series.clone(),
         stalls,
+        apps,
+        warnings,
     }
 }
 

@@ -377,6 +377,7 @@ def judge(
         "pairs": [] if isinstance(compared, str) else [tuple(p) for p in compared],
         "most": s.get("most", False),
         "peak_below": s.get("peak_below", math.inf),
+        "peak_above": s.get("peak_above", 0.0),
     }
     use = tuple(b for b in cases.ber_set[s.bers].bers if b in bers)
     labels = {v.key: v.label for v in cases.variant}
@@ -545,13 +546,14 @@ def _stated_pct(
 
 
 def _peak(s: Mapping[str, Any], gains: Gains, short: Mapping[str, str]) -> Verdict:
-    """Whether each pair's largest gain lies below ``peak_below``."""
+    """Whether each pair's largest gain lies below ``peak_below`` and at or
+    above ``peak_above``."""
     peaks = {}
     for a, o in s["pairs"]:
         pts = {k[2]: g for k, g in gains.items() if k[:2] == (a, o) and not math.isnan(g)}
         if pts:
             peaks[(a, o)] = max(pts, key=lambda b: pts[b])
-    holds = bool(peaks) and all(b < s["peak_below"] for b in peaks.values())
+    holds = bool(peaks) and all(s["peak_above"] <= b < s["peak_below"] for b in peaks.values())
     at = ", ".join(f"{short[a]} {fmt_ber(b)}" for (a, _), b in peaks.items())
     return ("holds" if holds else f"does not hold (largest at {at})"), holds, None
 
