@@ -69,6 +69,11 @@ METRICS = (
 )
 
 
+#: The most runs one sweep file may make (axes' sizes times seeds): the
+#: grid is checked before anything is built or run.
+MAX_RUNS = 100_000
+
+
 #: What became of a run's transfers (``TransferRow::outcome`` in the
 #: core): the runs table's count column of each outcome.
 OUTCOME_COLUMNS = {
@@ -153,13 +158,12 @@ _SEED_MARK = 8_364_179_263_540_915_237
 
 def load_sweep(path: str | os.PathLike[str]) -> Sweep:
     """Reads a sweep file; errors name the field."""
-    import tomllib
+    from .scenario import read_toml
 
     try:
-        with open(path, "rb") as f:
-            doc = tomllib.load(f)
-    except tomllib.TOMLDecodeError as e:
-        raise ScenarioError(f"invalid sweep: {path}: invalid TOML: {e}") from None
+        doc = read_toml(os.fspath(path))
+    except ScenarioError as e:
+        raise ScenarioError(f"invalid sweep: {e}") from None
     unknown = set(doc) - {"base", "seeds", "set", "axes"}
     if unknown:
         raise ScenarioError(f"invalid sweep: {sorted(unknown)[0]}: unknown field")
@@ -175,15 +179,43 @@ def load_sweep(path: str | os.PathLike[str]) -> Sweep:
         raise ScenarioError(
             f"invalid sweep: seeds: {seeds!r} must be a list of whole numbers >= 0 (below 2**64)"
         )
+    if len(set(seeds)) != len(seeds):
+        dup = next(s for i, s in enumerate(seeds) if s in seeds[:i])
+        raise ScenarioError(f"invalid sweep: seeds: {dup} is listed twice")
     axes = doc.get("axes", {})
     if not isinstance(axes, dict) or not all(isinstance(v, list) and v for v in axes.values()):
         raise ScenarioError("invalid sweep: axes: each axis is a non-empty list of values")
-    for k in [*axes, *doc.get("set", {})]:
+    fixed = doc.get("set", {})
+    if not isinstance(fixed, dict):
+        raise ScenarioError("invalid sweep: set: must be a table of field = value")
+    for k in [*axes, *fixed]:
+        if k.strip() == "seed":
+            where = "axes" if k in axes else "set"
+            raise ScenarioError(
+                f"invalid sweep: {where}.seed: the seed is set by seeds = [...], "
+                "which would overwrite it: use seeds"
+            )
         try:
             parse_path(k)
         except ScenarioError as e:
             raise ScenarioError(f"invalid sweep: axes: {e}") from None
-    return Sweep(base=base, axes=axes, seeds=seeds, fixed=doc.get("set", {}))
+    for k, values in axes.items():
+        if k in fixed:
+            raise ScenarioError(f"invalid sweep: axes.{k}: also in [set] (one or the other)")
+        seen = set()
+        for v in values:
+            key = json.dumps(v, sort_keys=True)
+            if key in seen:
+                raise ScenarioError(f"invalid sweep: axes.{k}: {v!r} is listed twice")
+            seen.add(key)
+    n = len(seeds) * math.prod(len(v) for v in axes.values())
+    if n > MAX_RUNS:
+        sizes = " x ".join(str(len(v)) for v in [*axes.values(), seeds])
+        raise ScenarioError(
+            f"invalid sweep: axes: {sizes} = {n} runs, more than {MAX_RUNS} "
+            "(split the sweep into several files)"
+        )
+    return Sweep(base=base, axes=axes, seeds=seeds, fixed=fixed)
 
 
 def run_key(scenario: Mapping[str, Any]) -> str:
