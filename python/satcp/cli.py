@@ -294,11 +294,16 @@ def _cmd_run(args: argparse.Namespace) -> int:
         res, pcaps = _run_watched(sc, text), []
     else:
         res, pcaps = _run_resolved(sc, text), []
-    if args.out is not None:
-        try:
-            res.write(args.out, args.format)
-        except OSError as e:
-            raise UsageError(f"cannot write {args.out}: {_os_error(e)}") from None
+    try:
+        if args.out is not None:
+            try:
+                res.write(args.out, args.format)
+            except OSError as e:
+                raise UsageError(f"cannot write {args.out}: {_os_error(e)}") from None
+    except BaseException:
+        if pcaps:  # the captures' temporary folder goes too
+            _remove_tree(pcaps[0][0])
+        raise
     _move_pcaps(pcaps, args.out or ".")
     if not args.quiet:
         print(res.summary())

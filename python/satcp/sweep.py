@@ -40,12 +40,13 @@ web without ``transfers``) still under way at the end: no failure.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
 import json
 import math
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -239,14 +240,15 @@ def _key(key_text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
-def run_one(scenario_json: str) -> dict[str, Any]:
+def run_one(scenario_json: str, stop: Any = None) -> dict[str, Any]:
     """Runs one scenario and returns its metrics (called on workers). The
     run's time series, which no metric reads, are left out of its results:
     in a sweep of the thesis scenario (sampled every second), parsing them
-    took half as long as the runs, with the GIL held."""
+    took half as long as the runs, with the GIL held. ``stop``: a
+    ``_core.StopFlag`` that interrupts the run (KeyboardInterrupt)."""
     from . import _core
 
-    return run_row(json.loads(_core.run_json_summary(scenario_json)))
+    return run_row(json.loads(_core.run_json_summary(scenario_json, stop)))
 
 
 def run_row(r: Mapping[str, Any]) -> dict[str, Any]:
@@ -298,14 +300,21 @@ def is_unfinished(row: Mapping[str, Any]) -> bool:
     return row["transfers_aborted"] + row["transfers_unfinished"] > 0
 
 
-def _run_chunk(texts: Sequence[str]) -> list[tuple[dict[str, Any] | None, str | None]]:
+def _run_chunk(
+    texts: Sequence[str], stop: Any = None
+) -> list[tuple[dict[str, Any] | None, str | None]]:
     """:func:`run_one` of each, (row, None) or (None, error): a worker's
     task is several short runs, so that the executor's bookkeeping per
-    task does not outweigh them."""
+    task does not outweigh them. Once ``stop`` is set, the runs finished
+    so far (fewer than ``texts``): Ctrl-C keeps them."""
     out: list[tuple[dict[str, Any] | None, str | None]] = []
     for text in texts:
+        if stop is not None and stop.is_set():
+            break
         try:
-            out.append((run_one(text), None))
+            out.append((run_one(text, stop), None))
+        except KeyboardInterrupt:
+            break  # stopped by the flag: this run did not finish
         except Exception as e:  # the run's own error, reported per run
             out.append((None, str(e)))
     return out
@@ -526,19 +535,7 @@ def _execute(
 
     with bars.runs("sweep", len(todo), show=bars.enabled(progress)):
         if scheduler is None:
-            from concurrent.futures import ThreadPoolExecutor, as_completed
-
-            n = max(1, min(workers or os.cpu_count() or 1, len(todo) or 1))
-            size = max(1, min(MAX_CHUNK, len(todo) // (32 * n)))
-            chunks = [todo[i : i + size] for i in range(0, len(todo), size)]
-            with ThreadPoolExecutor(max_workers=n, thread_name_prefix="satcp-sweep") as pool:
-                futs = {pool.submit(_run_chunk, [j.text for j in c]): c for c in chunks}
-                for f in as_completed(futs):
-                    chunk = futs[f]
-                    results = f.result()
-                    done([(j.key, row, err) for j, (row, err) in zip(chunk, results, strict=True)])
-                    for _, err in results:
-                        bars.finished(ok=err is None)
+            _execute_local(todo, done, workers)
         else:
             from distributed import Client, as_completed
 
@@ -546,15 +543,80 @@ def _execute(
                 names = [f"satcp-run-{i}-{j.key}" for i, j in enumerate(todo)]
                 futs = client.map(run_one, [j.text for j in todo], key=names, retries=2)
                 keys = {f.key: j.key for f, j in zip(futs, todo, strict=True)}
-                for f in as_completed(futs):
-                    # result() rather than the status at this moment: a
-                    # finished result held by a worker that has just died is
-                    # "lost" until the scheduler has computed it again, and
-                    # result() waits for that (an error after the retries
-                    # is raised).
-                    try:
-                        row = f.result()
-                    except Exception as e:  # the run's own error, reported per run
-                        finish(keys[f.key], None, str(e))
-                    else:
-                        finish(keys[f.key], row, None)
+                # Ctrl-C: the runs not finished are cancelled on the
+                # cluster; the finished ones are in the cache already.
+                with _cancelled_on_interrupt(client, futs):
+                    _collect_dask(futs, keys, finish, as_completed)
+
+
+def _execute_local(
+    todo: Sequence[Job],
+    done: Callable[[Sequence[tuple[str, dict[str, Any] | None, str | None]]], None],
+    workers: int | None,
+) -> None:
+    """The runs on local threads, in chunks. Ctrl-C (KeyboardInterrupt in
+    this thread, waiting for the chunks) stops the runs going on through
+    their shared flag, drops the chunks not started, hands every run that
+    finished to ``done`` (so it is in the cache) and raises again."""
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+
+    from . import _core
+    from . import progress as bars
+
+    n = max(1, min(workers or os.cpu_count() or 1, len(todo) or 1))
+    size = max(1, min(MAX_CHUNK, len(todo) // (32 * n)))
+    chunks = [todo[i : i + size] for i in range(0, len(todo), size)]
+    stop = _core.StopFlag()
+
+    taken: set[Any] = set()
+
+    def handed(f: Any) -> None:
+        if f in taken:
+            return  # handed in the loop before Ctrl-C
+        taken.add(f)
+        chunk = futs[f]
+        results = f.result()
+        # A chunk stopped by the flag returns its first runs only.
+        done([(j.key, row, err) for j, (row, err) in zip(chunk, results, strict=False)])
+        for _, err in results:
+            bars.finished(ok=err is None)
+
+    pool = ThreadPoolExecutor(max_workers=n, thread_name_prefix="satcp-sweep")
+    futs = {pool.submit(_run_chunk, [j.text for j in c], stop): c for c in chunks}
+    try:
+        for f in as_completed(futs):
+            handed(f)
+    except KeyboardInterrupt:
+        stop.set()
+        pool.shutdown(wait=True, cancel_futures=True)
+        for f in futs:
+            if f.done() and not f.cancelled():
+                handed(f)
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+@contextlib.contextmanager
+def _cancelled_on_interrupt(client: Any, futs: Any) -> Iterator[None]:
+    try:
+        yield
+    except KeyboardInterrupt:
+        client.cancel(futs)
+        raise
+
+
+def _collect_dask(futs: Any, keys: dict, finish: Callable, as_completed: Any) -> None:
+    """The rows of a Dask sweep's runs, each handed to ``finish`` as it
+    arrives."""
+    for f in as_completed(futs):
+        # result() rather than the status at this moment: a finished result
+        # held by a worker that has just died is "lost" until the scheduler
+        # has computed it again, and result() waits for that (an error after
+        # the retries is raised).
+        try:
+            row = f.result()
+        except Exception as e:  # the run's own error, reported per run
+            finish(keys[f.key], None, str(e))
+        else:
+            finish(keys[f.key], row, None)
