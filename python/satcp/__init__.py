@@ -105,11 +105,60 @@ def validate(
     return sc
 
 
-def _run_resolved(sc: dict[str, Any], text: str) -> Results:
+def _interruptible(call: Any, watch: Any = None) -> Any:
+    """``call(stop)`` (a run in the core given the ``_core.StopFlag`` stop)
+    in a thread, so that Ctrl-C reaches this one: a run in the core would
+    hold the calling thread until it ends, and Python handles a signal only
+    between bytecodes. On KeyboardInterrupt the run is stopped through its
+    flag (the core reads it every few thousand events: milliseconds),
+    waited for, and KeyboardInterrupt raised. ``watch(thread)``, if given,
+    is called while the run goes on (a progress bar). A plain thread, not
+    an executor: ``concurrent.futures`` costs more start-up time than a
+    short run takes."""
+    import threading
+
+    stop = _core.StopFlag()
+    box: dict[str, Any] = {}
+    # Waited for rather than the thread: Python 3.11's Thread.join,
+    # interrupted by Ctrl-C, may mark a thread that still runs as stopped,
+    # and a later join() returns at once; exiting with the run still in
+    # the core then aborts the interpreter.
+    finished = threading.Event()
+
+    def work() -> None:
+        try:
+            box["out"] = call(stop)
+        except BaseException as e:  # re-raised in the caller's thread
+            box["error"] = e
+        finally:
+            finished.set()
+
+    job = threading.Thread(target=work, name="satcp-run", daemon=True)
+    job.start()
+    try:
+        if watch is not None:
+            watch(job)
+        finished.wait()
+    except KeyboardInterrupt:
+        stop.set()
+        finished.wait()
+        raise
+    if "error" in box:
+        raise box["error"]
+    return box["out"]
+
+
+def _run_resolved(sc: dict[str, Any], text: str, stop: Any = None) -> Results:
+    """Runs a resolved scenario; ``stop``, a ``_core.StopFlag``, is given by
+    callers that run several in threads (they handle Ctrl-C), else the run
+    is :func:`_interruptible`."""
     from .results import Results
 
     t0 = time.perf_counter()
-    out = _core.run_json(text)
+    if stop is not None:
+        out = _core.run_json(text, stop)
+    else:
+        out = _interruptible(lambda flag: _core.run_json(text, flag))
     wall = time.perf_counter() - t0
     return Results(out, scenario=sc, wall_time_s=wall)
 
@@ -117,31 +166,17 @@ def _run_resolved(sc: dict[str, Any], text: str) -> Results:
 def _run_watched(sc: dict[str, Any], text: str) -> Results:
     """:func:`_run_resolved` with a progress bar of simulated time
     (:func:`satcp.progress.watch_sim_time`): the run goes on in a thread while
-    this one reads the core's clock. A plain thread, not an executor:
-    ``concurrent.futures`` (and tqdm) would cost more start-up time than a
-    short run takes."""
-    import threading
-
+    this one reads the core's clock."""
     from . import progress
     from .results import Results
 
     clock = _core.SimClock()
-    box: dict[str, Any] = {}
-
-    def work() -> None:
-        try:
-            box["out"] = _core.run_json_clocked(text, clock)
-        except BaseException as e:  # re-raised in the caller's thread
-            box["error"] = e
-
     t0 = time.perf_counter()
-    job = threading.Thread(target=work, name="satcp-run", daemon=True)
-    job.start()
-    progress.watch_sim_time(job, clock, sc.get("duration_s"))
-    job.join()
-    if "error" in box:
-        raise box["error"]
-    return Results(box["out"], scenario=sc, wall_time_s=time.perf_counter() - t0)
+    out = _interruptible(
+        lambda flag: _core.run_json_clocked(text, clock, flag),
+        lambda job: progress.watch_sim_time(job, clock, sc.get("duration_s")),
+    )
+    return Results(out, scenario=sc, wall_time_s=time.perf_counter() - t0)
 
 
 def run(
@@ -165,7 +200,8 @@ def run(
         return _run_resolved(sc, to_json(sc))
     caps = [(link_direction(sc, key), os.fspath(path)) for key, path in pcap.items()]
     t0 = time.perf_counter()
-    out, _counts = _core.run_json_capture(to_json(sc), caps)
+    text = to_json(sc)
+    out, _counts = _interruptible(lambda flag: _core.run_json_capture(text, caps, flag))
     return Results(out, scenario=sc, wall_time_s=time.perf_counter() - t0)
 
 
@@ -211,16 +247,25 @@ def run_many(scenarios: Sequence[ScenarioLike], workers: int | None = None) -> l
         return [_run_counted(sc, t) for sc, t in zip(resolved, texts, strict=True)]
     from concurrent.futures import ThreadPoolExecutor
 
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="satcp") as pool:
-        return list(pool.map(_run_counted, resolved, texts))
+    # Ctrl-C reaches this thread, waiting in map(): the runs going on are
+    # stopped through their shared flag and the queued ones dropped.
+    stop = _core.StopFlag()
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="satcp")
+    try:
+        return list(pool.map(_run_counted, resolved, texts, [stop] * len(texts)))
+    except BaseException:
+        stop.set()
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _run_counted(sc: dict[str, Any], text: str) -> Results:
+def _run_counted(sc: dict[str, Any], text: str, stop: Any = None) -> Results:
     """:func:`_run_resolved`, reported to the open progress bar."""
     from . import progress
 
     try:
-        r = _run_resolved(sc, text)
+        r = _run_resolved(sc, text, stop)
     except BaseException:
         progress.finished(ok=False)
         raise

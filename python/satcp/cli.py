@@ -13,7 +13,10 @@
 
 Bad input (a missing file, a TOML error, an invalid scenario, a bad --set or
 command line) prints one line ``satcp: error: <message>`` on stderr and
-exits with status 2, having written nothing.
+exits with status 2, having written nothing. Anything else that goes wrong
+is a bug in satcp: one line ``satcp: internal error: ...`` asking for a
+report, exit status 70 (EX_SOFTWARE); ``SATCP_TRACEBACK=1`` shows the
+traceback instead.
 """
 
 from __future__ import annotations
@@ -30,6 +33,10 @@ if TYPE_CHECKING:
 
 PROG = "satcp"
 EXIT_BAD_INPUT = 2
+#: A bug, not the user's input (sysexits.h's EX_SOFTWARE).
+EXIT_INTERNAL = 70
+#: Where a bug is reported, in the one line of an internal error.
+REPORT_HINT = "this is a bug in satcp: please report it with the command line"
 
 
 class UsageError(Exception):
@@ -183,6 +190,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 141
+    except SystemExit:
+        raise  # argparse's --help and usage
+    except BaseException as e:  # a Rust panic is a BaseException, not an Exception
+        if os.environ.get("SATCP_TRACEBACK"):
+            raise
+        print(_internal_error(e), file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+def _internal_error(e: BaseException) -> str:
+    """The one line of an unexpected exception: its type, its message and
+    where to report it (a traceback is for developers: SATCP_TRACEBACK=1)."""
+    return (
+        f"{PROG}: internal error: {type(e).__name__}: {_one_line(e)} "
+        f"({REPORT_HINT}; SATCP_TRACEBACK=1 shows the traceback)"
+    )
 
 
 def _main(argv: Sequence[str] | None) -> int:
@@ -277,11 +300,16 @@ def _cmd_run(args: argparse.Namespace) -> int:
         res, pcaps = _run_watched(sc, text), []
     else:
         res, pcaps = _run_resolved(sc, text), []
-    if args.out is not None:
-        try:
-            res.write(args.out, args.format)
-        except OSError as e:
-            raise UsageError(f"cannot write {args.out}: {_os_error(e)}") from None
+    try:
+        if args.out is not None:
+            try:
+                res.write(args.out, args.format)
+            except OSError as e:
+                raise UsageError(f"cannot write {args.out}: {_os_error(e)}") from None
+    except BaseException:
+        if pcaps:  # the captures' temporary folder goes too
+            _remove_tree(pcaps[0][0])
+        raise
     _move_pcaps(pcaps, args.out or ".")
     if not args.quiet:
         print(res.summary())
@@ -298,18 +326,37 @@ def _run_with_pcap(sc: dict[str, Any], args: argparse.Namespace):
     from . import ScenarioError, link_direction
     from . import run as run_scenario
 
-    tmp = tempfile.mkdtemp(
-        prefix=".satcp-pcap-", dir=os.path.dirname(os.path.abspath(args.out or "."))
-    )
+    # Every capture is checked before anything is written: a known link
+    # direction, named once, whose file name stays in the folder.
+    names: dict[str, str] = {}
+    seen: dict[int, str] = {}
+    for key in args.pcap:
+        try:
+            direction = link_direction(sc, key)
+        except ScenarioError as e:
+            raise UsageError(f"--pcap: {e}") from None
+        name, _, d = key.partition(":")
+        fname = f"{name}-{d or 'ab'}.pcap"
+        if direction in seen or fname in names.values():
+            first = seen.get(direction) or next(k for k, f in names.items() if f == fname)
+            raise UsageError(f"--pcap {key}: the same capture as --pcap {first}")
+        if not _plain_file_name(fname):
+            raise UsageError(f"--pcap {key}: {fname!r} is not a plain file name")
+        seen[direction] = key
+        names[key] = fname
+    parent = os.path.dirname(os.path.abspath(args.out or "."))
+    try:
+        tmp = tempfile.mkdtemp(prefix=".satcp-pcap-", dir=parent)
+    except OSError as e:
+        raise UsageError(f"--pcap: cannot write in {parent}: {e.strerror or e}") from None
     files = {}
     try:
-        for key in args.pcap:
-            try:
-                link_direction(sc, key)
-            except ScenarioError as e:
-                raise UsageError(f"--pcap: {e}") from None
-            name, _, d = key.partition(":")
-            files[key] = os.path.join(tmp, f"{name}-{d or 'ab'}.pcap")
+        for key, fname in names.items():
+            path = os.path.join(tmp, fname)
+            # The second guard: never a file outside the capture folder.
+            if os.path.dirname(os.path.realpath(path)) != os.path.realpath(tmp):
+                raise UsageError(f"--pcap {key}: {fname!r} would be written outside --out")
+            files[key] = path
         try:
             res = run_scenario(sc, pcap=files)
         except OSError as e:
@@ -318,6 +365,19 @@ def _run_with_pcap(sc: dict[str, Any], args: argparse.Namespace):
         _remove_tree(tmp)
         raise
     return res, [(tmp, os.path.basename(f)) for f in files.values()]
+
+
+def _plain_file_name(name: str) -> bool:
+    """A name that is one file in a folder: no separator, no ``..``, no
+    control character, not too long."""
+    return (
+        0 < len(name) <= 255
+        and os.sep not in name
+        and "/" not in name
+        and "\\" not in name
+        and ".." not in name
+        and all(c.isprintable() for c in name)
+    )
 
 
 def _move_pcaps(pcaps: list[tuple[str, str]], out: str) -> None:
@@ -377,6 +437,8 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 
     if args.workers is not None and args.workers < 1:
         raise UsageError(f"--workers: {args.workers} must be at least 1")
+    if args.scheduler is not None:
+        _need_dask()
     try:
         sw = sweep.load_sweep(args.file)
     except OSError as e:
@@ -416,6 +478,16 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     for line in res.unfinished_points():
         print(f"unfinished: {line}", file=sys.stderr)
     return 1 if res.failed else 0
+
+
+def _need_dask() -> None:
+    """--scheduler needs Dask's ``distributed``, an optional dependency."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise UsageError(
+            "--scheduler: needs Dask's distributed package (pip install distributed)"
+        ) from None
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:

@@ -24,14 +24,56 @@ from .reproduce.plotstyle import grid_and_legend, new_figure, save_png
 __all__ = ["plot_results"]
 
 
+#: The columns each table must have, all numeric: a table edited by hand
+#: or written by something else is refused with the table and column named
+#: (not a traceback from deep inside pandas or matplotlib).
+COLUMNS = {
+    "flow_series": (
+        "time_s",
+        "conn",
+        "cwnd",
+        "ssthresh",
+        "flight_size",
+        "pipe",
+        "srtt_s",
+        "rto_s",
+        "snd_max",
+        "snd_una",
+    ),
+    "link_series": ("time_s", "link", "utilization", "queue_packets"),
+    "links": (),
+}
+#: Read when present (then numeric too).
+OPTIONAL_COLUMNS = {"flow_series": ("retransmitted_segments",), "links": ("link",)}
+
+
 def _table(d: Path, name: str) -> pd.DataFrame:
     for ext, read in ((".parquet", pd.read_parquet), (".csv", pd.read_csv)):
         p = d / f"{name}{ext}"
         if p.exists():
-            return read(p)
+            try:
+                df = read(p)
+            except (ValueError, pd.errors.ParserError) as e:
+                raise ValueError(f"{p}: not a table satcp wrote: {e}") from None
+            return _checked(df, p, name)
     raise FileNotFoundError(
         f"{d}: no {name}.csv or {name}.parquet (run with --out and a sample interval)"
     )
+
+
+def _checked(df: pd.DataFrame, p: Path, name: str) -> pd.DataFrame:
+    """``df`` if it has the columns plotting reads, numeric; else ValueError."""
+    if df.empty and len(df.columns) == 0:
+        return df  # an empty series table: nothing to draw from it
+    for col in COLUMNS[name]:
+        if col not in df.columns:
+            raise ValueError(f"{p}: no column {col!r} (not a table satcp wrote)")
+    for col in (*COLUMNS[name], *OPTIONAL_COLUMNS.get(name, ())):
+        if col in df.columns and not pd.api.types.is_numeric_dtype(df[col]):
+            bad = pd.to_numeric(df[col], errors="coerce").isna() & df[col].notna()
+            value = df[col][bad].iloc[0] if bad.any() else df[col].dtype
+            raise ValueError(f"{p}: column {col!r}: {value!r} is not a number")
+    return df
 
 
 def plot_results(

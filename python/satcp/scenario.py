@@ -57,7 +57,7 @@ def load(
     if isinstance(source, Mapping):
         scenario = copy.deepcopy(dict(source))
     elif isinstance(source, str | os.PathLike):
-        scenario = _read_toml(os.fspath(source))
+        scenario = read_toml(os.fspath(source))
         _read_schedule_files(scenario, os.path.dirname(os.path.abspath(os.fspath(source))))
     else:
         raise TypeError(f"a scenario is a path or a dict, not {type(source).__name__}")
@@ -103,26 +103,53 @@ def _read_schedule_files(scenario: dict[str, Any], base: str) -> None:
                     holder[key] = read_schedule_csv(os.path.join(base, holder[key]), field)
 
 
+#: The largest scenario or schedule file read, bytes: reading stops there
+#: (an endless file such as /dev/zero never returns otherwise).
+MAX_INPUT_BYTES = 64 << 20
+#: The most points a schedule file may hold.
+MAX_SCHEDULE_POINTS = 1_000_000
+
+
+def _read_bounded(path: str, field: str) -> str:
+    """A text file's content, at most MAX_INPUT_BYTES of it (else an
+    error naming the field), decoded as UTF-8 (else an error)."""
+    with open(path, "rb") as f:
+        data = f.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:
+        raise ScenarioError(
+            f"invalid scenario: {field}: {path} is larger than {MAX_INPUT_BYTES >> 20} MB"
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ScenarioError(
+            f"invalid scenario: {field}: {path}: not UTF-8 text (byte {e.start})"
+        ) from None
+
+
 def read_schedule_csv(path: str, field: str = "schedule") -> list[list[float]]:
     """``[[time_s, value], ...]`` from a two-column CSV file."""
     points = []
     try:
-        with open(path, encoding="utf-8") as f:
-            for n, line in enumerate(f, 1):
-                line = line.split("#", 1)[0].strip()
-                if not line:
-                    continue
-                cells = [c.strip() for c in line.replace(";", ",").split(",")]
-                try:
-                    t, v = float(cells[0]), float(cells[1])
-                except (ValueError, IndexError):
-                    if not points:
-                        continue  # a header line, before the data
-                    raise ScenarioError(
-                        f"invalid scenario: {field}: {path} line {n}: "
-                        f"{line!r} is not 'time_s, value'"
-                    ) from None
-                points.append([t, v])
+        text = _read_bounded(path, field)
+        for n, line in enumerate(text.splitlines(), 1):
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            cells = [c.strip() for c in line.replace(";", ",").split(",")]
+            try:
+                t, v = float(cells[0]), float(cells[1])
+            except (ValueError, IndexError):
+                if not points:
+                    continue  # a header line, before the data
+                raise ScenarioError(
+                    f"invalid scenario: {field}: {path} line {n}: {line!r} is not 'time_s, value'"
+                ) from None
+            points.append([t, v])
+            if len(points) > MAX_SCHEDULE_POINTS:
+                raise ScenarioError(
+                    f"invalid scenario: {field}: {path} has more than {MAX_SCHEDULE_POINTS} points"
+                )
     except OSError as e:
         raise ScenarioError(
             f"invalid scenario: {field}: cannot read {path}: {e.strerror}"
@@ -130,15 +157,55 @@ def read_schedule_csv(path: str, field: str = "schedule") -> list[list[float]]:
     return points
 
 
-def _read_toml(path: str) -> dict[str, Any]:
+#: The deepest nesting of arrays and tables a TOML document may have: a
+#: scenario needs four or five levels; thousands made tomllib (recursive)
+#: raise RecursionError.
+MAX_TOML_DEPTH = 32
+
+
+def parse_toml(text: str, where: str) -> dict[str, Any]:
+    """``tomllib.loads``, refusing documents nested deeper than
+    MAX_TOML_DEPTH (ScenarioError naming ``where``) before tomllib recurses
+    into them; TOMLDecodeError passes through."""
+    depth = _max_bracket_depth(text)
+    if depth > MAX_TOML_DEPTH:
+        raise ScenarioError(
+            f"{where}: arrays or tables nested {depth} deep, more than {MAX_TOML_DEPTH}"
+        )
+    try:
+        return tomllib.loads(text)
+    except RecursionError:  # a bound above that the count below missed
+        raise ScenarioError(f"{where}: nested too deeply") from None
+
+
+def _max_bracket_depth(text: str) -> int:
+    """An upper bound of a TOML document's nesting: the deepest run of
+    open brackets and braces, strings included (a string with many brackets
+    is no scenario either). Linear, with no recursion."""
+    depth = deepest = 0
+    for c in text:
+        if c in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif c in "]}":
+            depth = max(0, depth - 1)
+    return deepest
+
+
+def read_toml(path: str) -> dict[str, Any]:
+    """A TOML file of at most MAX_INPUT_BYTES, UTF-8, nested at most
+    MAX_TOML_DEPTH deep; any fault is a ScenarioError naming the file (and
+    the line of a TOML error)."""
     with open(path, "rb") as f:
-        data = f.read()
+        data = f.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:
+        raise ScenarioError(f"{path}: larger than {MAX_INPUT_BYTES >> 20} MB: not a scenario")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise ScenarioError(f"{path}: not UTF-8 text (byte {e.start})") from None
     try:
-        return tomllib.loads(text)
+        return parse_toml(text, path)
     except tomllib.TOMLDecodeError as e:
         msg = str(e)
         m = _TOML_POS_RE.search(msg)
@@ -189,7 +256,7 @@ def parse_value(raw: str) -> Any:
     if raw == "":
         return ""
     try:
-        value = tomllib.loads(f"v = {raw}")["v"]
+        value = parse_toml(f"v = {raw}", "--set")["v"]
     except tomllib.TOMLDecodeError:
         return raw
     if isinstance(value, datetime.date | datetime.time):

@@ -40,12 +40,13 @@ web without ``transfers``) still under way at the end: no failure.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
 import json
 import math
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -67,6 +68,11 @@ METRICS = (
     "events",
     "end_time_s",
 )
+
+
+#: The most runs one sweep file may make (axes' sizes times seeds): the
+#: grid is checked before anything is built or run.
+MAX_RUNS = 100_000
 
 
 #: What became of a run's transfers (``TransferRow::outcome`` in the
@@ -153,13 +159,12 @@ _SEED_MARK = 8_364_179_263_540_915_237
 
 def load_sweep(path: str | os.PathLike[str]) -> Sweep:
     """Reads a sweep file; errors name the field."""
-    import tomllib
+    from .scenario import read_toml
 
     try:
-        with open(path, "rb") as f:
-            doc = tomllib.load(f)
-    except tomllib.TOMLDecodeError as e:
-        raise ScenarioError(f"invalid sweep: {path}: invalid TOML: {e}") from None
+        doc = read_toml(os.fspath(path))
+    except ScenarioError as e:
+        raise ScenarioError(f"invalid sweep: {e}") from None
     unknown = set(doc) - {"base", "seeds", "set", "axes"}
     if unknown:
         raise ScenarioError(f"invalid sweep: {sorted(unknown)[0]}: unknown field")
@@ -175,15 +180,43 @@ def load_sweep(path: str | os.PathLike[str]) -> Sweep:
         raise ScenarioError(
             f"invalid sweep: seeds: {seeds!r} must be a list of whole numbers >= 0 (below 2**64)"
         )
+    if len(set(seeds)) != len(seeds):
+        dup = next(s for i, s in enumerate(seeds) if s in seeds[:i])
+        raise ScenarioError(f"invalid sweep: seeds: {dup} is listed twice")
     axes = doc.get("axes", {})
     if not isinstance(axes, dict) or not all(isinstance(v, list) and v for v in axes.values()):
         raise ScenarioError("invalid sweep: axes: each axis is a non-empty list of values")
-    for k in [*axes, *doc.get("set", {})]:
+    fixed = doc.get("set", {})
+    if not isinstance(fixed, dict):
+        raise ScenarioError("invalid sweep: set: must be a table of field = value")
+    for k in [*axes, *fixed]:
+        if k.strip() == "seed":
+            where = "axes" if k in axes else "set"
+            raise ScenarioError(
+                f"invalid sweep: {where}.seed: the seed is set by seeds = [...], "
+                "which would overwrite it: use seeds"
+            )
         try:
             parse_path(k)
         except ScenarioError as e:
             raise ScenarioError(f"invalid sweep: axes: {e}") from None
-    return Sweep(base=base, axes=axes, seeds=seeds, fixed=doc.get("set", {}))
+    for k, values in axes.items():
+        if k in fixed:
+            raise ScenarioError(f"invalid sweep: axes.{k}: also in [set] (one or the other)")
+        seen = set()
+        for v in values:
+            key = json.dumps(v, sort_keys=True)
+            if key in seen:
+                raise ScenarioError(f"invalid sweep: axes.{k}: {v!r} is listed twice")
+            seen.add(key)
+    n = len(seeds) * math.prod(len(v) for v in axes.values())
+    if n > MAX_RUNS:
+        sizes = " x ".join(str(len(v)) for v in [*axes.values(), seeds])
+        raise ScenarioError(
+            f"invalid sweep: axes: {sizes} = {n} runs, more than {MAX_RUNS} "
+            "(split the sweep into several files)"
+        )
+    return Sweep(base=base, axes=axes, seeds=seeds, fixed=fixed)
 
 
 def run_key(scenario: Mapping[str, Any]) -> str:
@@ -207,14 +240,15 @@ def _key(key_text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
-def run_one(scenario_json: str) -> dict[str, Any]:
+def run_one(scenario_json: str, stop: Any = None) -> dict[str, Any]:
     """Runs one scenario and returns its metrics (called on workers). The
     run's time series, which no metric reads, are left out of its results:
     in a sweep of the thesis scenario (sampled every second), parsing them
-    took half as long as the runs, with the GIL held."""
+    took half as long as the runs, with the GIL held. ``stop``: a
+    ``_core.StopFlag`` that interrupts the run (KeyboardInterrupt)."""
     from . import _core
 
-    return run_row(json.loads(_core.run_json_summary(scenario_json)))
+    return run_row(json.loads(_core.run_json_summary(scenario_json, stop)))
 
 
 def run_row(r: Mapping[str, Any]) -> dict[str, Any]:
@@ -266,14 +300,21 @@ def is_unfinished(row: Mapping[str, Any]) -> bool:
     return row["transfers_aborted"] + row["transfers_unfinished"] > 0
 
 
-def _run_chunk(texts: Sequence[str]) -> list[tuple[dict[str, Any] | None, str | None]]:
+def _run_chunk(
+    texts: Sequence[str], stop: Any = None
+) -> list[tuple[dict[str, Any] | None, str | None]]:
     """:func:`run_one` of each, (row, None) or (None, error): a worker's
     task is several short runs, so that the executor's bookkeeping per
-    task does not outweigh them."""
+    task does not outweigh them. Once ``stop`` is set, the runs finished
+    so far (fewer than ``texts``): Ctrl-C keeps them."""
     out: list[tuple[dict[str, Any] | None, str | None]] = []
     for text in texts:
+        if stop is not None and stop.is_set():
+            break
         try:
-            out.append((run_one(text), None))
+            out.append((run_one(text, stop), None))
+        except KeyboardInterrupt:
+            break  # stopped by the flag: this run did not finish
         except Exception as e:  # the run's own error, reported per run
             out.append((None, str(e)))
     return out
@@ -494,19 +535,7 @@ def _execute(
 
     with bars.runs("sweep", len(todo), show=bars.enabled(progress)):
         if scheduler is None:
-            from concurrent.futures import ThreadPoolExecutor, as_completed
-
-            n = max(1, min(workers or os.cpu_count() or 1, len(todo) or 1))
-            size = max(1, min(MAX_CHUNK, len(todo) // (32 * n)))
-            chunks = [todo[i : i + size] for i in range(0, len(todo), size)]
-            with ThreadPoolExecutor(max_workers=n, thread_name_prefix="satcp-sweep") as pool:
-                futs = {pool.submit(_run_chunk, [j.text for j in c]): c for c in chunks}
-                for f in as_completed(futs):
-                    chunk = futs[f]
-                    results = f.result()
-                    done([(j.key, row, err) for j, (row, err) in zip(chunk, results, strict=True)])
-                    for _, err in results:
-                        bars.finished(ok=err is None)
+            _execute_local(todo, done, workers)
         else:
             from distributed import Client, as_completed
 
@@ -514,15 +543,80 @@ def _execute(
                 names = [f"satcp-run-{i}-{j.key}" for i, j in enumerate(todo)]
                 futs = client.map(run_one, [j.text for j in todo], key=names, retries=2)
                 keys = {f.key: j.key for f, j in zip(futs, todo, strict=True)}
-                for f in as_completed(futs):
-                    # result() rather than the status at this moment: a
-                    # finished result held by a worker that has just died is
-                    # "lost" until the scheduler has computed it again, and
-                    # result() waits for that (an error after the retries
-                    # is raised).
-                    try:
-                        row = f.result()
-                    except Exception as e:  # the run's own error, reported per run
-                        finish(keys[f.key], None, str(e))
-                    else:
-                        finish(keys[f.key], row, None)
+                # Ctrl-C: the runs not finished are cancelled on the
+                # cluster; the finished ones are in the cache already.
+                with _cancelled_on_interrupt(client, futs):
+                    _collect_dask(futs, keys, finish, as_completed)
+
+
+def _execute_local(
+    todo: Sequence[Job],
+    done: Callable[[Sequence[tuple[str, dict[str, Any] | None, str | None]]], None],
+    workers: int | None,
+) -> None:
+    """The runs on local threads, in chunks. Ctrl-C (KeyboardInterrupt in
+    this thread, waiting for the chunks) stops the runs going on through
+    their shared flag, drops the chunks not started, hands every run that
+    finished to ``done`` (so it is in the cache) and raises again."""
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+
+    from . import _core
+    from . import progress as bars
+
+    n = max(1, min(workers or os.cpu_count() or 1, len(todo) or 1))
+    size = max(1, min(MAX_CHUNK, len(todo) // (32 * n)))
+    chunks = [todo[i : i + size] for i in range(0, len(todo), size)]
+    stop = _core.StopFlag()
+
+    taken: set[Any] = set()
+
+    def handed(f: Any) -> None:
+        if f in taken:
+            return  # handed in the loop before Ctrl-C
+        taken.add(f)
+        chunk = futs[f]
+        results = f.result()
+        # A chunk stopped by the flag returns its first runs only.
+        done([(j.key, row, err) for j, (row, err) in zip(chunk, results, strict=False)])
+        for _, err in results:
+            bars.finished(ok=err is None)
+
+    pool = ThreadPoolExecutor(max_workers=n, thread_name_prefix="satcp-sweep")
+    futs = {pool.submit(_run_chunk, [j.text for j in c], stop): c for c in chunks}
+    try:
+        for f in as_completed(futs):
+            handed(f)
+    except KeyboardInterrupt:
+        stop.set()
+        pool.shutdown(wait=True, cancel_futures=True)
+        for f in futs:
+            if f.done() and not f.cancelled():
+                handed(f)
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+@contextlib.contextmanager
+def _cancelled_on_interrupt(client: Any, futs: Any) -> Iterator[None]:
+    try:
+        yield
+    except KeyboardInterrupt:
+        client.cancel(futs)
+        raise
+
+
+def _collect_dask(futs: Any, keys: dict, finish: Callable, as_completed: Any) -> None:
+    """The rows of a Dask sweep's runs, each handed to ``finish`` as it
+    arrives."""
+    for f in as_completed(futs):
+        # result() rather than the status at this moment: a finished result
+        # held by a worker that has just died is "lost" until the scheduler
+        # has computed it again, and result() waits for that (an error after
+        # the retries is raised).
+        try:
+            row = f.result()
+        except Exception as e:  # the run's own error, reported per run
+            finish(keys[f.key], None, str(e))
+        else:
+            finish(keys[f.key], row, None)

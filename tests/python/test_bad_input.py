@@ -82,6 +82,32 @@ OVERRIDES = [
     (["apps[0].server=client"], ["apps[0]", "client"]),
     (["duration_s=nan"], ["duration_s"]),
     (["duration_s=1e300"], ["duration_s"]),
+    # issue 31: values that panicked the core (a rate rounding to 0 b/s
+    # divided by zero; rho_max below 1 made a clamp's min exceed its max)
+    (["links[0].rate_bps=0.4"], ["links[0].rate_bps", "0.4", "between 1 and 1e12"]),
+    (["links[0].rate_bps=1e-300"], ["links[0].rate_bps", "1e-300"]),
+    (["links[1].ab.rate_bps=0.3"], ["links[1].ab.rate_bps", "0.3"]),
+    (["links[1].rate_schedule=[[0.0,0.3]]"], ["links[1].rate_schedule[0][1]", "0.3"]),
+    (["links[1].rate_schedule=[[0.0,1e6],[5.0,1e-300]]"], ["links[1].rate_schedule[1][1]"]),
+    (["tcp.variant=adalr", "tcp.adalr.rho_max=0.5"], ["tcp.adalr.rho_max", "0.5"]),
+    # issue 31: absurd values accepted silently
+    (["links[0].delay_s=1e300"], ["links[0].delay_s", "1e300"]),
+    (["links[0].delay_s=2e6"], ["links[0].delay_s", "2000000"]),
+    (["links[1].delay_schedule=[[0.0,1e300]]"], ["links[1].delay_schedule[0][1]"]),
+    (["links[1].delay_schedule=[[1e300,0.1]]"], ["links[1].delay_schedule[0][0]"]),
+    (["tcp.min_rto=1e300"], ["tcp.min_rto", "1e300"]),
+    (["tcp.timer_granularity=1e300"], ["tcp.timer_granularity"]),
+    (["links[1].reorder.mean_s=1e300"], ["links[1].reorder.mean_s"]),
+    # issue 31: names that end up in file names
+    (['links[1].name="../../escape"'], ["links[1].name", "../../escape", "separator"]),
+    (['links[1].name="/tmp/abs"'], ["links[1].name", "/tmp/abs"]),
+    (['links[1].name=".."'], ["links[1].name", ".."]),
+    (['links[1].name="a\\u0000b"'], ["links[1].name", "control"]),
+    (['links[1].name="' + "x" * 300 + '"'], ["links[1].name", "128"]),
+    (['links[1].name=""'], ["links[1].name", "empty"]),
+    (['apps[0].name="../x"'], ["apps[0].name", "../x"]),
+    # issue 31: runs that would allocate without bound
+    (["sample_interval_s=1e-9"], ["sample_interval_s", "1e-9", "1e7"]),
 ]
 
 
@@ -161,6 +187,9 @@ FILES = [
     (BASE.replace("file_bytes = 1000", "file_bytes = 1e30"), ["apps[0].file_bytes"]),
     ("seed = 1.5\n" + BASE, ["seed", "1.5"]),
     (BASE.replace('name = "x"', 'name = "x"\nduration_s = -inf'), ["duration_s"]),
+    # issue 31: nesting thousands deep was a RecursionError in tomllib
+    ("x = " + "[" * 5000 + "]" * 5000 + "\n" + BASE, ["nested 5000 deep"]),
+    ("x = " + "{a = " * 3000 + "1" + "}" * 3000 + "\n" + BASE, ["nested 3000 deep"]),
 ]
 
 
@@ -194,12 +223,28 @@ COMMAND_LINES = [
     (["run", FTP, "--set", "tcp.mss"], ["tcp.mss"]),
     (["run", FTP, "--set", "links[9].errors.ber=1e-6"], ["links[9]"]),
     (["run", FTP, *SMALL, "--pcap", "nosuchlink", "--out", "OUT"], ["--pcap", "nosuchlink"]),
+    # issue 31: the same capture twice, however named; a tiny sample interval
+    (
+        ["run", FTP, *SMALL, "--pcap", "satellite", "--pcap", "satellite:ab", "--out", "OUT"],
+        ["--pcap satellite:ab", "same capture"],
+    ),
+    (
+        ["run", FTP, *SMALL, "--pcap", "1:ba", "--pcap", "satellite:ba", "--out", "OUT"],
+        ["--pcap satellite:ba", "--pcap 1:ba"],
+    ),
+    (["run", FTP, "--sample-interval", "1e-9", "--out", "OUT"], ["sample_interval_s", "1e-9"]),
     (["run", "OUT/missing.toml"], ["missing.toml"]),
     (["run", SCENARIOS_DIR], [str(SCENARIOS_DIR)]),
     (["validate"], []),
     (["frobnicate"], ["frobnicate"]),
     (["reproduce", "slowstart", "--workers", "0", "--out", "OUT"], ["--workers", "0"]),
     (["reproduce", "nosuchpaper", "--out", "OUT"], ["nosuchpaper"]),
+    # issue 31: a capture whose folder cannot be written was a traceback
+    (
+        ["run", FTP, *SMALL, "--pcap", "satellite", "--out", "/proc/satcp-none/out"],
+        ["--pcap", "/proc/satcp-none"],
+    ),
+    (["run", FTP, "--set", "tcp.mss=" + "[" * 40 + "]" * 40], ["--set", "nested 40 deep"]),
 ]
 
 
@@ -219,6 +264,9 @@ def test_bad_command_lines(tmp_path, args, fragments):
 
 
 def _assert_bad(proc, fragments):
+    """A user error, which never reaches the CLI's handler of unexpected
+    exceptions (exit 70, ``satcp: internal error``)."""
+    assert "internal error" not in proc.stderr, proc.stderr
     assert proc.returncode == 2, (proc.returncode, proc.stderr[-2000:])
     assert proc.stdout == ""
     lines = proc.stderr.splitlines()

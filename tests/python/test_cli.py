@@ -27,7 +27,7 @@ def assert_bad_input(proc, *fragments: str) -> None:
     ("overrides", "fragments"),
     [
         (["tcp.variant=foo"], ["tcp.variant", '"foo" is not a known variant']),
-        (["links[0].rate_bps=-5"], ["links[0].rate_bps", "-5 must be a positive number"]),
+        (["links[0].rate_bps=-5"], ["links[0].rate_bps", "-5 must be between 1 and 1e12"]),
         (["links[1].errors.ber=2"], ["links[1].errors.ber", "2 must be between 0 and 1"]),
         (["links[1].ab.errors.ber=1.5"], ["links[1].ab.errors.ber", "1.5 must be between 0 and 1"]),
         (["links[1].ab.ber=1e-6"], ["links[1].ab.ber", "write errors = { ber = ... }"]),

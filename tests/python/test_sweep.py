@@ -197,6 +197,40 @@ def test_bad_sweep_files_are_one_line(tmp_path):
         assert frag in proc.stderr and len(proc.stderr.splitlines()) == 1
 
 
+@pytest.mark.parametrize(
+    ("text", "frags"),
+    [
+        # issue 31: an axis named seed was overwritten by seeds
+        ("seeds = [1, 2, 3]\n[axes]\nseed = [1, 2, 3]\n", ["axes.seed", "use seeds"]),
+        ("[set]\nseed = 4\n", ["set.seed", "use seeds"]),
+        # a repeated axis value or seed counted one run twice
+        (
+            '[axes]\n"tcp.variant" = ["sack", "newreno", "sack"]\n',
+            ["axes.tcp.variant", "'sack'", "twice"],
+        ),
+        ("seeds = [1, 2, 1]\n", ["seeds", "1", "twice"]),
+        ('[set]\n"tcp.mss" = 1000\n[axes]\n"tcp.mss" = [500, 1000]\n', ["tcp.mss", "[set]"]),
+        ("set = 3\n", ["set", "table"]),
+        # a grid of millions of points was built in memory
+        (
+            "seeds = [" + ", ".join(map(str, range(100))) + "]\n[axes]\n"
+            '"apps[0].file_bytes" = [' + ", ".join(str(1000 + i) for i in range(2000)) + "]\n",
+            ["2000 x 100 = 200000 runs", "100000"],
+        ),
+    ],
+    ids=range(7),
+)
+def test_sweeps_that_were_silently_wrong_are_refused(tmp_path, text, frags):
+    p = tmp_path / "s.toml"
+    p.write_text(f'base = "{FTP}"\n' + text)
+    with pytest.raises(sweep.ScenarioError) as e:
+        sweep.load_sweep(p)
+    msg = str(e.value)
+    assert "\n" not in msg
+    for f in frags:
+        assert f in msg, (f, msg)
+
+
 def test_a_point_s_n_counts_the_values_averaged_not_the_runs():
     """The issue's Hybla point: three runs, one without a response time
     (its download unfinished): the mean is over two values, n says 2, and

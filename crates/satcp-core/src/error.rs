@@ -63,12 +63,47 @@ pub fn number(v: f64) -> String {
     }
 }
 
+/// The largest number any setting accepts (a catch-all bound for fields
+/// without a tighter one: nothing simulable needs more, and 1e300 would
+/// overflow the arithmetic built on it).
+pub const MAX_SETTING: f64 = 1e12;
+
+/// The one range check every model's validation uses: `v` finite and in
+/// `[lo, hi]`; the error names the field, the value and the range.
+pub fn range(field: &str, v: f64, lo: f64, hi: f64) -> Result<(), ScenarioError> {
+    if v.is_finite() && v >= lo && v <= hi {
+        Ok(())
+    } else {
+        Err(bad(
+            field,
+            number(v),
+            &format!("must be between {} and {}", number(lo), number(hi)),
+        ))
+    }
+}
+
+/// A whole-number setting in `[lo, hi]`.
+pub fn count(field: &str, v: u64, lo: u64, hi: u64) -> Result<(), ScenarioError> {
+    if (lo..=hi).contains(&v) {
+        Ok(())
+    } else {
+        Err(bad(field, v, &format!("must be between {lo} and {hi}")))
+    }
+}
+
 pub fn positive(field: &str, v: f64) -> Result<(), ScenarioError> {
     if v.is_finite() && v > 0.0 {
-        Ok(())
+        at_most_max(field, v)
     } else {
         Err(bad(field, number(v), "must be a positive number"))
     }
+}
+
+fn at_most_max(field: &str, v: f64) -> Result<(), ScenarioError> {
+    if v > MAX_SETTING {
+        return Err(bad(field, number(v), "must be at most 1e12"));
+    }
+    Ok(())
 }
 
 /// The longest simulated time a scenario may name, seconds (about 31
@@ -76,8 +111,8 @@ pub fn positive(field: &str, v: f64) -> Result<(), ScenarioError> {
 /// beyond it would silently saturate; anything this long is a typo.
 pub const MAX_SIM_SECONDS: f64 = 1e9;
 
-/// A time in seconds (duration, delay, start) the simulation clock can
-/// hold: zero or more and at most `MAX_SIM_SECONDS`.
+/// A time in seconds (duration, start) the simulation clock can hold: zero
+/// or more and at most `MAX_SIM_SECONDS`.
 pub fn seconds(field: &str, v: f64) -> Result<(), ScenarioError> {
     non_negative(field, v)?;
     if v > MAX_SIM_SECONDS {
@@ -90,9 +125,37 @@ pub fn seconds(field: &str, v: f64) -> Result<(), ScenarioError> {
     Ok(())
 }
 
+/// The longest one-way propagation delay, seconds (the Moon is 1.3 s
+/// away; anything beyond a million seconds is a typo).
+pub const MAX_DELAY_S: f64 = 1e6;
+
+/// A propagation or added delay, seconds: 0 to `MAX_DELAY_S`.
+pub fn delay(field: &str, v: f64) -> Result<(), ScenarioError> {
+    range(field, v, 0.0, MAX_DELAY_S)
+}
+
+/// The slowest and fastest links satcp accepts, bits per second: rates
+/// are whole bits per second, and a rate rounding to 0 would divide by
+/// zero; anything above 1 Tb/s is a typo.
+pub const MIN_RATE_BPS: f64 = 1.0;
+pub const MAX_RATE_BPS: f64 = 1e12;
+
+/// A transmission rate, bits per second: 1 to 1e12.
+pub fn rate(field: &str, v: f64) -> Result<(), ScenarioError> {
+    if v.is_finite() && (MIN_RATE_BPS..=MAX_RATE_BPS).contains(&v) {
+        Ok(())
+    } else {
+        Err(bad(
+            field,
+            number(v),
+            "must be between 1 and 1e12 (bits per second)",
+        ))
+    }
+}
+
 pub fn non_negative(field: &str, v: f64) -> Result<(), ScenarioError> {
     if v.is_finite() && v >= 0.0 {
-        Ok(())
+        at_most_max(field, v)
     } else {
         Err(bad(field, number(v), "must be zero or more"))
     }

@@ -5,7 +5,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use satcp_core::net::observer::{PacketEvent, PacketObserver};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 create_exception!(_core, ScenarioError, PyValueError);
@@ -16,40 +16,107 @@ create_exception!(_core, ScenarioError, PyValueError);
 #[global_allocator]
 static ALLOC: satcp_core::HugePageAlloc = satcp_core::HugePageAlloc;
 
+/// A flag that stops the runs given it (Ctrl-C): set from any thread, read
+/// by the core every few thousand events. A run stopped so raises
+/// KeyboardInterrupt and has no results.
+#[pyclass]
+#[derive(Default)]
+struct StopFlag {
+    flag: Arc<AtomicBool>,
+}
+
+#[pymethods]
+impl StopFlag {
+    #[new]
+    fn new() -> Self {
+        Self::default()
+    }
+
+    /// Stops every run given this flag, at its next poll.
+    fn set(&self) {
+        self.flag.store(true, Ordering::Relaxed);
+    }
+
+    fn is_set(&self) -> bool {
+        self.flag.load(Ordering::Relaxed)
+    }
+}
+
+fn interrupted() -> PyErr {
+    pyo3::exceptions::PyKeyboardInterrupt::new_err("interrupted")
+}
+
+/// Parses and runs a scenario given as JSON with observers and an optional
+/// stop flag, the GIL released for both (a sweep's threads parse in
+/// parallel too).
+fn run_stoppable(
+    py: Python<'_>,
+    scenario: &str,
+    observers: Vec<Box<dyn PacketObserver + Send>>,
+    stop: Option<&StopFlag>,
+) -> PyResult<satcp_core::RunResult> {
+    let stop = stop.map(|f| f.flag.clone());
+    py.allow_threads(move || {
+        let s = satcp_core::parse(scenario).map_err(|e| ScenarioError::new_err(e.to_string()))?;
+        let watch = satcp_core::scenario::Watch {
+            observers: observers
+                .into_iter()
+                .map(|o| o as Box<dyn PacketObserver>)
+                .collect(),
+            stop,
+        };
+        satcp_core::scenario::run_watched(&s, watch).map_err(|_| interrupted())
+    })
+}
+
+fn parsed(scenario: &str) -> PyResult<satcp_core::Scenario> {
+    satcp_core::parse(scenario).map_err(|e| ScenarioError::new_err(e.to_string()))
+}
+
 /// Runs a scenario given as JSON; returns the results as JSON. The GIL is
 /// released while the simulation runs, so Python threads can run several.
 #[pyfunction]
-fn run_json(py: Python<'_>, scenario: &str) -> PyResult<String> {
-    let owned = scenario.to_string();
-    py.allow_threads(move || satcp_core::run_json(&owned))
-        .map_err(|e| ScenarioError::new_err(e.to_string()))
+#[pyo3(signature = (scenario, stop=None))]
+fn run_json(py: Python<'_>, scenario: &str, stop: Option<&StopFlag>) -> PyResult<String> {
+    let r = run_stoppable(py, scenario, Vec::new(), stop)?;
+    Ok(serde_json::to_string(&r).expect("results serialize"))
 }
 
 /// `run_json` without the time series (empty `flow_series` and
 /// `link_series`): the same run, for a caller that reads only the summary.
 #[pyfunction]
-fn run_json_summary(py: Python<'_>, scenario: &str) -> PyResult<String> {
-    let owned = scenario.to_string();
-    py.allow_threads(move || satcp_core::run_json_summary(&owned))
-        .map_err(|e| ScenarioError::new_err(e.to_string()))
+#[pyo3(signature = (scenario, stop=None))]
+fn run_json_summary(py: Python<'_>, scenario: &str, stop: Option<&StopFlag>) -> PyResult<String> {
+    let mut r = run_stoppable(py, scenario, Vec::new(), stop)?;
+    r.flow_series = Default::default();
+    r.link_series = Default::default();
+    Ok(serde_json::to_string(&r).expect("results serialize"))
 }
 
 /// Runs a scenario given as JSON while writing pcap files of link
 /// directions `(direction id, path)`; returns the results as JSON and the
 /// packets written per file.
 #[pyfunction]
+#[pyo3(signature = (scenario, captures, stop=None))]
 fn run_json_capture(
     py: Python<'_>,
     scenario: &str,
     captures: Vec<(u32, String)>,
+    stop: Option<&StopFlag>,
 ) -> PyResult<(String, Vec<u64>)> {
-    let owned = scenario.to_string();
-    let s = satcp_core::parse(&owned).map_err(|e| ScenarioError::new_err(e.to_string()))?;
+    let s = parsed(scenario)?;
     let caps: Vec<(u32, std::path::PathBuf)> =
         captures.into_iter().map(|(l, p)| (l, p.into())).collect();
+    let flag = stop.map(|f| f.flag.clone());
     let (r, counts) = py
-        .allow_threads(move || satcp_core::scenario::run_with_captures(&s, &caps))
-        .map_err(pyo3::exceptions::PyOSError::new_err)?;
+        .allow_threads(move || satcp_core::scenario::run_with_captures_stoppable(&s, &caps, flag))
+        .map_err(|e| {
+            if e == satcp_core::scenario::Interrupted.to_string() {
+                interrupted()
+            } else {
+                pyo3::exceptions::PyOSError::new_err(e)
+            }
+        })?;
     Ok((
         serde_json::to_string(&r).expect("results serialize"),
         counts,
@@ -91,12 +158,15 @@ impl PacketObserver for ClockObserver {
 /// Runs a scenario given as JSON like `run_json`, advancing `clock` as it
 /// goes (for `satcp run`'s progress bar).
 #[pyfunction]
-fn run_json_clocked(py: Python<'_>, scenario: &str, clock: &SimClock) -> PyResult<String> {
-    let s = satcp_core::parse(scenario).map_err(|e| ScenarioError::new_err(e.to_string()))?;
-    let ns = clock.ns.clone();
-    let r = py.allow_threads(move || {
-        satcp_core::scenario::run_observed(&s, vec![Box::new(ClockObserver(ns))])
-    });
+#[pyo3(signature = (scenario, clock, stop=None))]
+fn run_json_clocked(
+    py: Python<'_>,
+    scenario: &str,
+    clock: &SimClock,
+    stop: Option<&StopFlag>,
+) -> PyResult<String> {
+    let observer: Box<dyn PacketObserver + Send> = Box::new(ClockObserver(clock.ns.clone()));
+    let r = run_stoppable(py, scenario, vec![observer], stop)?;
     Ok(serde_json::to_string(&r).expect("results serialize"))
 }
 
@@ -169,6 +239,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_json_capture, m)?)?;
     m.add_function(wrap_pyfunction!(run_json_clocked, m)?)?;
     m.add_class::<SimClock>()?;
+    m.add_class::<StopFlag>()?;
     m.add_function(wrap_pyfunction!(validate_json, m)?)?;
     m.add_function(wrap_pyfunction!(variants, m)?)?;
     m.add_function(wrap_pyfunction!(variant_families, m)?)?;

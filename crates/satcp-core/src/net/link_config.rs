@@ -12,7 +12,7 @@ use super::queue::QueueConfig;
 use super::reorder::ReorderConfig;
 use super::schedule;
 use crate::engine::RngStream;
-use crate::error::{bad, non_negative, number, positive, probability, seconds, ScenarioError};
+use crate::error::{delay, probability, rate, ScenarioError};
 use crate::net::error_model::ErrorsConfig;
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -49,10 +49,6 @@ pub struct DirectionConfig {
     pub queue: QueueConfig,
 }
 
-/// The fastest link satcp accepts: 1 Tb/s (rates are whole bits per
-/// second; anything above is a typo, and 1e300 would overflow).
-const MAX_RATE_BPS: f64 = 1e12;
-
 impl DirectionConfig {
     /// Reads and checks one direction's (merged) settings table; errors
     /// name paths relative to it (`errors.ber`, `red.max_th`).
@@ -72,9 +68,9 @@ impl DirectionConfig {
             ));
         };
         rate("rate_bps", rate_bps)?;
-        seconds("delay_s", self.delay_s)?;
+        delay("delay_s", self.delay_s)?;
         if let Some(points) = &self.delay_schedule {
-            schedule::check(points, non_negative).map_err(|e| e.under("delay_schedule"))?;
+            schedule::check(points, delay).map_err(|e| e.under("delay_schedule"))?;
         }
         if let Some(points) = &self.rate_schedule {
             schedule::check(points, rate).map_err(|e| e.under("rate_schedule"))?;
@@ -85,14 +81,6 @@ impl DirectionConfig {
         self.arq.validate().map_err(|e| e.under("arq"))?;
         Ok(())
     }
-}
-
-fn rate(field: &str, v: f64) -> Result<(), ScenarioError> {
-    positive(field, v)?;
-    if v > MAX_RATE_BPS {
-        return Err(bad(field, number(v), "must be at most 1e12 (1 Tb/s)"));
-    }
-    Ok(())
 }
 
 /// The random streams of one link direction, one per mechanism:

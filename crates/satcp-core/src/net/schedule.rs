@@ -4,7 +4,7 @@
 //! clock, which never goes back, so a cursor makes each O(1) amortized.
 
 use crate::engine::SimTime;
-use crate::error::{non_negative, ScenarioError};
+use crate::error::{seconds, ScenarioError};
 
 #[derive(Clone, Debug)]
 pub struct Schedule {
@@ -50,7 +50,7 @@ pub fn check(
     }
     for (i, p) in points.iter().enumerate() {
         let at = |k: usize| format!("[{i}][{k}]");
-        non_negative(&at(0), p[0])?;
+        seconds(&at(0), p[0])?;
         if i > 0 && p[0] <= points[i - 1][0] {
             return Err(crate::error::bad(
                 at(0),

@@ -20,7 +20,7 @@
 use super::reno::reno_ca_increase;
 use super::{Settings, Showcase, Variant, VariantInput};
 use crate::engine::{Duration, SimTime};
-use crate::error::{bad, non_negative, positive, ScenarioError};
+use crate::error::{bad, non_negative, positive, range, ScenarioError, MAX_SETTING};
 use crate::tcp::congestion::{CcEvent, CongestionControl, Reply};
 use crate::tcp::recovery::{
     LossRecovery, NewRenoRecovery, RecoveryAck, RecoveryRules, SackRecovery,
@@ -91,7 +91,8 @@ pub struct AdalrConfig {
 impl AdalrConfig {
     fn validate(&self) -> Result<(), ScenarioError> {
         positive("breakpoint", self.breakpoint)?;
-        positive("rho_max", self.rho_max)?;
+        // rho is clamped to [1, rho_max].
+        range("rho_max", self.rho_max, 1.0, MAX_SETTING)?;
         non_negative("rto_margin", self.rto_margin)?;
         if !matches!(self.rwnd_mode.as_str(), "per_ack" | "cumulative") {
             return Err(bad(

@@ -241,13 +241,47 @@ pub fn run_observed(
     s: &Scenario,
     observers: Vec<Box<dyn crate::net::observer::PacketObserver>>,
 ) -> RunResult {
+    let watch = Watch {
+        observers,
+        stop: None,
+    };
+    run_watched(s, watch).expect("a run without a stop flag is never interrupted")
+}
+
+/// How a caller follows a run from outside: packet observers, and a flag
+/// another thread sets to stop it (Ctrl-C).
+#[derive(Default)]
+pub struct Watch {
+    pub observers: Vec<Box<dyn crate::net::observer::PacketObserver>>,
+    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+}
+
+/// A run stopped by its stop flag before its end: it has no results.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Interrupted;
+
+impl std::fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("interrupted")
+    }
+}
+
+/// Runs a validated scenario as `watch` says; `Err(Interrupted)` when its
+/// stop flag was set before the run's end.
+pub fn run_watched(s: &Scenario, watch: Watch) -> Result<RunResult, Interrupted> {
     let mut sim = build::build(s);
-    for o in observers {
+    for o in watch.observers {
         sim.add_observer(o);
+    }
+    if let Some(flag) = watch.stop {
+        sim.set_stop_flag(flag);
     }
     let stop = crate::engine::SimTime::from_secs_f64(s.duration_s);
     sim.run(stop, s.stop_when_done);
-    results::collect(s, &sim)
+    if sim.interrupted() {
+        return Err(Interrupted);
+    }
+    Ok(results::collect(s, &sim))
 }
 
 /// A run with every endpoint's transport invariants checked after each of
@@ -285,6 +319,17 @@ pub fn run_with_captures(
     s: &Scenario,
     captures: &[(u32, std::path::PathBuf)],
 ) -> Result<(RunResult, Vec<u64>), String> {
+    run_with_captures_stoppable(s, captures, None)
+}
+
+/// [`run_with_captures`] that another thread may stop through `stop`: then
+/// `Err("interrupted")` (the [`Interrupted`] text), the files left unfinished
+/// for the caller to remove.
+pub fn run_with_captures_stoppable(
+    s: &Scenario,
+    captures: &[(u32, std::path::PathBuf)],
+    stop_flag: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+) -> Result<(RunResult, Vec<u64>), String> {
     use crate::metrics::pcap::{PcapCapture, SharedCapture};
     use std::cell::RefCell;
     use std::rc::Rc;
@@ -300,8 +345,14 @@ pub fn run_with_captures(
         sim.add_observer(Box::new(SharedCapture(c.clone())));
         handles.push((c, path));
     }
+    if let Some(flag) = stop_flag {
+        sim.set_stop_flag(flag);
+    }
     let stop = crate::engine::SimTime::from_secs_f64(s.duration_s);
     sim.run(stop, s.stop_when_done);
+    if sim.interrupted() {
+        return Err(Interrupted.to_string());
+    }
     let result = results::collect(s, &sim);
     let mut counts = Vec::new();
     for (c, path) in handles {

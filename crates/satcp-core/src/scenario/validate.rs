@@ -3,19 +3,35 @@
 
 use super::config::{AppConfig, Scenario};
 use super::ScenarioError;
-use crate::error::{bad, non_negative, positive, seconds};
+use crate::error::{bad, count, non_negative, number, positive, seconds};
 use crate::net::packet::TIMESTAMPS_OPTION_BYTES;
 use crate::tcp::config::MAX_SCALED_WINDOW;
 use crate::tcp::TcpConfig;
+
+/// The most samples, pages or files a scenario may plan (each is memory
+/// allocated before or during the run): 10^7.
+pub const MAX_EVENTS_PLANNED: f64 = 1e7;
 
 pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     positive("duration_s", s.duration_s)?;
     seconds("duration_s", s.duration_s)?;
     seconds("sample_interval_s", s.sample_interval_s)?;
+    if s.sample_interval_s > 0.0 && s.duration_s / s.sample_interval_s > MAX_EVENTS_PLANNED {
+        return Err(bad(
+            "sample_interval_s",
+            number(s.sample_interval_s),
+            &format!(
+                "gives {} samples over duration_s = {} (at most 1e7: a larger interval, or 0 for none)",
+                number((s.duration_s / s.sample_interval_s).ceil()),
+                number(s.duration_s)
+            ),
+        ));
+    }
     if s.nodes.is_empty() {
         return Err(ScenarioError::new("nodes", "at least one node is needed"));
     }
     for (i, n) in s.nodes.iter().enumerate() {
+        safe_name(&format!("nodes[{i}]"), n)?;
         if s.nodes[..i].contains(n) {
             return Err(bad(format!("nodes[{i}]"), n, "is listed twice"));
         }
@@ -28,6 +44,9 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
         }
     };
     for (i, l) in s.links.iter().enumerate() {
+        if let Some(n) = &l.name {
+            safe_name(&format!("links[{i}].name"), n)?;
+        }
         node(format!("links[{i}].a"), &l.a)?;
         node(format!("links[{i}].b"), &l.b)?;
         if l.a == l.b {
@@ -52,6 +71,9 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     }
     for (i, a) in s.apps.iter().enumerate() {
         let f = format!("apps[{i}]");
+        if let Some(n) = a.name() {
+            safe_name(&format!("{f}.name"), n)?;
+        }
         let (c, sv) = a.hosts();
         node(format!("{f}.client"), c)?;
         node(format!("{f}.server"), sv)?;
@@ -68,9 +90,12 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
         tcp_fields(&format!("{f}.tcp"), a.tcp())?;
         match a {
             AppConfig::Ftp(ftp) => {
-                if ftp.files == 0 {
-                    return Err(bad(format!("{f}.files"), 0, "must be at least 1"));
-                }
+                count(
+                    &format!("{f}.files"),
+                    ftp.files as u64,
+                    1,
+                    MAX_EVENTS_PLANNED as u64,
+                )?;
                 if ftp.file_bytes == 0 {
                     return Err(bad(format!("{f}.file_bytes"), 0, "must be at least 1"));
                 }
@@ -78,6 +103,18 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
             }
             AppConfig::Http(h) => {
                 positive(&format!("{f}.page_interval_s"), h.page_interval_s)?;
+                let pages = (s.duration_s - a.start_s()).max(0.0) / h.page_interval_s;
+                if pages > MAX_EVENTS_PLANNED {
+                    return Err(bad(
+                        format!("{f}.page_interval_s"),
+                        number(h.page_interval_s),
+                        &format!(
+                            "requests {} pages over duration_s = {} (at most 1e7)",
+                            number(pages.ceil()),
+                            number(s.duration_s)
+                        ),
+                    ));
+                }
                 if h.request_bytes == 0 {
                     return Err(bad(format!("{f}.request_bytes"), 0, "must be at least 1"));
                 }
@@ -104,6 +141,31 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
         crate::protocols::router(&r.kind, &r.settings).map_err(|e| e.under(&f))?;
     }
     Ok(())
+}
+
+/// The longest node, link, app or scenario name.
+pub const MAX_NAME_CHARS: usize = 128;
+
+/// A name that may end up in a file name (a pcap capture is named after
+/// its link): not empty, at most `MAX_NAME_CHARS` characters, no path
+/// separator, no `..`, no control character (NUL included).
+pub fn safe_name(field: &str, n: &str) -> Result<(), ScenarioError> {
+    let why = if n.is_empty() {
+        "must not be empty"
+    } else if n.chars().count() > MAX_NAME_CHARS {
+        "must be at most 128 characters"
+    } else if n.contains(['/', '\\']) {
+        "must not contain a path separator (/ or \\)"
+    } else if n.contains("..") {
+        "must not contain .."
+    } else if n.chars().any(char::is_control) {
+        "must not contain control characters"
+    } else {
+        return Ok(());
+    };
+    let shown: String = n.chars().take(40).collect();
+    let more = if n.chars().count() > 40 { "..." } else { "" };
+    Err(bad(field, format!("{:?}", format!("{shown}{more}")), why))
 }
 
 /// Whether the links join nodes `a` and `b`.
@@ -160,9 +222,9 @@ pub fn tcp_fields(f: &str, t: &TcpConfig) -> Result<(), ScenarioError> {
     if t.initial_ssthresh == 0 {
         return Err(bad(g("initial_ssthresh"), 0, "must be at least 1"));
     }
-    non_negative(&g("timer_granularity"), t.timer_granularity)?;
-    non_negative(&g("persist_timeout"), t.persist_timeout)?;
-    non_negative(&g("max_ack_delay"), t.max_ack_delay)?;
+    seconds(&g("timer_granularity"), t.timer_granularity)?;
+    seconds(&g("persist_timeout"), t.persist_timeout)?;
+    seconds(&g("max_ack_delay"), t.max_ack_delay)?;
     if t.max_ack_segments == 0 {
         return Err(bad(g("max_ack_segments"), 0, "must be at least 1"));
     }
@@ -170,8 +232,11 @@ pub fn tcp_fields(f: &str, t: &TcpConfig) -> Result<(), ScenarioError> {
         return Err(bad(g("dupack_threshold"), 0, "must be at least 1"));
     }
     positive(&g("initial_rto"), t.initial_rto)?;
+    seconds(&g("initial_rto"), t.initial_rto)?;
     positive(&g("min_rto"), t.min_rto)?;
+    seconds(&g("min_rto"), t.min_rto)?;
     positive(&g("max_rto"), t.max_rto)?;
+    seconds(&g("max_rto"), t.max_rto)?;
     if t.max_rto < t.min_rto {
         return Err(bad(g("max_rto"), t.max_rto, "must not be below min_rto"));
     }
