@@ -22,6 +22,11 @@
 #                command, sweeps of many short runs, satcp against ns-3 3.44
 #                compiled as C++ (not in CI)
 #   make validate  satcp against ns-3 3.44 under loss (own ns-3 venv; not in CI)
+#   make validate-modern  CUBIC, BBR, Westwood+, Hybla and NewReno (linux
+#                profile) against ns-3 3.44 on a GEO and a LEO path, lossless
+#                and under random loss (own ns-3 venv; not in CI; ns-3's 154
+#                runs take hours on 2 cores, Hybla's GEO runs up to 14 min
+#                each; they are cached, so a rerun redoes only satcp's side)
 #   make flamegraph  flame graphs of benchmark scenarios a and c into docs/perf/
 #                (perf and inferno; not in CI: tools/flamegraph.sh)
 #   make soak    the transport-invariant property test with PROPTEST_CASES
@@ -62,7 +67,7 @@ RUST_SOURCES := $(shell find crates -type f \( -name '*.rs' -o -name Cargo.toml 
 # clippy), so that cargo does not rebuild pyo3 when switching between them.
 export PYO3_PYTHON := $(VENV_ABS)/bin/python
 
-.PHONY: setup system-tools run test test-rust test-python lint-rust lint-python bench soak fuzz clean validate
+.PHONY: setup system-tools run test test-rust test-python lint-rust lint-python bench soak fuzz clean validate validate-modern ns3-venv
 
 setup: $(PLAIN_INSTALLED)
 
@@ -120,13 +125,29 @@ test: setup system-tools lint-rust test-rust lint-python test-python
 # (tools/ns3/validate_loss.py; docs/validation-ns3.md, "Under loss").
 NS3_VENV := build/ns3-venv
 NS3_VERSION := 3.44.post0
-validate: setup
+ns3-venv:
 	@test -x $(NS3_VENV)/bin/python || $(PYTHON) -m venv $(NS3_VENV)
 	@$(NS3_VENV)/bin/pip show ns3 2>/dev/null | grep -qx 'Version: $(NS3_VERSION)' \
 		|| $(NS3_VENV)/bin/pip install --quiet ns3==$(NS3_VERSION)
+
+validate: setup ns3-venv
 	$(BIN)/python tools/ns3/validate_loss.py --ns3-python $(abspath $(NS3_VENV))/bin/python
 	$(BIN)/python tools/ns3/validate_loss.py --ns3-python $(abspath $(NS3_VENV))/bin/python \
 		--points 'BER 1e-7,BER 1e-6,BER 1e-5' --ns3-extra '--ssthresh-rule flightsize'
+
+# The modern congestion controls against ns-3 3.44 (not part of `make
+# test`): satcp's linux profile beside TcpCubic, TcpBbr, TcpWestwoodPlus,
+# TcpHybla and TcpNewReno (PRR and classic recovery), and the rfc profile
+# beside TcpNewReno, on a GEO and a LEO path, lossless and at packet loss
+# 1e-5 and 1e-4, 5 seeds; one Markdown table, printed and written to
+# build/validate-modern/summary.md (tools/ns3/validate_modern.py;
+# docs/validation-ns3.md, "Modern congestion controls"). ns-3's runs are
+# cached in build/validate-modern/runs/: a second call reruns only satcp.
+# NS3_JOBS ns-3 processes at a time.
+NS3_JOBS ?= 2
+validate-modern: setup ns3-venv
+	$(BIN)/python tools/ns3/validate_modern.py --ns3-python $(abspath $(NS3_VENV))/bin/python \
+		--jobs $(NS3_JOBS)
 
 # tshark reads the pcap files satcp writes (tests/python/test_pcap.py) and
 # headless chromium renders the HTML report (tests/python/test_html_report.py);

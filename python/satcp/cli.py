@@ -50,6 +50,12 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
 
+#: `satcp compare`'s path presets, for its help text without importing the
+#: comparison (and pandas) at start-up; `test_compare.py` checks it against
+#: `satcp.compare.PRESETS`.
+COMPARE_PRESETS = ("thesis-geo", "peach-geo", "starlink", "leo-trace", "starlink-isl")
+
+
 def _build_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog=PROG,
@@ -150,7 +156,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "--preset",
         action="append",
         metavar="NAME",
-        help="a path preset (repeatable; default: all): thesis-geo, peach-geo, starlink, leo-trace",
+        help="a path preset (repeatable; default: all): " + ", ".join(COMPARE_PRESETS),
     )
     cp.add_argument("--seconds", type=float, default=120.0, help="transfer length (default 120)")
     cp.add_argument("--seeds", type=int, default=3, help="seeds per point (default 3)")
@@ -508,7 +514,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         raise UsageError(_os_error(e)) from None
     for p in presets:
         best = [r for r in rows if r.preset == p][:3]
-        podium = ", ".join(f"{r.variant} {r.goodput_mbps:.2f}" for r in best)
+        podium = ", ".join(f"{r.variant} ({r.profile}) {r.goodput_mbps:.2f}" for r in best)
         print(f"{p}: {podium} Mb/s")
     print(f"wrote {os.path.join(out, 'ranking.md')} and {len(paths) - 1} more files")
     return 0

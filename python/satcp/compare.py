@@ -27,7 +27,12 @@ Presets:
 TCP-R and RN-TCP are left out: they need EPDN gateways on the path (their
 paper's network, `satcp reproduce`-style scenarios). Variants use their
 defaults with window scaling and a buffer of 4 MB (8 MB
-on LEO), SACK where the family has it. Every bottleneck queue is a strict
+on LEO), SACK where the family has it. The modern variants (CUBIC, Hybla,
+Westwood+, BBR) run the ``linux`` stack profile (``tcp.profile``: IW 10,
+Linux's RTO, byte counting, HyStart++, quick ACKs, cwnd validation, ...;
+docs/profiles.md), the papers' variants the ``rfc`` profile, as the
+registry's tables say (``Variant::compared_as``); the ranking names each
+configuration's profile. Every bottleneck queue is a strict
 priority queue (drop-tail for ordinary traffic; TCP-Peach's low-priority
 dummies go last and first to be dropped), because TCP-Peach assumes such
 routers (its paper, Sec. III).
@@ -74,10 +79,16 @@ PRESETS: dict[str, tuple[str, Callable[[dict[str, Any], float], dict[str, Any]]]
 }
 
 
+def profile_of(tcp: dict[str, Any]) -> str:
+    """The stack profile a configuration runs (``rfc`` unless it says)."""
+    return str(tcp.get("profile", "rfc"))
+
+
 @dataclass
 class Row:
     preset: str
     variant: str
+    profile: str
     goodput_mbps: float
     ci95_mbps: float
     retransmitted_pct: float
@@ -109,7 +120,7 @@ def compare(
     rows: list[Row] = []
     series: dict[tuple[str, str], Any] = {}
     for p in presets:
-        for name, _ in VARIANTS:
+        for name, tcp in VARIANTS:
             rs = [r for j, r in zip(jobs, results, strict=True) if j[0] == p and j[1] == name]
             g = [r.flows.goodput_bps.iloc[0] / 1e6 for r in rs]
             sent = [r.flows.server_payload_bytes_sent.iloc[0] for r in rs]
@@ -117,7 +128,15 @@ def compare(
             rtts = [r.flow_series.srtt_s.dropna().mean() * 1e3 for r in rs]
             mean, ci = mean_ci95(g)
             rows.append(
-                Row(p, name, mean, ci, 100 * sum(rtx) / max(1, sum(sent)), statistics.fmean(rtts))
+                Row(
+                    p,
+                    name,
+                    profile_of(tcp),
+                    mean,
+                    ci,
+                    100 * sum(rtx) / max(1, sum(sent)),
+                    statistics.fmean(rtts),
+                )
             )
             series[(p, name)] = rs[0].flow_series
     for p in presets:
@@ -145,6 +164,7 @@ def _write_tables(out: Path, rows, presets, seconds, seeds, wall) -> None:
                 "preset",
                 "rank",
                 "variant",
+                "profile",
                 "goodput_mbps",
                 "ci95_mbps",
                 "retransmitted_pct",
@@ -157,6 +177,7 @@ def _write_tables(out: Path, rows, presets, seconds, seeds, wall) -> None:
                     r.preset,
                     r.rank,
                     r.variant,
+                    r.profile,
                     f"{r.goodput_mbps:.4f}",
                     f"{r.ci95_mbps:.4f}",
                     f"{r.retransmitted_pct:.3f}",
@@ -170,21 +191,26 @@ def _write_tables(out: Path, rows, presets, seconds, seeds, wall) -> None:
         f"{', '.join(map(str, seeds))}); goodput is the mean over seeds with its 95 % "
         "interval (Student t, n - 1 degrees of freedom; none with one seed). "
         f"{len(rows) * len(seeds)} runs in {wall:.1f} s. Presets and settings: "
-        "`satcp.compare` (docstring).",
+        "`satcp.compare` (docstring). The stack column is the TCP profile each "
+        "configuration runs (`tcp.profile`, docs/profiles.md): `linux` (Linux 6.x's "
+        "defaults: IW 10, Linux's RTO, byte counting, HyStart++, quick ACKs, cwnd "
+        "validation, ...) for the modern variants, `rfc` (the RFCs as the papers ran "
+        "them) for the papers' variants.",
         "",
     ]
     for p in presets:
         md += [
             f"## {p}: {PRESETS[p][0]}",
             "",
-            "| rank | variant | goodput (Mb/s) | 95 % CI | retransmitted (%) | mean SRTT (ms) |",
-            "|---|---|---|---|---|---|",
+            "| rank | variant | stack | goodput (Mb/s) | 95 % CI | retransmitted (%) "
+            "| mean SRTT (ms) |",
+            "|---|---|---|---|---|---|---|",
         ]
         for r in rows:
             if r.preset == p:
                 ci = "n/a" if math.isnan(r.ci95_mbps) else f"{r.ci95_mbps:.3f}"
                 md.append(
-                    f"| {r.rank} | {r.variant} | {r.goodput_mbps:.3f} | "
+                    f"| {r.rank} | {r.variant} | {r.profile} | {r.goodput_mbps:.3f} | "
                     f"{ci} | {r.retransmitted_pct:.2f} | {r.mean_rtt_ms:.0f} |"
                 )
         md += ["", f"![{p}]({p}.png)", ""]

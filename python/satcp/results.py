@@ -135,7 +135,12 @@ class Results:
         if name == "flows":
             return _flatten(
                 self.raw.get("flows") or [],
-                {"server": "server_", "client": "client_", "variant_counters": "counter_"},
+                {
+                    "server": "server_",
+                    "client": "client_",
+                    "variant_counters": "counter_",
+                    "recovery_counters": "recovery_",
+                },
             )
         if name == "links":
             return _flatten(self.raw.get("links") or [], {"stats": ""})

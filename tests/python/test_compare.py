@@ -69,3 +69,18 @@ def test_the_isl_preset_and_student_t_intervals(tmp_path):
     assert path.handovers()
     assert sat["errors"]["loss_schedule"] == path.loss_schedule(compare.HANDOVER_OUTAGE_S)
     assert sat["delay_schedule"] == path.schedule()
+
+
+def test_the_ranking_names_each_configurations_profile(tmp_path):
+    rows, _ = compare.compare(tmp_path / "c", presets=["starlink"], seconds=5.0, seeds=(1,))
+    by = {r.variant: r.profile for r in rows}
+    assert by["CUBIC"] == "linux" and by["NewReno"] == "rfc"
+    t = pd.read_csv(tmp_path / "c" / "ranking.csv")
+    assert dict(zip(t.variant, t.profile, strict=True)) == by
+    assert "| stack |" in (tmp_path / "c" / "ranking.md").read_text()
+
+
+def test_the_help_names_every_preset():
+    from satcp import cli, compare
+
+    assert tuple(cli.COMPARE_PRESETS) == tuple(compare.PRESETS)

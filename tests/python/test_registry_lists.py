@@ -32,3 +32,11 @@ def test_every_compared_configuration_is_a_valid_tcp_table():
             "apps": [{"kind": "bulk", "client": "b", "server": "a", "bytes": 1000}],
         }
         _core.validate_json(json.dumps(scenario))  # raises ScenarioError
+
+
+def test_compare_runs_the_modern_variants_on_the_linux_profile():
+    profiles = {label: compare.profile_of(tcp) for label, tcp in compare.VARIANTS}
+    for label in ("CUBIC", "Hybla", "Westwood+", "BBR"):
+        assert profiles[label] == "linux", label
+    for label in ("NewReno", "SACK", "TCP-ADaLR", "TCP-Peach"):
+        assert profiles[label] == "rfc", label

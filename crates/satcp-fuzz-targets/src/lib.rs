@@ -17,6 +17,7 @@
 use satcp_core::engine::{Duration, SimTime};
 use satcp_core::net::packet::{Ecn, SeqRange, TcpHeader, Timestamps};
 use satcp_core::protocols;
+use satcp_core::tcp::config::ScoreboardAfterTimeout;
 use satcp_core::tcp::{ConnState, Recovery, TcpConfig, TcpEndpoint, TcpOutput};
 
 /// Largest scenario text the target reads (libFuzzer's `-max_len` for it).
@@ -211,8 +212,19 @@ pub fn endpoint_segments(data: &[u8]) -> Reached {
         // RN-TCP-ES samples from DSACKs and is rejected without them.
         dsack: o & 8 != 0 || variant == "rntcp-es",
         ecn: o & 16 != 0,
-        nagle: o & 32 != 0,
+        nagle: (o & 32 != 0).into(),
         max_retransmissions: 3,
+        // The `linux` profile's loss recovery: RACK-TLP, PRR, F-RTO, undo,
+        // the scoreboard kept across timeouts.
+        rack_tlp: o & 128 != 0,
+        prr: o & 128 != 0,
+        frto: o & 128 != 0,
+        undo: o & 128 != 0,
+        scoreboard_after_timeout: if o & 128 != 0 {
+            ScoreboardAfterTimeout::Keep
+        } else {
+            ScoreboardAfterTimeout::Clear
+        },
         ..TcpConfig::default()
     };
     let mut ep = match protocols::endpoint_with(&cfg, &settings_for(variant)) {

@@ -22,6 +22,7 @@ pub struct EndpointRecord {
     pub rcv_nxt_or_zero: u64,
     pub cc_phase: i32,
     pub cc_counters: Vec<(&'static str, u64)>,
+    pub recovery_counters: Vec<(&'static str, u64)>,
     pub stats: FlowStats,
     pub stalls: StallRecord,
 }
@@ -41,6 +42,7 @@ impl EndpointRecord {
             rcv_nxt_or_zero: ep.rx.rcv_nxt_or_zero(),
             cc_phase: ep.cc_phase(),
             cc_counters: ep.cc_counters(),
+            recovery_counters: ep.recovery_counters(),
             stats: ep.stats,
             stalls: ep.stalls,
         }

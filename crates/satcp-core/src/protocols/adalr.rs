@@ -340,6 +340,8 @@ impl<R: LossRecovery> AdalrRecovery<R> {
         RecoveryRules {
             rto_restart_margin: Duration::from_secs_f64(self.cfg.rto_margin),
             timeout_retransmit_limit: Some(self.cfg.rto_retransmit_limit),
+            // Algorithm 5.4's deflation is ADaLR's own (PRR leaves it alone).
+            standard_cwnd: false,
             ..self.base.rules()
         }
     }

@@ -145,6 +145,7 @@ mod tests {
             duplicate: false,
             rtt: None,
             rate: None,
+            prior_in_flight: 0,
         }
     }
 

@@ -31,7 +31,7 @@ pub mod westwood;
 use crate::error::{bad, typed, ScenarioError};
 use crate::net::router::RouterFunction;
 use crate::tcp::{
-    CongestionControl, EndpointParts, Recovery, TcpConfig, TcpEndpoint, VariantChoice,
+    CongestionControl, EndpointParts, Profile, Recovery, TcpConfig, TcpEndpoint, VariantChoice,
     VariantFactory,
 };
 use serde::de::DeserializeOwned;
@@ -250,6 +250,17 @@ pub fn variant_names() -> Vec<&'static str> {
     names
 }
 
+/// The loss recovery a family runs when neither `recovery` nor the variant
+/// name chooses one: its first, except that the `linux` profile runs SACK's
+/// wherever the family offers it (net.ipv4.tcp_sack = 1: every Linux
+/// congestion control repairs losses from the SACK scoreboard).
+fn default_recovery(v: &Variant, profile: Profile) -> Recovery {
+    match profile {
+        Profile::Linux if v.recoveries.contains(&Recovery::Sack) => Recovery::Sack,
+        _ => v.recoveries[0],
+    }
+}
+
 /// Resolves the variant `tcp` names: its family, the loss recovery, and
 /// its settings table `settings` (null: the defaults) parsed and checked.
 /// Errors name the field relative to the `[tcp]` table.
@@ -274,7 +285,7 @@ pub fn resolve(tcp: &TcpConfig, settings: &Value) -> Result<VariantChoice, Scena
                 ),
             ))
         }
-        (i, r) => r.or(i).unwrap_or(v.recoveries[0]),
+        (i, r) => r.or(i).unwrap_or_else(|| default_recovery(v, tcp.profile)),
     };
     if !v.recoveries.contains(&recovery) {
         return Err(bad(
@@ -332,4 +343,37 @@ pub fn router(kind: &str, settings: &Value) -> Result<Box<dyn RouterFunction>, S
         ));
     };
     (k.build)(settings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{json, Map};
+
+    /// Linux repairs losses from the SACK scoreboard whatever its congestion
+    /// control: the linux profile runs SACK recovery where the family
+    /// offers it, unless the scenario or the variant's name says otherwise;
+    /// rfc keeps each family's first recovery.
+    #[test]
+    fn linux_recovers_with_sack_where_the_family_offers_it() {
+        let recovery = |profile: Profile, variant: &str, recovery: Option<&str>| {
+            let mut m = Map::new();
+            m.insert("profile".into(), serde_json::to_value(profile).unwrap());
+            m.insert("variant".into(), json!(variant));
+            if let Some(r) = recovery {
+                m.insert("recovery".into(), json!(r));
+            }
+            crate::tcp::profile::apply(&mut m);
+            let tcp: TcpConfig = serde_json::from_value(Value::Object(m)).unwrap();
+            resolve(&tcp, &Value::Null).unwrap().recovery
+        };
+        assert_eq!(recovery(Profile::Linux, "westwood", None), Recovery::Sack);
+        assert_eq!(recovery(Profile::Linux, "reno", None), Recovery::Sack);
+        assert_eq!(recovery(Profile::Rfc, "westwood", None), Recovery::NewReno);
+        assert_eq!(
+            recovery(Profile::Linux, "westwood", Some("newreno")),
+            Recovery::NewReno
+        );
+        assert_eq!(recovery(Profile::Linux, "newreno", None), Recovery::NewReno);
+    }
 }

@@ -72,10 +72,28 @@ impl Default for Reno {
 /// with SMSS^2 (from about half to 1.6 SMSS per RTT with a 100-byte SMSS)
 /// instead of the one SMSS per RTT the formula stands for.
 pub fn reno_ca_increase(s: &SendState, carry: &mut u64) -> u64 {
+    ca_share(s, s.mss() as u64, carry)
+}
+
+/// Reno's congestion-avoidance increase for an ACK of `acked` bytes: RFC
+/// 5681's per ACK (`reno_ca_increase`), or, with `byte_counting`, SMSS x
+/// acked / cwnd (RFC 3465 Sec. 2.1; Linux's `tcp_cong_avoid_ai`, one
+/// segment per cwnd of segments acknowledged), so that delayed ACKs do not
+/// halve the growth.
+pub fn ca_increase(s: &SendState, acked: u64, carry: &mut u64) -> u64 {
+    if s.byte_counting() {
+        ca_share(s, acked, carry)
+    } else {
+        reno_ca_increase(s, carry)
+    }
+}
+
+/// SMSS x `acked` / cwnd in whole bytes, the remainder kept in `carry`.
+fn ca_share(s: &SendState, acked: u64, carry: &mut u64) -> u64 {
     let mss = s.mss() as u64;
     let cwnd = s.cwnd.max(1);
     // A carry left from a larger cwnd still stands for less than one byte.
-    let num = mss * mss + (*carry).min(cwnd - 1);
+    let num = mss * acked + (*carry).min(cwnd - 1);
     *carry = num % cwnd;
     num / cwnd
 }
@@ -99,11 +117,16 @@ impl CongestionControl for Reno {
     }
 
     fn on_ack(&mut self, s: &mut SendState, acked: u64, _now: SimTime) {
+        let mut acked = acked;
         if s.in_slow_start() {
-            s.cwnd += self.slow_start.increase(s, acked);
-        } else {
-            s.cwnd += reno_ca_increase(s, &mut self.ca_carry);
+            // What byte counting leaves once cwnd reaches ssthresh goes on
+            // to congestion avoidance (tcp_reno_cong_avoid).
+            acked = self.slow_start.grow(s, acked);
+            if acked == 0 {
+                return;
+            }
         }
+        s.cwnd += ca_increase(s, acked, &mut self.ca_carry);
     }
 
     fn on_timeout(&mut self, s: &mut SendState) {

@@ -77,9 +77,13 @@ impl CongestionControl for Scalable {
 
     fn on_ack(&mut self, s: &mut SendState, acked: u64, _now: SimTime) {
         let mss = s.mss() as u64;
+        let mut acked = acked;
         if s.in_slow_start() {
-            s.cwnd += acked.min(mss);
-            return;
+            // The standard slow start (tcp/slow_start.rs).
+            acked = s.slow_start(acked);
+            if acked == 0 {
+                return;
+            }
         }
         // Linux: one segment per min(cwnd, 1/a) segments acknowledged.
         let cwnd_segs = s.cwnd as f64 / mss as f64;

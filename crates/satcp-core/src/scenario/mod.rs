@@ -99,6 +99,7 @@ fn in_shared_tcp(e: ScenarioError, i: usize, own: &[String]) -> ScenarioError {
 /// checked against its variant (which applications may select).
 fn check_shared_tcp(global: &serde_json::Map<String, Value>) -> Result<(), ScenarioError> {
     let mut own = global.clone();
+    crate::tcp::profile::apply(&mut own);
     let tables = take_variant_tables(&mut own);
     let mut shared: crate::tcp::TcpConfig = typed("tcp", Value::Object(own))?;
     validate::tcp_fields("tcp", &shared)?;
@@ -190,6 +191,8 @@ fn parse_app(
         Some(Value::Object(own)) => tcp.extend(own),
         Some(_) => return Err(ScenarioError::new(format!("{f}.tcp"), "must be a table")),
     }
+    // The profile fills what neither table sets (`tcp/profile.rs`).
+    crate::tcp::profile::apply(&mut tcp);
     let (tcp, variant_settings) = app_tcp(f, tcp)?;
     a.insert("tcp".into(), tcp);
     let kind = match a.remove("kind") {

@@ -91,6 +91,11 @@ pub struct FlowRow {
     /// left out for variants that keep none.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub variant_counters: BTreeMap<String, u64>,
+    /// The server's loss-recovery counters of the mechanisms switched on
+    /// beyond the RFC defaults (F-RTO, RACK-TLP, the scoreboard kept across
+    /// timeouts: `tcp::recovery::RecoveryCounters`); left out when none is.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub recovery_counters: BTreeMap<String, u64>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -195,6 +200,11 @@ pub fn collect(s: &Scenario, sim: &Simulation) -> RunResult {
                 client: cli_ep.stats,
                 variant_counters: srv_ep
                     .cc_counters
+                    .iter()
+                    .map(|&(k, v)| (k.to_string(), v))
+                    .collect(),
+                recovery_counters: srv_ep
+                    .recovery_counters
                     .iter()
                     .map(|&(k, v)| (k.to_string(), v))
                     .collect(),

@@ -27,6 +27,8 @@ pub struct AckInfo<'a> {
     pub rtt: Option<Duration>,
     /// Delivery-rate sample.
     pub rate: Option<RateSample>,
+    /// pipe before the ACK arrived (Linux's `rs->prior_in_flight`).
+    pub prior_in_flight: u64,
 }
 
 impl AckInfo<'_> {

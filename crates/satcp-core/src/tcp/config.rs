@@ -21,6 +21,51 @@ impl Recovery {
     }
 }
 
+/// A whole TCP stack's defaults at once (`tcp.profile`): every field the
+/// profile sets may still be set alone (`tcp/profile.rs`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Profile {
+    /// The RFCs as the source papers' simulators ran them: RFC 5681
+    /// congestion control, NewReno (RFC 6582) or SACK (RFC 6675) recovery,
+    /// the RFC 6298 timer, the thesis's TCP settings (Table 7.4).
+    #[default]
+    Rfc,
+    /// What Linux 6.x runs by default (`tcp/profile.rs` lists it).
+    Linux,
+}
+
+/// How the retransmission timeout follows the RTT samples.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RtoAlgorithm {
+    /// RFC 6298: RTO = SRTT + max(G, K x RTTVAR), at least `min_rto`.
+    #[default]
+    Rfc6298,
+    /// Linux's `tcp_rtt_estimator` and `__tcp_set_rto`: the deviation
+    /// tracked per round trip and never below `min_rto`, RTO = SRTT +
+    /// that deviation.
+    Linux,
+}
+
+/// What becomes of the SACK scoreboard when the retransmission timer
+/// expires.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ScoreboardAfterTimeout {
+    /// RFC 6675 Sec. 5.1 with RFC 2018's advice: the old SACK information
+    /// is cleared, everything outstanding is presumed lost, and the SACK
+    /// information that arrives during the recovery after the timeout is
+    /// used.
+    #[default]
+    Clear,
+    /// The scoreboard is kept across the timeout (the erratum to RFC 6675
+    /// Sec. 5.1, Linux, ns-3): SACKed segments are not resent, unless the
+    /// receiver reneges (an ACK at or above a SACKed segment that does not
+    /// cover it).
+    Keep,
+}
+
 /// The largest receive buffer window scaling can advertise (RFC 7323
 /// Sec. 2.3: shift at most 14).
 pub const MAX_SCALED_WINDOW: u32 = 65_535 << 14;
@@ -28,6 +73,9 @@ pub const MAX_SCALED_WINDOW: u32 = 65_535 << 14;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TcpConfig {
+    /// The stack's defaults: "rfc" or "linux" (`Profile`). The scenario
+    /// parser fills every field the profile sets and the table leaves out.
+    pub profile: Profile,
     /// The variant (`protocols::VARIANTS`): a family name such as "reno",
     /// "adalr", "peach", or a shorthand naming family and loss recovery
     /// such as "newreno", "sack", "adalr-sack".
@@ -75,10 +123,46 @@ pub struct TcpConfig {
     pub rtt_deviation_coefficient: f64,
     /// Receiver reports duplicate segments in SACK blocks (RFC 2883).
     pub dsack: bool,
-    /// Nagle's algorithm (RFC 896) on the sender.
-    pub nagle: bool,
+    /// Nagle's algorithm on the sender: false, true (RFC 896) or "linux"
+    /// (Minshall's variant, the FIN exempt: `tcp/nagle.rs`).
+    pub nagle: super::nagle::Nagle,
     /// ECN (RFC 3168): offered in the SYN, used when the peer agrees.
     pub ecn: bool,
+    /// How the RTO follows the RTT samples (`RtoAlgorithm`).
+    pub rto_algorithm: RtoAlgorithm,
+    /// What a timeout does to the SACK scoreboard.
+    pub scoreboard_after_timeout: ScoreboardAfterTimeout,
+    /// Undo a window reduction that DSACKs or F-RTO show spurious, for
+    /// every variant (Linux's undo); variants that undo on their own
+    /// (DSACK-R, RR-TCP) do so whatever this says.
+    pub undo: bool,
+    /// Proportional Rate Reduction (RFC 6937) sets cwnd during recovery.
+    pub prr: bool,
+    /// RACK-TLP (RFC 8985): losses detected by time, tail loss probes.
+    pub rack_tlp: bool,
+    /// F-RTO (RFC 5682): a spurious retransmission timeout is detected and
+    /// undone.
+    pub frto: bool,
+    /// HyStart++ (RFC 9406) leaves slow start before the first loss.
+    pub hystart: bool,
+    /// Standard slow start and Reno's congestion avoidance count what an
+    /// ACK acknowledges (appropriate byte counting, RFC 3465, as Linux's
+    /// `tcp_slow_start` and `tcp_cong_avoid_ai` count acknowledged
+    /// segments) instead of at most one SMSS per ACK (RFC 5681):
+    /// `tcp/slow_start.rs`.
+    pub byte_counting: bool,
+    /// cwnd grows only while the sender is cwnd-limited (congestion window
+    /// validation: Linux's `tcp_is_cwnd_limited`, RFC 7661's idea):
+    /// `tcp/cwnd_validation.rs`.
+    pub cwnd_validation: bool,
+    /// cwnd not used for a retransmission timeout shrinks: restarted after
+    /// an idle period, decayed towards what was used when the application
+    /// or the receiver limited the sender (RFC 2861, Linux's
+    /// `net.ipv4.tcp_slow_start_after_idle`): `tcp/cwnd_validation.rs`.
+    pub slow_start_after_idle: bool,
+    /// The receiver acknowledges every segment for this many segments at
+    /// the start of a connection (Linux's quick-ACK mode).
+    pub quick_acks: u32,
     /// The variant resolved, with its family's settings (the
     /// `[tcp.<family>]` table) parsed and checked: set by the scenario
     /// parser (`protocols::resolve`); None until then.
@@ -89,6 +173,7 @@ pub struct TcpConfig {
 impl Default for TcpConfig {
     fn default() -> Self {
         TcpConfig {
+            profile: Profile::Rfc,
             variant: "sack".into(),
             recovery: None,
             mss: 1460,
@@ -111,8 +196,19 @@ impl Default for TcpConfig {
             deviation_gain: 0.25,
             rtt_deviation_coefficient: 4.0,
             dsack: false,
-            nagle: false,
+            nagle: super::nagle::Nagle::Off,
             ecn: false,
+            rto_algorithm: RtoAlgorithm::Rfc6298,
+            scoreboard_after_timeout: ScoreboardAfterTimeout::Clear,
+            undo: false,
+            prr: false,
+            rack_tlp: false,
+            frto: false,
+            hystart: false,
+            byte_counting: false,
+            cwnd_validation: false,
+            slow_start_after_idle: false,
+            quick_acks: 0,
             variant_choice: None,
         }
     }

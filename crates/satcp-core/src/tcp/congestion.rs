@@ -26,6 +26,11 @@ pub enum CcEvent<'a> {
     /// and SACKed, RTT and delivery-rate samples), after the scoreboard
     /// took it in and before the machinery acts on it.
     Ack(&'a AckInfo<'a>),
+    /// The same ACK once the machinery has acted on it (segments presumed
+    /// lost, recovery entered or left, the recovery module's cwnd set) and
+    /// before anything is sent: where Linux calls a congestion control's
+    /// `cong_control` hook (BBR's `bbr_main`).
+    AckProcessed(&'a AckInfo<'a>),
     /// A Karn-valid RTT sample from an ACK of new data (the estimator has
     /// taken it).
     RttSample(Duration),
@@ -67,6 +72,13 @@ pub enum CcEvent<'a> {
     /// what an earlier connection from this host to the same peer host
     /// left in the simulation's path cache, if anything.
     ConnectionStart(Option<&'a CachedPath>),
+    /// cwnd has not been used for a retransmission timeout (an idle
+    /// period, or an application or receiver limiting the sender) and the
+    /// machinery is about to shrink it (`slow_start_after_idle`:
+    /// `tcp/cwnd_validation.rs`). `Handled`: the variant keeps its window,
+    /// as Linux exempts congestion controls with their own `cong_control`
+    /// (BBR).
+    UnusedCwnd,
 }
 
 /// A variant's answer to an event.
@@ -114,6 +126,17 @@ pub trait CongestionControl {
         let (cwnd, ssthresh) = (u.prior_cwnd, u.prior_ssthresh);
         s.cwnd = s.cwnd.max(cwnd);
         s.ssthresh = s.ssthresh.max(ssthresh);
+    }
+
+    /// Whether the variant sets cwnd itself on every ACK, in loss recovery
+    /// too, as a Linux congestion control with a `cong_control` hook (BBR)
+    /// does: the machinery's cwnd rules then stay out of it (no PRR, no
+    /// cwnd = ssthresh when recovery starts or a tail loss probe shows a
+    /// repaired loss: Linux's `tcp_cong_control` and
+    /// `tcp_end_cwnd_reduction` skip such a congestion control). ssthresh
+    /// is still asked (the variant may save its window there).
+    fn owns_cwnd(&self) -> bool {
+        false
     }
 
     /// Pacing rate in bytes per second, if the variant paces.
@@ -170,18 +193,31 @@ impl SendState {
 }
 
 /// How much slow start adds per ACK: the hook for modified slow-start
-/// functions. The standard rule is RFC 5681 Eq. 2: min(acked, SMSS).
+/// functions. The standard rule is RFC 5681 Eq. 2: min(acked, SMSS), with
+/// the stack's byte counting and HyStart++ (`SendState::slow_start`).
 pub trait SlowStart {
     fn increase(&mut self, s: &SendState, acked: u64) -> u64;
+    /// Grows cwnd for an ACK of `acked` bytes in slow start; returns what
+    /// is left of `acked` for congestion avoidance. By default cwnd grows
+    /// by `increase` and nothing is left.
+    fn grow(&mut self, s: &mut SendState, acked: u64) -> u64 {
+        s.cwnd += self.increase(s, acked);
+        0
+    }
     /// Every ACK received (the congestion module passes its ACK event
     /// on), for policies that count ACKs.
     fn on_ack_info(&mut self, _s: &SendState, _ack: &AckInfo) {}
 }
 
+/// The standard slow start (`tcp/slow_start.rs`).
 pub struct StandardSlowStart;
 
 impl SlowStart for StandardSlowStart {
+    /// RFC 5681 Eq. 2, without the stack's rules.
     fn increase(&mut self, s: &SendState, acked: u64) -> u64 {
         acked.min(s.mss() as u64)
+    }
+    fn grow(&mut self, s: &mut SendState, acked: u64) -> u64 {
+        s.slow_start(acked)
     }
 }

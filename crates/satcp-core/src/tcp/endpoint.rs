@@ -10,20 +10,29 @@
 //! starts at 1, and the FIN follows the last data byte.
 
 use super::ack_info::{dsack_block, AckInfo};
+use super::config::ScoreboardAfterTimeout;
 use super::config::TcpConfig;
 use super::congestion::{CcEvent, CongestionControl, Reply};
+use super::cwnd_validation::CwndUse;
 use super::delayed_ack::{AckPolicy, DelayedAck};
 use super::ecn::EcnState;
 use super::flow_stats::FlowStats;
 use super::invariants;
+use super::nagle::NagleState;
 use super::options::TcpOptions;
 use super::path_cache::CachedPath;
+use super::quick_ack::QuickAck;
 use super::receiver::ReceiveHalf;
 use super::receiver_part::{ExtraAck, ReceiverPart};
+use super::recovery::frto::{Frto, FrtoAck, Verdict};
+use super::recovery::rack::Rack;
+use super::recovery::tlp::{ProbeAnswer, Tlp};
+use super::recovery::RecoveryCounters;
 use super::recovery::{LossRecovery, RecoveryAck, RecoveryRules};
 use super::rtt_estimator::RttEstimator;
 use super::send_state::{CongState, SendState, UndoState};
-use super::sent_queue::{Acked, SentQueue};
+use super::sent_queue::{Acked, DeliveredNow, SentQueue};
+use super::slow_start::SlowStartRules;
 use super::stall_record::StallRecord;
 use super::variant::EndpointParts;
 use crate::engine::{Duration, SimTime};
@@ -98,7 +107,7 @@ pub struct TcpEndpoint {
     ack_now: bool,
     sack_offered: bool,
     initial_window: u32,
-    nagle: bool,
+    nagle: NagleState,
     max_retransmissions: u32,
     consecutive_rtos: u32,
     /// try_send stopped because the pacing gate was closed.
@@ -106,6 +115,17 @@ pub struct TcpEndpoint {
     /// Most recent data segment sent (seq, len), copied by extra segments.
     last_data: Option<(u64, u32)>,
     pub stats: FlowStats,
+    /// What a timeout does to the SACK scoreboard.
+    scoreboard_after_timeout: ScoreboardAfterTimeout,
+    /// What the loss-recovery mechanisms beyond the RFC 6675 / RFC 6582
+    /// defaults did (reported only for those switched on).
+    recovery_counters: RecoveryCounters,
+    /// F-RTO (RFC 5682), when `tcp.frto`.
+    frto: Option<Frto>,
+    /// RACK and tail loss probes (RFC 8985), when `tcp.rack_tlp` (used on
+    /// SACK connections only, as Linux).
+    rack: Option<Rack>,
+    tlp: Option<Tlp>,
     /// Aborts, backed-off RTOs and stretches without an RTT sample, for
     /// the results' diagnosis.
     pub stalls: StallRecord,
@@ -126,14 +146,24 @@ impl TcpEndpoint {
     /// An endpoint running the parts a variant's factory made.
     pub fn from_parts(cfg: &TcpConfig, parts: EndpointParts) -> TcpEndpoint {
         let ack_policy: Box<dyn AckPolicy> = if cfg.delayed_ack {
-            Box::new(DelayedAck::new(
-                Duration::from_secs_f64(cfg.max_ack_delay),
-                cfg.max_ack_segments,
-            ))
+            Box::new(
+                DelayedAck::new(
+                    Duration::from_secs_f64(cfg.max_ack_delay),
+                    cfg.max_ack_segments,
+                )
+                .with_quick_acks(QuickAck::new(
+                    cfg.quick_acks,
+                    cfg.rcv_buffer as u64,
+                    cfg.mss,
+                )),
+            )
         } else {
             Box::new(DelayedAck::disabled())
         };
         let mss = cfg.mss;
+        // PRR sets cwnd in recovery, unless the congestion control does.
+        let prr = cfg.prr && !parts.cc.owns_cwnd();
+        let recovery = super::recovery::with_settings(parts.recovery, prr);
         TcpEndpoint {
             state: ConnState::Closed,
             tx: SendState {
@@ -156,12 +186,17 @@ impl TcpEndpoint {
                 extra: Vec::new(),
                 next_send_time: SimTime::ZERO,
                 undo: UndoState::default(),
+                loss_by_time: false,
+                slow_start: SlowStartRules::new(cfg),
+                cwnd_use: CwndUse::new(cfg),
             },
             rx: ReceiveHalf::new(cfg.rcv_buffer.min(65_535), false, cfg.dsack),
             cc: parts.cc,
-            rules: parts.recovery.rules(),
-            recovery: parts.recovery,
-            undo_on_dsack: parts.undo_on_dsack,
+            rules: recovery.rules(),
+            recovery,
+            // `tcp.undo` undoes DSACK-shown spurious reductions for every
+            // variant (Linux's tcp_try_undo_dsack / tcp_try_undo_recovery).
+            undo_on_dsack: parts.undo_on_dsack || cfg.undo,
             ack_policy,
             receiver: parts.receiver,
             ecn: EcnState::new(cfg.ecn),
@@ -170,12 +205,17 @@ impl TcpEndpoint {
             ack_now: false,
             sack_offered: parts.sack,
             initial_window: cfg.initial_window,
-            nagle: cfg.nagle,
+            nagle: NagleState::new(cfg.nagle),
             max_retransmissions: cfg.max_retransmissions,
             consecutive_rtos: 0,
             pacing_blocked: false,
             last_data: None,
             stats: FlowStats::default(),
+            scoreboard_after_timeout: cfg.scoreboard_after_timeout,
+            recovery_counters: RecoveryCounters::new(cfg),
+            frto: cfg.frto.then(Frto::default),
+            rack: cfg.rack_tlp.then(Rack::default),
+            tlp: cfg.rack_tlp.then(Tlp::default),
             stalls: StallRecord::default(),
         }
     }
@@ -206,6 +246,11 @@ impl TcpEndpoint {
     }
     pub fn recovery_name(&self) -> &'static str {
         self.recovery.name()
+    }
+    /// Counters of the loss-recovery mechanisms switched on (reneging,
+    /// F-RTO, PRR, RACK-TLP); empty with the RFC defaults.
+    pub fn recovery_counters(&self) -> Vec<(&'static str, u64)> {
+        self.recovery_counters.reported()
     }
 
     // ----- invariants -----
@@ -247,6 +292,7 @@ impl TcpEndpoint {
     pub fn write(&mut self, bytes: u64, now: SimTime, out: &mut TcpOutput) {
         assert!(self.tx.fin_seq.is_none(), "write after close");
         self.tx.stream_end += bytes;
+        self.restart_if_idle(now);
         self.try_send(now, out);
         self.debug_check();
     }
@@ -321,7 +367,18 @@ impl TcpEndpoint {
         }
         earliest(
             earliest(self.rto_deadline, self.ack_policy.deadline()),
-            earliest(self.cc.next_timer(), self.pacing_deadline()),
+            earliest(
+                earliest(self.cc.next_timer(), self.pacing_deadline()),
+                self.loss_timer_deadline(),
+            ),
+        )
+    }
+
+    /// RACK's reorder timer and the tail loss probe timer (RFC 8985).
+    fn loss_timer_deadline(&self) -> Option<SimTime> {
+        earliest(
+            self.rack.as_ref().and_then(|r| r.deadline()),
+            self.tlp.as_ref().and_then(|t| t.deadline()),
         )
     }
 
@@ -339,6 +396,22 @@ impl TcpEndpoint {
             if self.state == ConnState::Aborted {
                 return;
             }
+        }
+        if self
+            .tlp
+            .as_ref()
+            .and_then(|t| t.deadline())
+            .is_some_and(|t| t <= now)
+        {
+            self.send_loss_probe(now, out);
+        }
+        if self
+            .rack
+            .as_ref()
+            .and_then(|r| r.deadline())
+            .is_some_and(|t| t <= now)
+        {
+            self.on_reorder_timer(now);
         }
         if self.ack_policy.deadline().is_some_and(|t| t <= now) {
             self.ack_now = true;
@@ -412,6 +485,7 @@ impl TcpEndpoint {
         let sack = self.sack_offered && h.sack_permitted;
         self.sack_offered = sack;
         self.tx.sack = sack;
+        self.tx.loss_by_time = sack && self.rack.is_some();
         self.rx.set_sack(sack);
         self.opts.on_peer_syn(h);
         self.rx.rcv_wnd = self.opts.adv_window;
@@ -432,6 +506,8 @@ impl TcpEndpoint {
             return; // acknowledges something never sent
         }
         let window = self.opts.peer_window(h);
+        let in_timeout_recovery = self.tx.state == CongState::Loss;
+        let prior_in_flight = self.tx.pipe();
         let mut newly_sacked = 0;
         let mut dsack = None;
         if self.tx.sack && h.has_sack() {
@@ -470,10 +546,19 @@ impl TcpEndpoint {
             duplicate,
             rtt,
             rate: self.tx.sent.rate.take_sample(),
+            prior_in_flight,
         };
         self.cc.on_event(&mut self.tx, CcEvent::Ack(&info), now);
         if let Some(d) = dsack {
             self.on_dsack(d, now);
+        }
+        let delivered = if self.frto.is_some() || self.rack.is_some() {
+            self.tx.sent.take_delivered()
+        } else {
+            DeliveredNow::default()
+        };
+        if self.rack_on() {
+            self.rack_on_ack(&delivered, rtt, dsack.is_some(), now);
         }
         if new_ack {
             self.on_new_ack(h, &acked, (rtt, rto_rtt), window, now, out);
@@ -482,7 +567,67 @@ impl TcpEndpoint {
         } else if ack == self.tx.snd_una {
             self.tx.rwnd = window;
         }
+        if self.frto.is_some() && in_timeout_recovery {
+            let sacked_or_duplicate = newly_sacked > 0 || duplicate;
+            self.frto_on_ack(new_ack, sacked_or_duplicate, delivered, now);
+        }
+        if self.rack_on() {
+            self.rack_start_recovery(now);
+            self.tlp_on_ack(h.ack, dsack, new_ack, newly_sacked > 0, duplicate);
+            self.arm_probe_timer(now, new_ack);
+        }
         self.on_ecn_echo(h, now);
+        self.cc
+            .on_event(&mut self.tx, CcEvent::AckProcessed(&info), now);
+    }
+
+    /// F-RTO (RFC 5682 Sec. 3) reads an ACK of the timeout's recovery.
+    fn frto_on_ack(
+        &mut self,
+        advanced: bool,
+        sacked_or_duplicate: bool,
+        delivered: DeliveredNow,
+        now: SimTime,
+    ) {
+        let recover = self.tx.recover;
+        // Without SACK, an ACK that also covers resent data cannot tell
+        // which copies arrived (Linux clears FLAG_ORIG_SACK_ACKED then).
+        let original_delivered = delivered.lowest_original_end.is_some_and(|e| e <= recover)
+            && (self.tx.sack || delivered.newest_resent.is_none());
+        let a = FrtoAck {
+            advanced,
+            covers_recover: self.tx.snd_una >= recover,
+            original_delivered,
+            sacked_or_duplicate,
+            new_data_can_go: self.new_data_can_go(),
+        };
+        let Some(f) = self.frto.as_mut() else { return };
+        if f.on_ack(a) == Verdict::Spurious {
+            self.undo_spurious_timeout(now);
+        }
+    }
+
+    /// Unsent data waits and the peer's window lets a segment of it go.
+    fn new_data_can_go(&self) -> bool {
+        let unsent = self.tx.stream_end - self.tx.snd_max.min(self.tx.stream_end);
+        let fin_waits = self.tx.fin_seq == Some(self.tx.snd_max);
+        let len = unsent.min(self.tx.mss as u64);
+        let wnd_end = self.tx.snd_una + self.cc.send_window_limit(&self.tx);
+        (unsent > 0 || fin_waits) && self.tx.snd_max + len <= wnd_end
+    }
+
+    /// F-RTO showed the timeout spurious (RFC 5682 step 3b), and Linux's
+    /// response (`tcp_try_undo_loss` with `frto_undo`): the reduction is
+    /// undone, no segment stays presumed lost, the state is Open again,
+    /// and a new loss in the window may start fast recovery.
+    fn undo_spurious_timeout(&mut self, now: SimTime) {
+        self.recovery_counters.frto_spurious += 1;
+        self.stats.undos += 1;
+        self.tx.undo.armed = false;
+        self.cc.undo(&mut self.tx);
+        self.tx.sent.unmark_lost();
+        self.tx.recover = self.tx.snd_una;
+        self.set_state(CongState::Open, now);
     }
 
     /// A DSACK arrived: if it reports a segment we retransmitted since the
@@ -524,6 +669,11 @@ impl TcpEndpoint {
     /// a change.
     fn set_state(&mut self, to: CongState, now: SimTime) {
         let from = self.tx.state();
+        if to == CongState::Open {
+            if let Some(r) = self.rack.as_mut() {
+                r.on_recovery_end();
+            }
+        }
         self.tx.state = to;
         self.announce_state(from, now);
     }
@@ -552,13 +702,16 @@ impl TcpEndpoint {
         self.tx.dupacks = 0;
         self.consecutive_rtos = 0;
         if let Some(r) = rto_rtt {
-            self.tx.rtt.sample(r);
+            self.tx
+                .rtt
+                .sample_acked(r, self.tx.snd_una, self.tx.snd_max);
             self.stats.rtt_samples += 1;
             self.stalls.sampled(now);
         }
         if let Some(rtt) = rtt {
             self.cc.on_event(&mut self.tx, CcEvent::RttSample(rtt), now);
         }
+        self.tx.observe_slow_start(rtt);
         if self.state == ConnState::SynReceived {
             self.state = ConnState::Established;
             out.notices.push(Notice::Connected);
@@ -574,7 +727,10 @@ impl TcpEndpoint {
                 self.recovery.on_ack(&mut self.tx, ack);
             }
         } else if bytes > 0 {
+            // Congestion window validation: growth only when cwnd-limited.
+            let (before, may_raise) = (self.tx.cwnd, self.tx.may_raise_cwnd());
             self.cc.on_ack(&mut self.tx, bytes, now);
+            self.tx.growth_offered(now, before, may_raise);
         }
         if self.tx.state == CongState::Loss && self.tx.snd_una >= self.tx.recover {
             self.set_state(CongState::Open, now);
@@ -584,6 +740,7 @@ impl TcpEndpoint {
             self.stalls.idle(now);
         } else {
             self.rto_deadline = Some(now + self.tx.rtt.rto());
+            self.check_reneging(now);
         }
     }
 
@@ -596,22 +753,44 @@ impl TcpEndpoint {
         self.tx.dupacks += 1;
         if self.tx.state == CongState::Recovery {
             self.recovery.on_ack(&mut self.tx, RecoveryAck::Duplicate);
-        } else if self.tx.snd_una >= self.tx.recover && self.recovery.loss_detected(&self.tx) {
+        } else if self.tx.snd_una >= self.tx.recover && self.loss_detected() {
             // RFC 6582 Sec. 3.2: no new episode for losses of a window that
             // an earlier episode or timeout already answered.
-            let reduce =
-                self.cc.on_event(&mut self.tx, CcEvent::LossDetected, now) == Reply::Default;
-            if reduce {
-                self.stats.fast_retransmits += 1;
-                self.tx.undo.arm(self.tx.cwnd, self.tx.ssthresh);
-                self.tx.ssthresh = self.cc.ssthresh(&self.tx);
-            }
-            let from = self.tx.state();
-            self.tx.recover = self.tx.snd_max;
-            self.tx.state = CongState::Recovery;
-            self.tx.sent.on_recovery_entry();
-            self.recovery.enter(&mut self.tx, reduce);
-            self.announce_state(from, now);
+            self.start_recovery(now);
+        }
+    }
+
+    /// Whether the ACK just processed shows a loss that starts recovery:
+    /// the recovery module's rule (DupThresh, RFC 6675's IsLost), or with
+    /// RACK a segment RACK presumed lost (Linux's `tcp_time_to_recover`).
+    fn loss_detected(&self) -> bool {
+        if self.rack_on() {
+            self.tx.sent.awaiting_retransmission() > 0
+        } else {
+            self.recovery.loss_detected(&self.tx)
+        }
+    }
+
+    /// A loss-recovery episode starts: ssthresh (unless the variant keeps
+    /// its window), `recover`, the module's entry.
+    fn start_recovery(&mut self, now: SimTime) {
+        let reduce = self.cc.on_event(&mut self.tx, CcEvent::LossDetected, now) == Reply::Default;
+        if reduce {
+            self.stats.fast_retransmits += 1;
+            self.tx.undo.arm(self.tx.cwnd, self.tx.ssthresh);
+            self.tx.ssthresh = self.cc.ssthresh(&self.tx);
+        }
+        let from = self.tx.state();
+        self.tx.recover = self.tx.snd_max;
+        self.tx.state = CongState::Recovery;
+        self.tx.sent.on_recovery_entry();
+        // A congestion control that sets cwnd itself keeps the recovery
+        // module's entry rule (cwnd = ssthresh) out.
+        let module_sets_cwnd = reduce && !self.cc.owns_cwnd();
+        self.recovery.enter(&mut self.tx, module_sets_cwnd);
+        self.announce_state(from, now);
+        if let Some(t) = self.tlp.as_mut() {
+            t.reset();
         }
     }
 
@@ -638,17 +817,218 @@ impl TcpEndpoint {
             if self.tx.state != CongState::Loss {
                 self.tx.undo.arm(self.tx.cwnd, self.tx.ssthresh);
             }
+            if let Some(f) = self.frto.as_mut() {
+                // RFC 5682 Sec. 3.2: not when the timeout interrupts fast
+                // recovery, unless it repeats one on the same snd_una.
+                let fresh = self.tx.state == CongState::Open || self.consecutive_rtos > 1;
+                f.on_timeout(fresh);
+            }
             self.cc.on_timeout(&mut self.tx);
             self.tx.recover = self.tx.snd_max;
             self.set_state(CongState::Loss, now);
         }
         self.tx.dupacks = 0;
-        self.tx.sent.mark_all_lost();
+        if let Some(t) = self.tlp.as_mut() {
+            t.reset();
+        }
+        self.presume_lost_at_timeout(now);
         self.tx.rtt.back_off();
         self.stalls.timed_out(self.tx.rtt.rto());
         self.tx.retransmit_now = true;
         let margin = self.rules.rto_restart_margin;
         self.rto_deadline = Some(now + self.tx.rtt.rto() + margin);
+    }
+
+    /// What a timeout presumes lost (`tcp.scoreboard_after_timeout`):
+    /// everything outstanding, the SACK marks forgotten (`clear`: RFC 2018
+    /// Sec. 8 and RFC 6675 Sec. 5.1; SACK blocks that arrive afterwards
+    /// count again), or everything not SACKed, unless the receiver reneged
+    /// (`keep`: the erratum to RFC 6675 Sec. 5.1, Linux's
+    /// `tcp_timeout_mark_lost`). A lost SYN is simply resent.
+    /// With RACK and the scoreboard kept, only the first segment and those
+    /// RACK no longer waits for are presumed lost (RFC 8985 Sec. 6.3,
+    /// Linux's `tcp_timeout_mark_lost`).
+    fn presume_lost_at_timeout(&mut self, now: SimTime) {
+        if self.scoreboard_after_timeout == ScoreboardAfterTimeout::Clear || self.tx.snd_una == 0 {
+            self.tx.sent.mark_all_lost();
+            return;
+        }
+        let spare = if self.rack_on() {
+            let reo_wnd = self.rack_reo_wnd();
+            self.rack.as_ref().and_then(|r| r.spare_after(reo_wnd, now))
+        } else {
+            None
+        };
+        if self.tx.sent.mark_lost_keeping_sacks(spare) {
+            self.recovery_counters.renegings += 1;
+        }
+    }
+
+    /// Linux's `tcp_check_sack_reneging`, with the scoreboard kept across
+    /// timeouts: an ACK that moved snd_una to a segment it SACKed earlier
+    /// shows the receiver dropped SACKed data (reneging), or a passing
+    /// oddity. The timer is brought forward to max(SRTT/2, 10 ms): if the
+    /// next ACKs do not clear it up, the timeout finds the first segment
+    /// still SACKed and clears the scoreboard (`presume_lost_at_timeout`).
+    fn check_reneging(&mut self, now: SimTime) {
+        if self.scoreboard_after_timeout == ScoreboardAfterTimeout::Keep
+            && self.tx.sent.first().is_some_and(|f| f.sacked)
+        {
+            let half_srtt = self
+                .tx
+                .rtt
+                .srtt()
+                .map_or(Duration::ZERO, |d| Duration(d.0 / 2));
+            self.rto_deadline = Some(now + half_srtt.max(Duration::from_millis(10)));
+        }
+    }
+
+    // ----- RACK-TLP (RFC 8985) -----
+
+    /// RACK runs: switched on and SACK in use (Linux runs RACK for SACK
+    /// connections only; without SACK, DupThresh stays).
+    fn rack_on(&self) -> bool {
+        self.tx.loss_by_time
+    }
+
+    /// RACK.reo_wnd now (RFC 8985 Sec. 6.2 step 4).
+    fn rack_reo_wnd(&self) -> Duration {
+        let Some(r) = self.rack.as_ref() else {
+            return Duration::ZERO;
+        };
+        let recovering = matches!(self.tx.state, CongState::Recovery | CongState::Loss);
+        let sacked = self.tx.sent.sacked_bytes();
+        let dupthresh_sacked = sacked >= self.tx.dupthresh as u64 * self.tx.mss as u64;
+        r.reo_wnd(recovering, dupthresh_sacked, self.tx.rtt.srtt())
+    }
+
+    /// RACK's steps 1-5 on an ACK, before the recovery module sees it.
+    fn rack_on_ack(
+        &mut self,
+        delivered: &DeliveredNow,
+        rtt: Option<Duration>,
+        dsack: bool,
+        now: SimTime,
+    ) {
+        let (snd_una, snd_max) = (self.tx.snd_una, self.tx.snd_max);
+        let Some(r) = self.rack.as_mut() else { return };
+        if let Some(rtt) = rtt {
+            r.on_rtt_sample(rtt);
+        }
+        if dsack {
+            r.on_dsack(snd_una, snd_max);
+        }
+        // Linux scans only when RACK advanced (`tcp_rack_mark_lost`); the
+        // reorder timer covers the rest.
+        if *delivered == DeliveredNow::default() {
+            return;
+        }
+        r.on_delivered(delivered, now);
+        self.rack_detect_loss(now);
+    }
+
+    fn rack_detect_loss(&mut self, now: SimTime) -> usize {
+        let reo_wnd = self.rack_reo_wnd();
+        let Some(r) = self.rack.as_mut() else {
+            return 0;
+        };
+        let marked = r.detect_loss(&mut self.tx.sent, reo_wnd, now);
+        self.recovery_counters.rack_marked_lost += marked as u64;
+        marked
+    }
+
+    /// After an ACK that did not start recovery as a duplicate: RACK may
+    /// have presumed segments lost on any ACK (Linux enters recovery on
+    /// any ACK with lost_out), e.g. one that advanced snd_una with SACKs.
+    fn rack_start_recovery(&mut self, now: SimTime) {
+        if self.tx.state == CongState::Open
+            && self.tx.snd_una >= self.tx.recover
+            && self.tx.sent.awaiting_retransmission() > 0
+        {
+            self.start_recovery(now);
+        }
+    }
+
+    /// The reorder timer (RFC 8985 Sec. 6.2 step 5; Linux's
+    /// `tcp_rack_reo_timeout`): segments whose window ran out are presumed
+    /// lost, and recovery starts if it has not.
+    fn on_reorder_timer(&mut self, now: SimTime) {
+        let marked = self.rack_detect_loss(now);
+        if marked > 0 {
+            self.recovery_counters.rack_timer_losses += marked as u64;
+            self.rack_start_recovery(now);
+        }
+    }
+
+    /// Arms (`restart`: after new data went or snd_una advanced) or clears
+    /// the probe timer (RFC 8985 Sec. 7.2).
+    fn arm_probe_timer(&mut self, now: SimTime, restart: bool) {
+        let eligible = self.tx.loss_by_time
+            && self.tx.snd_una > 0
+            && self.tx.state() == CongState::Open
+            && self.tx.snd_max > self.tx.snd_una;
+        let Some(t) = self.tlp.as_mut() else { return };
+        if !eligible {
+            t.clear_timer();
+        } else if restart || t.deadline().is_none() {
+            let segments = self.tx.sent.len();
+            t.schedule(true, segments, self.tx.rtt.srtt(), self.rto_deadline, now);
+        }
+    }
+
+    /// The probe timer ran out (RFC 8985 Sec. 7.3, Linux's
+    /// `tcp_send_loss_probe`): one segment, new data if the peer's window
+    /// lets it go, else the last segment again, whatever cwnd says; then
+    /// the retransmission timer, not the probe timer, runs.
+    fn send_loss_probe(&mut self, now: SimTime, out: &mut TcpOutput) {
+        let eligible = self.tx.loss_by_time
+            && self.tx.state() == CongState::Open
+            && self.tx.snd_max > self.tx.snd_una;
+        if !eligible {
+            if let Some(t) = self.tlp.as_mut() {
+                t.clear_timer();
+            }
+            return;
+        }
+        let resent = if self.new_data_can_go() {
+            let len = (self.tx.stream_end - self.tx.snd_max).min(self.tx.mss as u64);
+            self.send_new(len as u32, now, out);
+            false
+        } else {
+            let last = self.tx.sent.len() - 1;
+            self.resend(last, false, now, out);
+            true
+        };
+        self.recovery_counters.tlp_probes += 1;
+        let end = self.tx.snd_max;
+        if let Some(t) = self.tlp.as_mut() {
+            t.on_probe_sent(end, resent);
+        }
+        self.rto_deadline = Some(now + self.tx.rtt.rto());
+    }
+
+    /// An ACK while a probe is unanswered (RFC 8985 Sec. 7.4): a probe
+    /// that repaired a loss reduces cwnd as one loss does (Linux: ssthresh
+    /// from the congestion control, cwnd = ssthresh).
+    fn tlp_on_ack(
+        &mut self,
+        ack: u64,
+        dsack: Option<SeqRange>,
+        advanced: bool,
+        sacked: bool,
+        duplicate: bool,
+    ) {
+        let Some(t) = self.tlp.as_mut() else { return };
+        let dsack_of_probe = t
+            .probe_end()
+            .is_some_and(|end| dsack.is_some_and(|d| d.end == end));
+        if t.on_ack(ack, dsack_of_probe, advanced, sacked, duplicate) == ProbeAnswer::Repaired {
+            self.recovery_counters.tlp_repairs += 1;
+            self.tx.ssthresh = self.cc.ssthresh(&self.tx);
+            if !self.cc.owns_cwnd() {
+                self.tx.cwnd = self.tx.ssthresh.max(self.tx.mss as u64);
+            }
+        }
     }
 
     fn arm_rto(&mut self, now: SimTime) {
@@ -660,6 +1040,28 @@ impl TcpEndpoint {
 
     fn pacing_deadline(&self) -> Option<SimTime> {
         self.pacing_blocked.then_some(self.tx.next_send_time)
+    }
+
+    /// A transmission round ended: how much of cwnd it used
+    /// (`tcp/cwnd_validation.rs`); an unused cwnd decays unless the
+    /// congestion control keeps it.
+    fn after_transmit(&mut self, sent_data: bool, now: SimTime) {
+        if self.tx.after_transmit(sent_data, now)
+            && self.cc.on_event(&mut self.tx, CcEvent::UnusedCwnd, now) == Reply::Default
+        {
+            self.tx.decay_unused_cwnd(now);
+        }
+    }
+
+    /// New data after an idle period longer than the RTO restarts the
+    /// window (`tcp/cwnd_validation.rs`), unless the congestion control
+    /// keeps it.
+    fn restart_if_idle(&mut self, now: SimTime) {
+        if self.tx.idle_restart_due(now)
+            && self.cc.on_event(&mut self.tx, CcEvent::UnusedCwnd, now) == Reply::Default
+        {
+            self.tx.restart_after_idle(now);
+        }
     }
 
     /// Sends what the windows allow: the forced fast retransmission, then
@@ -680,11 +1082,15 @@ impl TcpEndpoint {
             }
             return;
         }
+        let snd_max_before = self.tx.snd_max;
+        let data_segments_before = self.stats.data_segments_sent;
         let limit = self
             .rules
             .timeout_retransmit_limit
             .filter(|_| self.tx.state == CongState::Loss);
         let mut retransmitted = 0;
+        // F-RTO step 2b: this round sends new data, no retransmission.
+        let new_data_only = self.frto.as_mut().is_some_and(|f| f.take_new_data_round());
         // The peer's window, as the variant sees it, is evaluated once per
         // transmission round (one ACK or timer event), like the send-size
         // computation of BSD-derived stacks; sending within the round does
@@ -703,7 +1109,7 @@ impl TcpEndpoint {
                 self.pacing_blocked = true;
                 break;
             }
-            if let Some(i) = self.tx.sent.next_lost() {
+            if let Some(i) = self.tx.sent.next_lost().filter(|_| !new_data_only) {
                 let len = self.tx.sent.get(i).len();
                 let capped = limit.is_some_and(|l| retransmitted >= l);
                 if !capped && self.tx.pipe() + len <= self.tx.cwnd {
@@ -719,9 +1125,7 @@ impl TcpEndpoint {
             if self.tx.snd_max < self.tx.stream_end {
                 let len = (self.tx.stream_end - self.tx.snd_max).min(self.tx.mss as u64);
                 let wnd_end = self.tx.snd_una + wnd_limit;
-                if (len < self.tx.mss as u64 && self.nagle && self.tx.flight_size() > 0)
-                    || self.tx.snd_max + len > wnd_end
-                {
+                if self.nagle_holds(len) || self.tx.snd_max + len > wnd_end {
                     new_data_held = true;
                 } else if self.tx.pipe() + len > self.tx.cwnd {
                     break;
@@ -754,12 +1158,25 @@ impl TcpEndpoint {
         if !self.tx.extra.is_empty() {
             self.send_extra(now, out);
         }
+        if self.tlp.is_some() && self.tx.snd_max > snd_max_before {
+            self.arm_probe_timer(now, true);
+        }
+        self.after_transmit(self.stats.data_segments_sent > data_segments_before, now);
+    }
+
+    /// Nagle's rule (`tcp/nagle.rs`) for a new segment of `len` bytes.
+    fn nagle_holds(&self, len: u64) -> bool {
+        let fin = self.tx.fin_seq == Some(self.tx.snd_max + len);
+        let t = &self.tx;
+        self.nagle
+            .holds(len, t.mss as u64, fin, t.snd_una, t.snd_max)
     }
 
     fn send_new(&mut self, len: u32, now: SimTime, out: &mut TcpOutput) {
         let seq = self.tx.snd_max;
         let fin = self.tx.fin_seq == Some(seq + len as u64);
         let end = seq + len as u64 + fin as u64;
+        self.nagle.on_sent(len as u64, self.tx.mss as u64, end);
         self.tx
             .sent
             .push_new(SeqRange::new(seq, end), false, fin, now);
@@ -998,7 +1415,10 @@ impl TcpEndpoint {
                 rp.on_reassembly(nxt, self.rx.out_of_order_blocks());
             }
         }
-        if self.ack_policy.on_arrival(&a, h.len >= self.tx.mss, now) {
+        if self
+            .ack_policy
+            .on_arrival(&a, h.len >= self.tx.mss, now, &self.tx.rtt)
+        {
             self.ack_now = true;
         }
     }

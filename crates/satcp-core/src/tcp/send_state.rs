@@ -5,8 +5,10 @@
 //! and ssthresh (public fields, its own), and a few requests (a segment
 //! presumed lost, an extra segment, the duplicate-ACK threshold).
 
+use super::cwnd_validation::CwndUse;
 use super::rtt_estimator::RttEstimator;
 use super::sent_queue::{SentQueue, SentSegment};
+use super::slow_start::SlowStartRules;
 use crate::engine::{Duration, SimTime};
 use crate::net::packet::{Priority, SeqRange};
 
@@ -120,6 +122,15 @@ pub struct SendState {
     pub(in crate::tcp) next_send_time: SimTime,
     /// The last window reduction, for undoing it.
     pub(in crate::tcp) undo: UndoState,
+    /// Losses are found by time (RACK, RFC 8985), not by RFC 6675's
+    /// IsLost: `presume_lost_by_sack` leaves marking to RACK.
+    pub(in crate::tcp) loss_by_time: bool,
+    /// The standard slow start's rules: byte counting, HyStart++
+    /// (`tcp/slow_start.rs`).
+    pub(in crate::tcp) slow_start: SlowStartRules,
+    /// How much of cwnd is used: congestion window validation and the
+    /// restart after idle (`tcp/cwnd_validation.rs`).
+    pub(in crate::tcp) cwnd_use: CwndUse,
 }
 
 /// Reading the state.
@@ -234,7 +245,11 @@ impl SendState {
     /// Presumes lost every segment RFC 6675's IsLost says is (DupThresh
     /// SACKed segments above it).
     pub fn presume_lost_by_sack(&mut self) {
-        self.sent.mark_lost_by_sack(self.dupthresh, self.mss);
+        // With RACK, the segments RACK presumed lost are those (Linux's
+        // `tcp_fastretrans_alert` leaves RFC 6675's marking out then).
+        if !self.loss_by_time {
+            self.sent.mark_lost_by_sack(self.dupthresh, self.mss);
+        }
     }
     /// Presumes lost every unSACKed segment overlapping `r`; returns how
     /// many were newly presumed lost.
@@ -268,7 +283,7 @@ impl SendState {
     }
     /// Feeds an RTT measured by the variant itself to the RTO estimator.
     pub fn add_rtt_sample(&mut self, rtt: Duration) {
-        self.rtt.sample(rtt);
+        self.rtt.sample_acked(rtt, self.snd_una, self.snd_max);
     }
 }
 

@@ -91,6 +91,34 @@ pub struct Acked {
     pub any_retransmitted: bool,
 }
 
+/// What the ACK being processed newly delivered (SACKed, or acknowledged
+/// cumulatively without having been SACKed), as RACK reads it (RFC 8985
+/// Sec. 6.2, steps 2 and 3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DeliveredNow {
+    /// The most recently sent of the delivered segments sent only once:
+    /// (time sent, end).
+    pub newest_original: Option<(SimTime, u64)>,
+    /// The most recently sent of the delivered segments resent at least
+    /// once (which copy arrived is ambiguous): (time last sent, end).
+    pub newest_resent: Option<(SimTime, u64)>,
+    /// The lowest end of a delivered segment sent only once.
+    pub lowest_original_end: Option<u64>,
+}
+
+impl DeliveredNow {
+    fn note(&mut self, s: &SentSegment) {
+        let key = (s.last_sent, s.range.end);
+        if s.tx_count > 1 {
+            self.newest_resent = Some(self.newest_resent.map_or(key, |k| k.max(key)));
+        } else {
+            self.newest_original = Some(self.newest_original.map_or(key, |k| k.max(key)));
+            let end = s.range.end;
+            self.lowest_original_end = Some(self.lowest_original_end.map_or(end, |e| e.min(end)));
+        }
+    }
+}
+
 #[derive(Default)]
 pub struct SentQueue {
     segs: VecDeque<SentSegment>,
@@ -116,6 +144,19 @@ pub struct SentQueue {
     rescue_rxt: Option<u64>,
     /// Bytes delivered and the delivery-rate estimator.
     pub rate: DeliveryRate,
+    /// Sequence bytes resent, every retransmission counted.
+    retransmitted_bytes: u64,
+    /// Sequence bytes presumed lost, every presumption counted: a segment
+    /// once, and again each time a retransmission of it is presumed lost
+    /// (Linux's `tp->lost`, `tcp_mark_skb_lost`).
+    lost_bytes: u64,
+    /// The end of the highest segment ever resent: above it, segments
+    /// have been sent once, in sequence order, so in order of time too
+    /// (RACK's scan stops there, `mark_lost_by_time`).
+    resent_below: u64,
+    /// The segments this ACK newly delivered (SACKed or acknowledged),
+    /// as RACK reads them (`take_delivered`).
+    delivered_now: DeliveredNow,
 }
 
 impl SentQueue {
@@ -164,6 +205,18 @@ impl SentQueue {
             (false, true) => self.sacked_bytes += len,
             (true, false) => self.sacked_bytes -= len,
             _ => {}
+        }
+    }
+
+    /// Presumes segment `i` lost with `f` (which sets `lost`), counting it
+    /// in `lost_bytes` unless it already waited for a retransmission.
+    fn presume_lost<F: FnOnce(&mut SentSegment)>(&mut self, i: usize, f: F) {
+        let s = &self.segs[i];
+        let fresh = !(s.lost && !s.rtx_after_loss && !s.rtx_before_loss);
+        let len = s.len();
+        self.update(i, f);
+        if fresh {
+            self.lost_bytes += len;
         }
     }
 
@@ -270,6 +323,19 @@ impl SentQueue {
             }
         });
         self.high_rxt = self.high_rxt.max(self.segs[i].range.end);
+        self.count_resend(i);
+    }
+
+    fn count_resend(&mut self, i: usize) {
+        let r = self.segs[i].range;
+        self.retransmitted_bytes += r.len();
+        self.resent_below = self.resent_below.max(r.end);
+    }
+
+    /// What the ACKs since the last call newly delivered (RACK's steps 2
+    /// and 3, RFC 8985 Sec. 6.2).
+    pub fn take_delivered(&mut self) -> DeliveredNow {
+        std::mem::take(&mut self.delivered_now)
     }
 
     /// Records the rescue retransmission of segment `i` (NextSeg rule (4)):
@@ -286,6 +352,7 @@ impl SentQueue {
         s.tx_count = s.tx_count.saturating_add(1);
         s.last_sent = now;
         self.rescue_rxt = Some(recovery_point);
+        self.count_resend(i);
     }
 
     /// Loss recovery starts (RFC 6675 step (4.3)): the segment at HighACK + 1
@@ -355,6 +422,9 @@ impl SentQueue {
                 let s = *f;
                 if !s.delivery_counted {
                     self.rate.on_delivered(s.len(), s.last_sent, &s.tx, now);
+                }
+                if !s.sacked {
+                    self.delivered_now.note(&s);
                 }
                 // Out of the pipe and the scoreboard, then gone.
                 self.update(0, |s| {
@@ -463,6 +533,7 @@ impl SentQueue {
                 }
                 if s.range.start >= b.start && s.range.end <= b.end {
                     newly += s.len();
+                    self.delivered_now.note(&s);
                     if !s.delivery_counted {
                         self.rate.on_delivered(s.len(), s.last_sent, &s.tx, now);
                     }
@@ -495,7 +566,7 @@ impl SentQueue {
         while i < self.segs.len() && self.segs[i].range.start < below {
             let s = self.segs[i];
             if !s.sacked && !s.lost {
-                self.update(i, |s| s.lost = true);
+                self.presume_lost(i, |s| s.lost = true);
                 any = true;
             }
             i += 1;
@@ -538,7 +609,7 @@ impl SentQueue {
     /// Presumes the first segment lost (fast retransmit, NewReno partial ACK).
     pub fn mark_first_lost(&mut self) {
         if !self.segs.is_empty() && !self.segs[0].sacked {
-            self.update(0, |s| {
+            self.presume_lost(0, |s| {
                 s.lost = true;
                 s.rtx_after_loss = false;
                 s.rtx_before_loss = false;
@@ -558,7 +629,7 @@ impl SentQueue {
                 break;
             }
             if !s.sacked && !s.lost {
-                self.update(i, |s| {
+                self.presume_lost(i, |s| {
                     s.lost = true;
                     s.rtx_after_loss = false;
                     s.rtx_before_loss = false;
@@ -581,7 +652,7 @@ impl SentQueue {
                 break;
             }
             if s.range.start >= r.start && s.range.end <= r.end && !s.sacked && !s.lost {
-                self.update(i, |s| {
+                self.presume_lost(i, |s| {
                     s.lost = true;
                     s.rtx_after_loss = false;
                     s.rtx_before_loss = false;
@@ -592,11 +663,66 @@ impl SentQueue {
         n
     }
 
+    /// RACK's loss detection (RFC 8985 Sec. 6.2, step 5): a segment
+    /// neither SACKed nor waiting for its retransmission, sent before the
+    /// most recently delivered one (`rack`: RACK.xmit_ts and RACK.end_seq),
+    /// is presumed lost once `expiry` (RACK.rtt + RACK.reo_wnd) has passed
+    /// since it was last sent; a resent segment too (its retransmission is
+    /// lost: it is resent again). Returns how many were marked and, if
+    /// some are still within their window, the longest wait until they
+    /// would be (RACK's reorder timer: "timeout = max(remaining, timeout)").
+    ///
+    /// The scan skips SACKed runs and stops at the first segment sent after
+    /// RACK.xmit_ts above every resent one: the rest were sent once, in
+    /// sequence order, so later still.
+    pub fn mark_lost_by_time(
+        &mut self,
+        rack: (SimTime, u64),
+        expiry: Duration,
+        now: SimTime,
+    ) -> (usize, Option<Duration>) {
+        let (mut marked, mut wait) = (0, None::<Duration>);
+        let mut i = 0;
+        while let Some(s) = self.segs.get(i).copied() {
+            if s.sacked {
+                i = self.first_ending_above(self.run_end(s.range.start));
+                continue;
+            }
+            // RACK_sent_after(RACK.xmit_ts, RACK.end_seq, xmit_ts, end_seq)
+            let sent_before = (s.last_sent, s.range.end) < rack;
+            if !sent_before {
+                if s.range.start >= self.resent_below {
+                    break;
+                }
+            } else if !s.awaits_retransmission() {
+                let due = s.last_sent + expiry;
+                if due <= now {
+                    self.presume_lost(i, |s| {
+                        s.lost = true;
+                        s.rtx_after_loss = false;
+                        s.rtx_before_loss = false;
+                    });
+                    marked += 1;
+                } else {
+                    let remaining = due - now;
+                    wait = Some(wait.map_or(remaining, |w| w.max(remaining)));
+                }
+            }
+            i += 1;
+        }
+        (marked, wait)
+    }
+
     /// After a retransmission timeout: forget SACK information (the
     /// receiver may renege, RFC 2018 Sec. 8) and presume everything lost.
+    /// SACK blocks that arrive afterwards mark segments SACKed again
+    /// (`apply_sack`), and a SACKed segment is not resent (RFC 6675
+    /// Sec. 5.1: the sender "SHOULD use this SACK information when
+    /// determining what data should be sent in each segment following an
+    /// RTO").
     pub fn mark_all_lost(&mut self) {
         for i in 0..self.segs.len() {
-            self.update(i, |s| {
+            self.presume_lost(i, |s| {
                 s.sacked = false;
                 s.lost = true;
                 s.rtx_after_loss = false;
@@ -605,6 +731,69 @@ impl SentQueue {
         }
         self.sacked_runs.clear();
         self.high_sacked = 0;
+    }
+
+    /// After a retransmission timeout, keeping the scoreboard (the erratum
+    /// to RFC 6675 Sec. 5.1; Linux's `tcp_timeout_mark_lost`): every
+    /// segment not SACKed is presumed lost, SACKed ones stay SACKed, unless
+    /// the first segment is SACKed: the receiver has then reneged (it
+    /// SACKed data it did not acknowledge cumulatively when the timer ran
+    /// out), and the scoreboard is cleared as `mark_all_lost` clears it.
+    /// `spare_sent_after`: segments other than the first that were last
+    /// sent after this time are not presumed lost yet (RACK, RFC 8985
+    /// Sec. 6.3). Returns whether the receiver reneged.
+    pub fn mark_lost_keeping_sacks(&mut self, spare_sent_after: Option<SimTime>) -> bool {
+        if self.segs.front().is_some_and(|f| f.sacked) {
+            self.mark_all_lost();
+            return true;
+        }
+        for i in 0..self.segs.len() {
+            let s = self.segs[i];
+            let spared = i > 0 && spare_sent_after.is_some_and(|t| s.last_sent > t);
+            if s.sacked || spared {
+                continue;
+            }
+            self.presume_lost(i, |s| {
+                s.lost = true;
+                s.rtx_after_loss = false;
+                s.rtx_before_loss = false;
+            });
+        }
+        false
+    }
+
+    /// A loss presumed by a timeout or by RACK turned out spurious (F-RTO,
+    /// RFC 5682; Linux's `tcp_undo_cwnd_reduction` with `unmark_loss`): no
+    /// segment is presumed lost any more. A segment waiting for its
+    /// retransmission is in flight again; one already resent counts for
+    /// both copies, as one resent before it was presumed lost.
+    pub fn unmark_lost(&mut self) {
+        for i in 0..self.segs.len() {
+            if !self.segs[i].lost {
+                continue;
+            }
+            self.update(i, |s| {
+                s.lost = false;
+                s.rtx_before_loss |= s.rtx_after_loss;
+                s.rtx_after_loss = false;
+            });
+        }
+    }
+
+    /// Segments presumed lost and not resent yet.
+    pub fn awaiting_retransmission(&self) -> usize {
+        self.awaiting
+    }
+
+    /// Bytes resent so far (every retransmission, rescue and probe): with
+    /// snd_max, what the connection has sent (PRR's prr_out, RFC 6937).
+    pub fn retransmitted_bytes(&self) -> u64 {
+        self.retransmitted_bytes
+    }
+    /// Sequence bytes presumed lost so far, every presumption counted
+    /// (Linux's `tp->lost`): what an ACK presumed lost is the change.
+    pub fn lost_bytes(&self) -> u64 {
+        self.lost_bytes
     }
 
     /// Recomputes what is kept incrementally (pipe, SACKed bytes, segments

@@ -1,9 +1,38 @@
 //! Helpers for unit tests that drive a single endpoint by hand, playing
 //! its peer with hand-written segments.
 
+use super::congestion::CongestionControl;
+use super::recovery::SackRecovery;
+use super::send_state::SendState;
 use super::{EndpointParts, TcpConfig, TcpEndpoint, TcpOutput};
 use crate::engine::SimTime;
 use crate::net::packet::{flags, TcpHeader};
+
+/// A congestion control that never changes the window: the machinery's
+/// own tests drive `SendState` without any variant (tcp/ knows none).
+struct FixedWindow;
+
+impl CongestionControl for FixedWindow {
+    fn name(&self) -> &'static str {
+        "fixed"
+    }
+    fn ssthresh(&mut self, s: &SendState) -> u64 {
+        s.ssthresh
+    }
+    fn on_ack(&mut self, _s: &mut SendState, _acked: u64, _now: SimTime) {}
+    fn on_timeout(&mut self, _s: &mut SendState) {}
+}
+
+/// A fresh sender state with segments of `mss` bytes (the endpoint's
+/// defaults otherwise), for driving a congestion or recovery module by
+/// hand.
+pub fn send_state(mss: u32) -> SendState {
+    let cfg = TcpConfig {
+        mss,
+        ..TcpConfig::default()
+    };
+    TcpEndpoint::new(&cfg, true, Box::new(FixedWindow), Box::new(SackRecovery)).tx
+}
 
 /// A data segment of `len` bytes at `seq` carrying an ACK (the ACK number
 /// left 0).

@@ -3,8 +3,11 @@
 //! nothing from `protocols/`.
 
 mod ecn_tests;
+mod frto_tests;
 mod halt_tests;
 mod hook_tests;
 mod nextseg_tests;
+mod prr_tests;
 mod rtt_sample_tests;
+mod timeout_scoreboard_tests;
 mod undo_tests;

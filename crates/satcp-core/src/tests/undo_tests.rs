@@ -75,11 +75,18 @@ fn seg(k: u64) -> SeqRange {
 /// Returns what the hooks saw and the server's (cwnd, ssthresh) at the
 /// end, and its cwnd just after the fast retransmission.
 fn episode(undo: bool) -> (Seen, (u64, u64), u64, TcpEndpoint) {
+    episode_with(undo, false)
+}
+
+/// `undo`: the variant's parts ask for the undo; `tcp_undo`: the setting
+/// `tcp.undo` does, for every variant.
+fn episode_with(undo: bool, tcp_undo: bool) -> (Seen, (u64, u64), u64, TcpEndpoint) {
     let seen = Rc::new(RefCell::new(Seen::default()));
     let cfg = TcpConfig {
         mss: MSS as u32,
         delayed_ack: false,
         dsack: true,
+        undo: tcp_undo,
         ..TcpConfig::default()
     };
     let cc = Recorder {
@@ -166,4 +173,17 @@ fn a_dsack_for_an_original_is_not_spurious() {
     srv.on_segment(&h, SimTime::from_secs_f64(1.02), &mut out);
     assert_eq!(srv.stats.dsacks_received, 2);
     assert_eq!(srv.stats.spurious_retransmissions, 1);
+}
+
+/// `tcp.undo` (the `linux` profile): Linux undoes a reduction every
+/// retransmission of which a DSACK shows spurious for every congestion
+/// control (`tcp_try_undo_dsack`, `tcp_try_undo_recovery`), so the same
+/// episode is undone for plain SACK recovery, whose parts do not ask.
+#[test]
+fn the_undo_setting_undoes_for_every_variant() {
+    let (seen, (cwnd, ssthresh), _, srv) = episode_with(false, true);
+    assert_eq!(seen.undos, 1);
+    assert_eq!(srv.stats.undos, 1);
+    assert_eq!(ssthresh, 65_535);
+    assert!(cwnd >= 10 * MSS, "{cwnd}");
 }

@@ -8,7 +8,10 @@
 //! recorder), whose access link corrupts packets that the gateway then
 //! discards. Every configuration of every registered variant runs, and the
 //! transport invariants (`tcp::invariants`) are checked after every event
-//! of every endpoint (docs/testing.md).
+//! of every endpoint (docs/testing.md). Every configuration runs twice:
+//! with the RFC loss recovery, and with the loss-recovery pieces of the
+//! `linux` profile on (RACK-TLP, PRR, F-RTO, undo, the scoreboard kept
+//! across timeouts).
 
 use crate::common::*;
 use proptest::prelude::*;
@@ -88,6 +91,8 @@ pub struct Config {
     /// defaults, as JSON: a family whose settings choose between readings
     /// runs each.
     pub table: Option<&'static str>,
+    /// The TCP stack profile (`tcp.profile`); None: the default, rfc.
+    pub profile: Option<&'static str>,
 }
 
 impl std::fmt::Display for Config {
@@ -96,8 +101,11 @@ impl std::fmt::Display for Config {
             Some(r) => write!(f, "{} ({r})", self.variant)?,
             None => write!(f, "{}", self.variant)?,
         }
-        match self.table {
-            Some(t) => write!(f, " {t}"),
+        if let Some(t) = self.table {
+            write!(f, " {t}")?;
+        }
+        match self.profile {
+            Some(p) => write!(f, " [{p}]"),
             None => Ok(()),
         }
     }
@@ -113,6 +121,7 @@ pub fn registered_configs() -> Vec<Config> {
                 variant: v.name,
                 recovery: Some(r.name()),
                 table: None,
+                profile: None,
             });
         }
         for (s, _) in v.shorthands {
@@ -120,6 +129,7 @@ pub fn registered_configs() -> Vec<Config> {
                 variant: s,
                 recovery: None,
                 table: None,
+                profile: None,
             });
         }
     }
@@ -128,8 +138,22 @@ pub fn registered_configs() -> Vec<Config> {
         variant: "tcpr",
         recovery: None,
         table: Some(r#"{"tcpr": {"response": "recovery"}}"#),
+        profile: None,
     });
     out
+}
+
+/// The same configurations under the `linux` stack profile (issue 29:
+/// Linux's RTO, quick ACKs, byte counting, HyStart++, cwnd validation,
+/// ... for every variant).
+pub fn linux_configs() -> Vec<Config> {
+    registered_configs()
+        .into_iter()
+        .map(|c| Config {
+            profile: Some("linux"),
+            ..c
+        })
+        .collect()
 }
 
 /// Every registered router function kind, or none.
@@ -288,6 +312,9 @@ fn scenario_of(c: &Case) -> Value {
     if let Some(t) = c.config.table {
         tcp = with(tcp, serde_json::from_str(t).expect("a JSON table"));
     }
+    if let Some(p) = c.config.profile {
+        tcp = with(tcp, json!({ "profile": p }));
+    }
     if c.config.variant == "slowstart" {
         // The family has no default function: the most aggressive of the
         // paper's, the window growing by N_ack segments per ACK up to 30.
@@ -313,6 +340,28 @@ fn scenario_of(c: &Case) -> Value {
     )
 }
 
+/// What the linux-profile cases of one shard made the loss-recovery
+/// mechanisms do, summed over the cases (`exercised`).
+type Exercised = std::collections::BTreeMap<String, u64>;
+
+thread_local! {
+    static EXERCISED: std::cell::RefCell<Exercised> = Default::default();
+}
+
+/// Notes what a linux-profile case's sender did: its recovery counters
+/// (RACK, TLP, F-RTO, reneging), its timeouts (the scoreboard kept across
+/// them) and its fast retransmissions (PRR's episodes).
+fn note_exercised(f: &satcp_core::scenario::results::FlowRow) {
+    EXERCISED.with(|e| {
+        let mut e = e.borrow_mut();
+        for (k, v) in &f.recovery_counters {
+            *e.entry(k.clone()).or_default() += v;
+        }
+        *e.entry("timeouts".into()).or_default() += f.server.timeouts;
+        *e.entry("fast_retransmits".into()).or_default() += f.server.fast_retransmits;
+    });
+}
+
 fn check(c: &Case) -> Result<(), TestCaseError> {
     let s = scenario_of(c);
     let text = s.to_string();
@@ -329,6 +378,9 @@ fn check(c: &Case) -> Result<(), TestCaseError> {
     let checked = satcp_core::run_checked(&parsed);
     let r = &checked.result;
     let f = &r.flows[0];
+    if c.config.profile == Some("linux") {
+        note_exercised(f);
+    }
     let (cli, srv) = (&f.client, &f.server);
     // server -> client, or gw -> client (links are listed a->b, b->a).
     let down = &r.links[if c.gateway.is_some() { 2 } else { 0 }].stats;
@@ -439,7 +491,8 @@ fn case_rng() -> proptest::test_runner::TestRng {
 /// `shard` modulo `shards`; returns (configurations, cases) run.
 fn run_shard(shard: usize, shards: usize, n: u32) -> (usize, u64) {
     let mut configs = 0;
-    for config in registered_configs().into_iter().skip(shard).step_by(shards) {
+    let all = registered_configs().into_iter().chain(linux_configs());
+    for config in all.skip(shard).step_by(shards) {
         let mut runner = TestRunner::new_with_rng(
             ProptestConfig {
                 cases: n,
@@ -453,6 +506,29 @@ fn run_shard(shard: usize, shards: usize, n: u32) -> (usize, u64) {
             panic!("{name}: {e}");
         }
         configs += 1;
+    }
+    // The linux configurations ran the loss-recovery mechanisms, not only
+    // with them switched on: RACK marked losses, TLP probed, F-RTO found
+    // spurious timeouts, the scoreboard outlived timeouts and PRR ran fast
+    // recoveries (each shard holds linux configurations of SACK variants;
+    // a run of a few cases, PROPTEST_CASES, may not).
+    let exercised = EXERCISED.with(|e| std::mem::take(&mut *e.borrow_mut()));
+    println!("shard {shard}/{shards}: linux profile: {exercised:?}");
+    for k in (n >= 100)
+        .then_some([
+            "rack_marked_lost",
+            "tlp_probes",
+            "frto_spurious_timeouts",
+            "timeouts",
+            "fast_retransmits",
+        ])
+        .into_iter()
+        .flatten()
+    {
+        assert!(
+            exercised.get(k).copied().unwrap_or(0) > 0,
+            "shard {shard}: the linux cases never had {k}: {exercised:?}"
+        );
     }
     println!("shard {shard}/{shards}: {configs} configurations x {n} cases");
     (configs, configs as u64 * n as u64)

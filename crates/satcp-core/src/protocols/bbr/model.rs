@@ -51,38 +51,48 @@ impl PathModel {
         self.delivered
     }
 
-    /// Takes in one ACK; returns whether it started a new round trip and
-    /// whether RTprop had expired before this ACK (which then refreshed it
-    /// with its own sample, as Linux's bbr_update_min_rtt).
-    pub fn on_ack(&mut self, ack: &AckInfo, now: SimTime) -> (bool, bool) {
-        let expired = self.rtprop_expired(now);
+    /// Takes in one ACK's delivery-rate sample (Linux's `bbr_update_bw`):
+    /// counts the round trips and feeds the BtlBw filter. Returns whether
+    /// the ACK started a new round trip.
+    pub fn update_bw(&mut self, ack: &AckInfo) -> bool {
         self.delivered += ack.newly_acked + ack.newly_sacked;
+        let Some(r) = ack.rate else {
+            return false;
+        };
         let mut round_start = false;
-        if let Some(r) = ack.rate {
-            if r.prior_delivered >= self.round_end {
-                self.round += 1;
-                self.round_end = r.total_delivered;
-                round_start = true;
+        if r.prior_delivered >= self.round_end {
+            self.round += 1;
+            self.round_end = r.total_delivered;
+            round_start = true;
+        }
+        let bw = r.delivery_rate();
+        if !r.is_app_limited || bw >= self.btl_bw() {
+            match self.bw_samples.last_mut() {
+                Some((round, max)) if *round == self.round => *max = max.max(bw),
+                _ => self.bw_samples.push((self.round, bw)),
             }
         }
-        if let Some(r) = ack.rate {
-            let bw = r.delivery_rate();
-            if !r.is_app_limited || bw >= self.btl_bw() {
-                match self.bw_samples.last_mut() {
-                    Some((round, max)) if *round == self.round => *max = max.max(bw),
-                    _ => self.bw_samples.push((self.round, bw)),
-                }
-            }
-            let oldest = self.round.saturating_sub(BW_WINDOW_ROUNDS - 1);
-            self.bw_samples.retain(|x| x.0 >= oldest);
-        }
+        let oldest = self.round.saturating_sub(BW_WINDOW_ROUNDS - 1);
+        self.bw_samples.retain(|x| x.0 >= oldest);
+        round_start
+    }
+
+    /// Takes in one ACK's RTT sample (Linux's `bbr_update_min_rtt`): a
+    /// sample strictly below RTprop replaces it, and once RTprop is 10 s
+    /// old any sample does. Returns whether RTprop had expired before this
+    /// sample (ProbeRTT's trigger). A sample equal to RTprop does not
+    /// refresh it (Linux 5.10, commit 1b9e2a8c99a5: with samples from the
+    /// 1 ms timestamp clock, equal ones are common and would put ProbeRTT
+    /// off for ever).
+    pub fn update_min_rtt(&mut self, ack: &AckInfo, now: SimTime) -> bool {
+        let expired = self.rtprop_expired(now);
         if let Some(rtt) = ack.rtt {
-            if self.rtprop.is_none_or(|m| rtt <= m) || expired {
+            if self.rtprop.is_none_or(|m| rtt < m) || expired {
                 self.rtprop = Some(rtt);
                 self.rtprop_stamp = now;
             }
         }
-        (round_start, expired)
+        expired
     }
 
     /// RTprop has not been refreshed for 10 s.

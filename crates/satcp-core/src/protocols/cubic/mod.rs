@@ -12,7 +12,7 @@ use super::{CongestionSettings, Showcase, Variant, VariantInput};
 use crate::engine::SimTime;
 use crate::error::{positive, ScenarioError};
 use crate::tcp::congestion::CongestionControl;
-use crate::tcp::send_state::SendState;
+use crate::tcp::send_state::{CongState, SendState};
 use crate::tcp::Recovery;
 use serde::{Deserialize, Serialize};
 
@@ -24,7 +24,7 @@ pub const VARIANT: Variant = Variant::congestion_only::<CubicConfig>(
 )
 .compared_as(&[Showcase {
     label: "CUBIC",
-    tcp: r#"{"variant": "cubic"}"#,
+    tcp: r#"{"variant": "cubic", "profile": "linux"}"#,
 }]);
 
 /// `[tcp.cubic]`, the RFC's constants.
@@ -72,15 +72,33 @@ impl CongestionSettings for CubicConfig {
 
 pub struct Cubic {
     cfg: CubicConfig,
-    /// W_max, segments (0: no loss yet).
+    /// W_max, segments (0: no congestion event yet).
     w_max: f64,
-    /// The start of the current congestion-avoidance stage and cwnd
-    /// (segments) then.
-    epoch: Option<(SimTime, f64)>,
+    /// cwnd_prior, segments: cwnd when ssthresh was last set (a congestion
+    /// event, or the end of the first slow start).
+    cwnd_prior: f64,
+    /// The start of the current congestion-avoidance stage.
+    epoch: Option<SimTime>,
     /// K, seconds.
     k: f64,
     /// W_est, segments.
     w_est: f64,
+    /// The next congestion-avoidance stage follows a timeout (Sec. 4.8).
+    after_timeout: bool,
+    /// What an undo restores (Sec. 4.9), saved at the last reduction.
+    before_reduction: Option<Saved>,
+}
+
+/// The variables RFC 9438 Sec. 4.9 saves before a reduction (cwnd and
+/// ssthresh are the machinery's `UndoState`).
+#[derive(Clone, Copy)]
+struct Saved {
+    w_max: f64,
+    cwnd_prior: f64,
+    epoch: Option<SimTime>,
+    k: f64,
+    w_est: f64,
+    after_timeout: bool,
 }
 
 impl Cubic {
@@ -88,9 +106,12 @@ impl Cubic {
         Cubic {
             cfg,
             w_max: 0.0,
+            cwnd_prior: 0.0,
             epoch: None,
             k: 0.0,
             w_est: 0.0,
+            after_timeout: false,
+            before_reduction: None,
         }
     }
 
@@ -107,16 +128,66 @@ impl Cubic {
         self.k
     }
 
-    /// A congestion event with cwnd at `cwnd` segments: W_max and the
-    /// reduced window (Sec. 4.6-4.7); the next CA stage starts afresh.
-    fn on_congestion(&mut self, cwnd: f64) -> f64 {
+    pub fn cwnd_prior(&self) -> f64 {
+        self.cwnd_prior
+    }
+
+    /// alpha_cubic (Sec. 4.3): 3 (1 - beta) / (1 + beta), the AIMD
+    /// increase with Reno's average window, until W_est reaches
+    /// cwnd_prior; then 1, Reno's own.
+    pub fn alpha(&self) -> f64 {
+        if self.w_est >= self.cwnd_prior {
+            1.0
+        } else {
+            3.0 * (1.0 - self.cfg.beta) / (1.0 + self.cfg.beta)
+        }
+    }
+
+    /// A congestion-avoidance stage starts with cwnd = `cwnd` segments
+    /// (Sec. 4.2).
+    fn start_epoch(&mut self, now: SimTime, cwnd: f64) {
+        self.epoch = Some(now);
+        if self.w_max == 0.0 || self.after_timeout {
+            // No congestion event yet (Sec. 4.10, the first slow start
+            // ended without loss) or the first stage after a timeout (Sec.
+            // 4.8): W_max = cwnd_epoch, so K = 0.
+            self.w_max = cwnd;
+            self.after_timeout = false;
+            if self.cwnd_prior == 0.0 {
+                self.cwnd_prior = cwnd;
+            }
+        }
+        // Eq. 2 with the cube root's sign: when cwnd_epoch is above W_max,
+        // K < 0 and W_cubic(0) is still cwnd_epoch.
+        self.k = ((self.w_max - cwnd) / self.cfg.c).cbrt();
+        // Sec. 4.3: W_est starts at cwnd_epoch.
+        self.w_est = cwnd;
+    }
+
+    /// A congestion event (Sec. 4.6-4.7): W_max and cwnd_prior from cwnd,
+    /// the new ssthresh from the flight size, bytes; the next stage starts
+    /// afresh.
+    fn on_congestion(&mut self, s: &SendState) -> u64 {
+        let mss = s.mss() as f64;
+        let cwnd = s.cwnd as f64 / mss;
+        self.before_reduction = Some(Saved {
+            w_max: self.w_max,
+            cwnd_prior: self.cwnd_prior,
+            epoch: self.epoch,
+            k: self.k,
+            w_est: self.w_est,
+            after_timeout: self.after_timeout,
+        });
+        self.cwnd_prior = cwnd;
         self.w_max = if self.cfg.fast_convergence && cwnd < self.w_max {
             cwnd * (1.0 + self.cfg.beta) / 2.0
         } else {
             cwnd
         };
         self.epoch = None;
-        (cwnd * self.cfg.beta).max(2.0)
+        // Sec. 4.6: ssthresh = flight_size x beta_cubic, at least 2
+        // segments (Linux takes cwnd x beta instead).
+        ((s.flight_size() as f64 * self.cfg.beta) as u64).max(2 * s.mss() as u64)
     }
 }
 
@@ -127,37 +198,24 @@ impl CongestionControl for Cubic {
 
     fn on_ack(&mut self, s: &mut SendState, acked: u64, now: SimTime) {
         let mss = s.mss() as f64;
+        let mut acked = acked;
         if s.in_slow_start() {
-            s.cwnd += acked.min(s.mss() as u64);
-            return;
+            // The standard slow start (tcp/slow_start.rs); what it leaves
+            // goes to congestion avoidance, as in cubictcp_cong_avoid.
+            acked = s.slow_start(acked);
+            if acked == 0 {
+                return;
+            }
         }
         let cwnd = s.cwnd as f64 / mss;
-        let start = match self.epoch {
-            Some((start, _)) => start,
-            None => {
-                // Sec. 4.2: K from the window the stage starts with;
-                // Sec. 4.3: W_est starts there too.
-                self.epoch = Some((now, cwnd));
-                self.k = if self.w_max > cwnd {
-                    ((self.w_max - cwnd) / self.cfg.c).cbrt()
-                } else {
-                    0.0
-                };
-                self.w_est = cwnd;
-                now
-            }
-        };
-        let t = now.since(start).as_secs_f64();
+        if self.epoch.is_none() {
+            self.start_epoch(now, cwnd);
+        }
+        let t = now.since(self.epoch.unwrap_or(now)).as_secs_f64();
         let rtt = s.rtt().srtt().map_or(0.0, |d| d.as_secs_f64());
         let acked_segs = acked as f64 / mss;
-        // Sec. 4.3: Reno's window with the same average rate; alpha_cubic
-        // = 3 (1 - beta) / (1 + beta) until W_est reaches W_max, then 1.
-        let alpha = if self.w_est >= self.w_max {
-            1.0
-        } else {
-            3.0 * (1.0 - self.cfg.beta) / (1.0 + self.cfg.beta)
-        };
-        self.w_est += alpha * acked_segs / cwnd;
+        // Sec. 4.3: Reno's window with the same average rate.
+        self.w_est += self.alpha() * acked_segs / cwnd;
         let new = if self.cfg.reno_friendly && self.w_cubic(t) < self.w_est {
             self.w_est
         } else {
@@ -172,24 +230,44 @@ impl CongestionControl for Cubic {
     }
 
     fn ssthresh(&mut self, s: &SendState) -> u64 {
-        let mss = s.mss() as f64;
-        let reduced = self.on_congestion(s.cwnd as f64 / mss);
-        (reduced * mss) as u64
+        self.on_congestion(s)
     }
 
     fn on_timeout(&mut self, s: &mut SendState) {
-        // Sec. 4.8: a timeout is a congestion event; slow start again.
-        let mss = s.mss() as f64;
-        let reduced = self.on_congestion(s.cwnd as f64 / mss);
-        s.restart_after_timeout((reduced * mss) as u64);
+        // Sec. 4.8: ssthresh as on a loss, cwnd = 1 segment; the next
+        // congestion-avoidance stage starts with K = 0. A timeout during
+        // the loss episode of an earlier one is no new congestion event,
+        // but it too restarts slow start: the stage that ran before it
+        // ends, so that the one after it is the stage Sec. 4.8 means (and
+        // the flag is not left over for a later fast recovery's stage).
+        let ssthresh = if s.state() == CongState::Loss {
+            s.ssthresh
+        } else {
+            self.on_congestion(s)
+        };
+        self.epoch = None;
+        self.after_timeout = true;
+        s.restart_after_timeout(ssthresh);
     }
 
+    /// Sec. 4.9: a reduction shown spurious is undone, cwnd, ssthresh and
+    /// the CUBIC variables restored, while cwnd is still below cwnd_prior.
     fn undo(&mut self, s: &mut SendState) {
+        let cwnd = s.cwnd as f64 / s.mss() as f64;
+        let Some(saved) = self.before_reduction.take() else {
+            return;
+        };
+        if cwnd >= self.cwnd_prior {
+            return;
+        }
         let u = s.undo_state();
-        let (cwnd, ssthresh) = (u.prior_cwnd, u.prior_ssthresh);
-        s.cwnd = s.cwnd.max(cwnd);
-        s.ssthresh = s.ssthresh.max(ssthresh);
-        self.epoch = None;
+        (s.cwnd, s.ssthresh) = (u.prior_cwnd, u.prior_ssthresh);
+        self.w_max = saved.w_max;
+        self.cwnd_prior = saved.cwnd_prior;
+        self.epoch = saved.epoch;
+        self.k = saved.k;
+        self.w_est = saved.w_est;
+        self.after_timeout = saved.after_timeout;
     }
 }
 

@@ -119,6 +119,10 @@ impl LossRecovery for FastStartRecovery {
 
     /// The fallback episode selects segments as its plain module does.
     fn rules(&self) -> RecoveryRules {
-        self.plain.rules()
+        RecoveryRules {
+            // The fallback's slow start is its own cwnd rule.
+            standard_cwnd: false,
+            ..self.plain.rules()
+        }
     }
 }

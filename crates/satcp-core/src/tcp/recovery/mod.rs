@@ -5,14 +5,21 @@
 //! it lasts. The standard ones, NewReno (RFC 6582) and SACK-based
 //! recovery (RFC 6675), are here; variants wrap them or bring their own.
 
+pub mod counters;
+pub mod frto;
 pub mod newreno;
+pub mod prr;
+pub mod rack;
 pub mod sack;
+pub mod tlp;
 
 use super::config::Recovery;
 use super::send_state::SendState;
 use crate::engine::Duration;
 
+pub use counters::RecoveryCounters;
 pub use newreno::NewRenoRecovery;
+pub use prr::Prr;
 pub use sack::SackRecovery;
 
 /// An ACK during recovery that does not end it.
@@ -40,6 +47,12 @@ pub struct RecoveryRules {
     /// While recovering from a timeout, at most this many segments are
     /// retransmitted per transmission round (None: as the window allows).
     pub timeout_retransmit_limit: Option<u32>,
+    /// cwnd in its episodes follows the standard rule (RFC 6675's cwnd =
+    /// ssthresh, RFC 6582's inflation), which `tcp.prr` replaces with
+    /// Proportional Rate Reduction (`Prr`). The standard modules say true;
+    /// a module with its own cwnd rule says false (a wrapper that copies
+    /// its base's rules must set it).
+    pub standard_cwnd: bool,
 }
 
 pub trait LossRecovery {
@@ -65,6 +78,16 @@ pub trait LossRecovery {
 
     fn rules(&self) -> RecoveryRules {
         RecoveryRules::default()
+    }
+}
+
+/// The endpoint's recovery module: the variant's, wrapped in PRR when
+/// `tcp.prr` asks for it and the module's cwnd rule is the standard one.
+pub fn with_settings(r: Box<dyn LossRecovery>, prr: bool) -> Box<dyn LossRecovery> {
+    if prr && r.rules().standard_cwnd {
+        Box::new(Prr::new(r))
+    } else {
+        r
     }
 }
 

@@ -3,7 +3,7 @@
 //! ACK, one retransmission per partial ACK with cwnd deflated by the bytes
 //! it acknowledged, and cwnd = ssthresh when the whole window is acknowledged.
 
-use super::{LossRecovery, RecoveryAck};
+use super::{LossRecovery, RecoveryAck, RecoveryRules};
 use crate::tcp::send_state::SendState;
 
 #[derive(Default)]
@@ -46,5 +46,12 @@ impl LossRecovery for NewRenoRecovery {
 
     fn exit(&mut self, s: &mut SendState) {
         s.cwnd = s.ssthresh;
+    }
+
+    fn rules(&self) -> RecoveryRules {
+        RecoveryRules {
+            standard_cwnd: true,
+            ..RecoveryRules::default()
+        }
     }
 }

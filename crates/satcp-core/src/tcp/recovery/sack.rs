@@ -41,6 +41,7 @@ impl LossRecovery for SackRecovery {
     fn rules(&self) -> RecoveryRules {
         RecoveryRules {
             nextseg_rules_3_and_4: true,
+            standard_cwnd: true,
             ..RecoveryRules::default()
         }
     }
