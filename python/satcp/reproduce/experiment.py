@@ -59,6 +59,13 @@ class Section:
     runs: int = 0
     seconds: float = 0.0
     findings: list[str] = field(default_factory=list)
+    #: The claims of the tables in its text (``claims.NAME``), not in the
+    #: summary: with ``claims``, what the report's overall count counts.
+    table_claims: list[Claim] = field(default_factory=list)
+
+    @property
+    def every_claim(self) -> list[Claim]:
+        return [*self.claims, *self.table_claims]
 
 
 @dataclass(frozen=True)
