@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import _core, run_many, topology
+from . import _core, manifest, run_many, topology
 from ._fsutil import fill_dir_atomically
 from .stats import mean_ci95
 from .topology import HANDOVER_OUTAGE_S
@@ -147,8 +147,19 @@ def compare(
 
     def fill(tmp: str) -> None:
         _write_tables(Path(tmp), rows, presets, seconds, seeds, time.perf_counter() - t0)
-        for p in presets:
-            _plot(Path(tmp) / f"{p}.png", p, series)
+        with manifest.recording() as drawn:
+            for p in presets:
+                _plot(Path(tmp) / f"{p}.png", p, series)
+        # The list of this run's outputs: a preset's PNG of an earlier run
+        # left in the folder is not among them (satcp report shows these).
+        manifest.write_manifest(
+            tmp,
+            kind="compare",
+            name="compare",
+            title="satcp compare: every variant on every path",
+            report="ranking.md",
+            figures=[manifest.Figure(f.file, f.caption, "ranking") for f in drawn],
+        )
 
     _, paths = fill_dir_atomically(out_dir, fill)
     return rows, paths

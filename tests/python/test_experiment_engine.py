@@ -61,7 +61,7 @@ def test_fake_part_writes_csv_claims_and_report(tmp_path):
     out = tmp_path / "out"
     rep = _fake(t).reproduce(out, workers=2)
     names = sorted(p.name for p in out.iterdir())
-    assert names == sorted([CLAIMS_CSV, "report.md", "tiny.csv"])
+    assert names == sorted([CLAIMS_CSV, "outputs.json", "report.md", "tiny.csv"])
     rows = _rows(out / "tiny.csv")
     assert [int(r["file_bytes"]) for r in rows] == list(SIZES)
     assert float(rows[0]["time_s"]) == pytest.approx(t, rel=1e-5)
