@@ -121,7 +121,10 @@ def _lines(
     if (summary["unfinished_runs"] > 0).any():
         ax.set_title("hollow: points with unfinished runs (means over the finished ones)")
     grid_and_legend(ax, legend=True)
-    return save_png(fig, out / f"{metric}-by-{_file_part(axis)}.png", dpi=110)
+    caption = f"{label} by {axis}: mean over seeds with its 95 % interval" + (
+        f", one line per {', '.join(others)}" if others else ""
+    )
+    return save_png(fig, out / f"{metric}-by-{_file_part(axis)}.png", dpi=110, caption=caption)
 
 
 def _heatmap(summary: pd.DataFrame, axes: list[str], metric: str, label: str, out: Path) -> Path:
@@ -140,4 +143,5 @@ def _heatmap(summary: pd.DataFrame, axes: list[str], metric: str, label: str, ou
     ax.set_xlabel(cols)
     ax.set_ylabel(rows)
     fig.colorbar(image, ax=ax, label=f"{label} (mean)")
-    return save_png(fig, out / f"{metric}-heatmap.png", dpi=110)
+    caption = f"{label}: mean over seeds by {rows} and {cols}"
+    return save_png(fig, out / f"{metric}-heatmap.png", dpi=110, caption=caption)
