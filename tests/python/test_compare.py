@@ -84,3 +84,21 @@ def test_the_help_names_every_preset():
     from satcp import cli, compare
 
     assert tuple(cli.COMPARE_PRESETS) == tuple(compare.PRESETS)
+
+
+def test_a_second_run_lists_only_its_own_figures(tmp_path):
+    """Two compare runs with other presets into one folder: the first's PNG
+    stays on disk but the second's list of outputs (outputs.json, what
+    satcp report shows) has only its own (issue 32)."""
+    from satcp import html_report, manifest
+
+    out = tmp_path / "c"
+    compare.compare(out, presets=["starlink"], seconds=2.0, seeds=(1,))
+    compare.compare(out, presets=["thesis-geo"], seconds=2.0, seeds=(1,))
+    assert (out / "starlink.png").exists()
+    listed = manifest.read_manifest(out)
+    assert listed is not None and listed["kind"] == "compare"
+    assert [f["file"] for f in listed["figures"]] == ["thesis-geo.png"]
+    assert "starlink.png" not in listed["files"]
+    page = html_report.build_report(out)
+    assert 'data-file="c/thesis-geo.png"' in page and "starlink.png" not in page
