@@ -416,12 +416,7 @@ def build_report(folder: str | os.PathLike[str]) -> str:
     sections = "".join(
         f'<section class="part" id="{html.escape(p.name)}">{p.body}</section>' for p in parts
     )
-    commits = sorted({p.made_by for p in parts if p.made_by})
-    made = (
-        "; ".join(html.escape(m) for m in commits)
-        if commits
-        else "not recorded (folders written before satcp recorded it)"
-    )
+    made = _made_by_line(parts)
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>satcp report</title><style>{STYLE}</style></head><body>"
@@ -438,9 +433,24 @@ def build_report(folder: str | os.PathLike[str]) -> str:
     )
 
 
+def _made_by_line(parts: Sequence[Part]) -> str:
+    """Which satcp made which results: one entry per version and commit,
+    naming its results (all of them when one made everything)."""
+    by: dict[str, list[str]] = {}
+    for p in parts:
+        by.setdefault(p.made_by or "not recorded (written before satcp recorded it)", []).append(
+            p.name
+        )
+    if len(by) == 1:
+        return html.escape(next(iter(by))) + " (all)"
+    return "; ".join(
+        f"{html.escape(m)} ({html.escape(', '.join(names))})" for m, names in by.items()
+    )
+
+
 def _summary_row(p: Part) -> str:
     c = p.claims
-    if c:
+    if c and c.get("total"):
         counts = (
             f'<td class="yes">{c.get("held", 0)}</td><td class="partly">{c.get("partly", 0)}</td>'
             f'<td class="no">{c.get("failed", 0)}</td><td>{c.get("total", 0)}</td>'
