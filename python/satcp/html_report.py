@@ -282,9 +282,9 @@ def _legacy_part(folder: Path, name: str, report: Path) -> Part:
     figures = [manifest.Figure(p, manifest.caption_of(None, p)) for p in pngs]
     extra, rest = _all_figures(folder, name, figures, shown)
     note = (
-        '<p class="note">This folder has no list of its outputs (<code>outputs.json</code>: '
-        "written by satcp since the report shows every figure); its figures are every PNG "
-        "in it, which may include files of earlier runs. Rerun it to be sure.</p>"
+        '<p class="note">This folder has no list of its outputs (<code>outputs.json</code>, '
+        "which newer satcp runs write): its figures below are every PNG in it, which may "
+        "include files of earlier runs. Rerun it to show only its own.</p>"
     )
     kind = "compare" if report.name == "ranking.md" else "reproduction"
     claims = _claims_from_csvs(folder) if kind == "reproduction" else None

@@ -277,3 +277,15 @@ def test_chromium_loads_every_image_and_the_header_is_readable(small, tmp_path):
     assert got["contrast"] >= 4.5, got  # WCAG AA for text
     console = [line for line in proc.stderr.splitlines() if "CONSOLE" in line]
     assert console == [], console
+
+
+def test_a_folder_without_a_list_of_outputs_shows_every_png_with_a_note(tmp_path):
+    old = tmp_path / "old"
+    old.mkdir()
+    (old / "report.md").write_text("# Old paper\n\n![one](a.png)\n\n![gone](missing.png)\n")
+    _png(old / "a.png", "Fig. A")
+    _png(old / "b.png", "Fig. B")
+    text = html_report.build_report(tmp_path)
+    shown = {f for _, f in _imgs(text)}
+    assert shown == {"old/a.png", "old/b.png"}
+    assert "outputs.json" in text and "(figure missing.png: not written by this run)" in text
