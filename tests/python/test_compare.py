@@ -102,3 +102,20 @@ def test_a_second_run_lists_only_its_own_figures(tmp_path):
     assert "starlink.png" not in listed["files"]
     page = html_report.build_report(out)
     assert 'data-file="c/thesis-geo.png"' in page and "starlink.png" not in page
+
+
+def test_the_ranking_says_first_which_variant_wins_on_each_path():
+    """Per path: the winner, its goodput and the variants whose 95 %
+    intervals overlap its (a tie); with one seed the tie is not known."""
+    nan = float("nan")
+    rows = [
+        compare.Row("a", "X", "rfc", 10.0, 0.5, 0.0, 1.0, rank=1),
+        compare.Row("a", "Y", "rfc", 9.2, 0.4, 0.0, 1.0, rank=2),  # 0.8 <= 0.9: tied
+        compare.Row("a", "Z", "rfc", 8.0, 0.1, 0.0, 1.0, rank=3),
+        compare.Row("b", "Y", "rfc", 3.0, nan, 0.0, 1.0, rank=1),
+        compare.Row("b", "X", "rfc", 2.0, nan, 0.0, 1.0, rank=2),
+    ]
+    md = compare._winners(rows, ["a", "b"])
+    assert md[0] == "## Which variant wins"
+    assert md[4] == "| a | X | 10.000 ± 0.500 | Y |"
+    assert md[5] == "| b | Y | 3.000 | not known (one seed: no interval) |"
