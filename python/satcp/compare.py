@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import _core, run_many, topology
+from . import _core, manifest, run_many, topology
 from ._fsutil import fill_dir_atomically
 from .stats import mean_ci95
 from .topology import HANDOVER_OUTAGE_S
@@ -147,8 +147,19 @@ def compare(
 
     def fill(tmp: str) -> None:
         _write_tables(Path(tmp), rows, presets, seconds, seeds, time.perf_counter() - t0)
-        for p in presets:
-            _plot(Path(tmp) / f"{p}.png", p, series)
+        with manifest.recording() as drawn:
+            for p in presets:
+                _plot(Path(tmp) / f"{p}.png", p, series)
+        # The list of this run's outputs: a preset's PNG of an earlier run
+        # left in the folder is not among them (satcp report shows these).
+        manifest.write_manifest(
+            tmp,
+            kind="compare",
+            name="compare",
+            title="satcp compare: every variant on every path",
+            report="ranking.md",
+            figures=[manifest.Figure(f.file, f.caption, "ranking") for f in drawn],
+        )
 
     _, paths = fill_dir_atomically(out_dir, fill)
     return rows, paths
@@ -187,6 +198,8 @@ def _write_tables(out: Path, rows, presets, seconds, seeds, wall) -> None:
     md = [
         "# satcp compare: every variant on every path",
         "",
+        *_winners(rows, presets),
+        "",
         f"One bulk transfer of {seconds:.0f} s per variant, preset and seed (seeds "
         f"{', '.join(map(str, seeds))}); goodput is the mean over seeds with its 95 % "
         "interval (Student t, n - 1 degrees of freedom; none with one seed). "
@@ -215,6 +228,35 @@ def _write_tables(out: Path, rows, presets, seconds, seeds, wall) -> None:
                 )
         md += ["", f"![{p}]({p}.png)", ""]
     (out / "ranking.md").write_text("\n".join(md), encoding="utf-8")
+
+
+def _winners(rows: Sequence[Row], presets: Sequence[str]) -> list[str]:
+    """Which variant wins on each path, first: the highest mean goodput,
+    and the variants statistically tied with it (their 95 % intervals
+    overlap the winner's; none can be told apart with one seed)."""
+    md = [
+        "## Which variant wins",
+        "",
+        "| path | wins | goodput (Mb/s) | tied with it (95 % intervals overlap) |",
+        "|---|---|---|---|",
+    ]
+    for p in presets:
+        ranked = sorted((r for r in rows if r.preset == p), key=lambda r: r.rank)
+        if not ranked:
+            continue
+        w = ranked[0]
+        if math.isnan(w.ci95_mbps):
+            ties, ci = "not known (one seed: no interval)", ""
+        else:
+            tied = [
+                r.variant
+                for r in ranked[1:]
+                if not math.isnan(r.ci95_mbps)
+                and w.goodput_mbps - r.goodput_mbps <= w.ci95_mbps + r.ci95_mbps
+            ]
+            ties, ci = (", ".join(tied) or "none"), f" ± {w.ci95_mbps:.3f}"
+        md.append(f"| {p} | {w.variant} | {w.goodput_mbps:.3f}{ci} | {ties} |")
+    return md
 
 
 def _plot(path: Path, preset: str, series) -> None:

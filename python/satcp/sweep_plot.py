@@ -73,11 +73,27 @@ def plot_sweep(
         mean = summary.get(f"{metric}_mean")
         if mean is None or not mean.notna().any():
             continue
+        if metric.endswith("_bps"):  # a rate in kb/s, Mb/s or Gb/s, not b/s with a 1e7 offset
+            unit, scale = _rate_unit(float(mean.abs().max()))
+            summary = summary.assign(
+                **{
+                    f"{metric}_mean": summary[f"{metric}_mean"] / scale,
+                    f"{metric}_ci95": summary[f"{metric}_ci95"] / scale,
+                }
+            )
+            label = label.replace("(b/s)", f"({unit})")
         for axis in axes:
             paths.append(_lines(summary, axes, axis, metric, label, out))
         if len(axes) == 2:
             paths.append(_heatmap(summary, axes, metric, label, out))
     return paths
+
+
+def _rate_unit(largest: float) -> tuple[str, float]:
+    for unit, scale in (("Gb/s", 1e9), ("Mb/s", 1e6), ("kb/s", 1e3)):
+        if largest >= scale:
+            return unit, scale
+    return "b/s", 1.0
 
 
 def _lines(
@@ -118,10 +134,14 @@ def _lines(
         ax.set_xticks(range(len(values)), [str(v) for v in values])
     ax.set_xlabel(axis)
     ax.set_ylabel(f"{label}, mean and 95 % interval")
+    ax.ticklabel_format(axis="y", useOffset=False, style="plain")  # no "+4.668" offsets
     if (summary["unfinished_runs"] > 0).any():
         ax.set_title("hollow: points with unfinished runs (means over the finished ones)")
     grid_and_legend(ax, legend=True)
-    return save_png(fig, out / f"{metric}-by-{_file_part(axis)}.png", dpi=110)
+    caption = f"{label} by {axis}: mean over seeds with its 95 % interval" + (
+        f", one line per {', '.join(others)}" if others else ""
+    )
+    return save_png(fig, out / f"{metric}-by-{_file_part(axis)}.png", dpi=110, caption=caption)
 
 
 def _heatmap(summary: pd.DataFrame, axes: list[str], metric: str, label: str, out: Path) -> Path:
@@ -140,4 +160,5 @@ def _heatmap(summary: pd.DataFrame, axes: list[str], metric: str, label: str, ou
     ax.set_xlabel(cols)
     ax.set_ylabel(rows)
     fig.colorbar(image, ax=ax, label=f"{label} (mean)")
-    return save_png(fig, out / f"{metric}-heatmap.png", dpi=110)
+    caption = f"{label}: mean over seeds by {rows} and {cols}"
+    return save_png(fig, out / f"{metric}-heatmap.png", dpi=110, caption=caption)

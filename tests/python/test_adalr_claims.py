@@ -56,8 +56,8 @@ def ftp_goodput() -> dict[tuple[bool, float, str], float]:
 @pytest.mark.parametrize("delayed_ack", [True, False], ids=["delack", "no-delack"])
 @pytest.mark.parametrize("ber", HIGH_BERS, ids=["ber1e-6", "ber1e-5"])
 def test_adalr_sack_has_the_highest_goodput_with_errors(ftp_goodput, ber, delayed_ack):
-    # Sec. 7.5.3: "TCP-ADaLR SACK is the most robust variant in the presence of
-    # heavy losses due to satellite link errors". Tolerance: none; the mean
+    # Sec. 7.5.3 (statement s10): under heavy link-error loss TCP-ADaLR SACK
+    # holds up best of the four variants. Tolerance: none; the mean
     # over seeds 1-4 must be strictly above each other variant's mean.
     mine = ftp_goodput[(delayed_ack, ber, "adalr-sack")]
     for v in VARIANTS:

@@ -84,3 +84,38 @@ def test_the_help_names_every_preset():
     from satcp import cli, compare
 
     assert tuple(cli.COMPARE_PRESETS) == tuple(compare.PRESETS)
+
+
+def test_a_second_run_lists_only_its_own_figures(tmp_path):
+    """Two compare runs with other presets into one folder: the first's PNG
+    stays on disk but the second's list of outputs (outputs.json, what
+    satcp report shows) has only its own (issue 32)."""
+    from satcp import html_report, manifest
+
+    out = tmp_path / "c"
+    compare.compare(out, presets=["starlink"], seconds=2.0, seeds=(1,))
+    compare.compare(out, presets=["thesis-geo"], seconds=2.0, seeds=(1,))
+    assert (out / "starlink.png").exists()
+    listed = manifest.read_manifest(out)
+    assert listed is not None and listed["kind"] == "compare"
+    assert [f["file"] for f in listed["figures"]] == ["thesis-geo.png"]
+    assert "starlink.png" not in listed["files"]
+    page = html_report.build_report(out)
+    assert 'data-file="c/thesis-geo.png"' in page and "starlink.png" not in page
+
+
+def test_the_ranking_says_first_which_variant_wins_on_each_path():
+    """Per path: the winner, its goodput and the variants whose 95 %
+    intervals overlap its (a tie); with one seed the tie is not known."""
+    nan = float("nan")
+    rows = [
+        compare.Row("a", "X", "rfc", 10.0, 0.5, 0.0, 1.0, rank=1),
+        compare.Row("a", "Y", "rfc", 9.2, 0.4, 0.0, 1.0, rank=2),  # 0.8 <= 0.9: tied
+        compare.Row("a", "Z", "rfc", 8.0, 0.1, 0.0, 1.0, rank=3),
+        compare.Row("b", "Y", "rfc", 3.0, nan, 0.0, 1.0, rank=1),
+        compare.Row("b", "X", "rfc", 2.0, nan, 0.0, 1.0, rank=2),
+    ]
+    md = compare._winners(rows, ["a", "b"])
+    assert md[0] == "## Which variant wins"
+    assert md[4] == "| a | X | 10.000 ± 0.500 | Y |"
+    assert md[5] == "| b | Y | 3.000 | not known (one seed: no interval) |"

@@ -16,7 +16,7 @@ import satcp
 from satcp import cli, progress
 from satcp import reproduce as registry
 from satcp.reproduce import experiment
-from satcp.reproduce.claims import CLAIMS_CSV, Claim, Tolerance, claims_table
+from satcp.reproduce.claims import CLAIMS_CSV, Claim, Tolerance, claims_table, tally
 from satcp.reproduce.experiment import MissingPart, Part, Reproduction, Section, run_jobs
 from satcp.reproduce.tables import write_csv
 from satcp.stats import jain_index, maxmin_fairness
@@ -61,7 +61,7 @@ def test_fake_part_writes_csv_claims_and_report(tmp_path):
     out = tmp_path / "out"
     rep = _fake(t).reproduce(out, workers=2)
     names = sorted(p.name for p in out.iterdir())
-    assert names == sorted([CLAIMS_CSV, "report.md", "tiny.csv"])
+    assert names == sorted([CLAIMS_CSV, "outputs.json", "report.md", "tiny.csv"])
     rows = _rows(out / "tiny.csv")
     assert [int(r["file_bytes"]) for r in rows] == list(SIZES)
     assert float(rows[0]["time_s"]) == pytest.approx(t, rel=1e-5)
@@ -237,3 +237,22 @@ def test_verdict_in_words_and_findings_in_the_summary():
     md = experiment.summary_markdown([experiment.PartResult("a", "covers A", sec)])
     assert md[:4] == ["**Part A**", "", "- f1", ""]
     assert any("| Fig. 1 | y |" in line for line in md)
+
+
+def test_tally_counts_held_partly_failed_and_undecided():
+    """The overall count of a report (issue 30): a held claim, one in part
+    (a change the paper's way, or holding but for statistical ties), one
+    that does not hold, one not decided; ``{tally}`` is its line."""
+    change = Tolerance(15.0, "change")
+    claims = [
+        Claim("7", "held", 10.0, 11.0),
+        Claim("7", "direction only", -30.0, -5.0, tolerance=change),
+        Claim("7", "ties", None, None, holds=False, verdict_text="holds except ties at 1e-9"),
+        Claim("7", "no", 10.0, 20.0),
+        Claim("7", "n/a", None, None),
+    ]
+    t = tally(claims)
+    assert (t.held, t.partly, t.failed, t.undecided, t.total) == (1, 2, 1, 1, 5)
+    assert str(t).startswith("5 claims: 1 hold, 2 hold in part")
+    assert str(t).endswith("1 do not hold, 1 not decided")
+    assert tally([]).total == 0 and "not decided" not in str(tally([]))

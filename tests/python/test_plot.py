@@ -55,3 +55,12 @@ def test_plot_of_a_sweep_draws_lines_over_each_axis_and_a_heatmap(tmp_path):
     ):
         assert (plots / f"{name}.png").stat().st_size > 5_000, name
     assert "wrote 12 figures" in proc.stdout
+
+
+def test_sweep_rates_are_drawn_in_kb_mb_or_gb_per_second():
+    from satcp.sweep_plot import _rate_unit
+
+    assert _rate_unit(8_883_785.06) == ("Mb/s", 1e6)
+    assert _rate_unit(171_357.8) == ("kb/s", 1e3)
+    assert _rate_unit(2.5e9) == ("Gb/s", 1e9)
+    assert _rate_unit(12.0) == ("b/s", 1.0)

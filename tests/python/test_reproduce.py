@@ -115,7 +115,7 @@ def _variant(key: str) -> paper_run.Case:
 
 def test_files(done):
     names = sorted(Path(p).name for p in done.paths)
-    assert names == ["baseline.csv", "baseline.md"]
+    assert names == ["baseline.csv", "baseline.md", "outputs.json"]  # and the list of them
     assert Path(done.paths[1]).read_text() == done.markdown
     head = Path(done.paths[0]).read_text().splitlines()[0]
     assert head == "table,variant,delayed_ack,metric,satcp,thesis,diff_pct"

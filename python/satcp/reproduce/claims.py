@@ -28,9 +28,11 @@ __all__ = [
     "CLAIM_COLUMNS",
     "DEFAULT_TOLERANCE",
     "Claim",
+    "Tally",
     "Tolerance",
     "claims_table",
     "fmt",
+    "tally",
     "write_claims_csv",
 ]
 
@@ -257,3 +259,61 @@ def claims_table(claims: Sequence[Claim]) -> list[str]:
 def write_claims_csv(path: str | Path, claims: Iterable[Claim]) -> Path:
     """``claims.csv``: one row per claim (:data:`CLAIM_COLUMNS`)."""
     return write_csv(path, CLAIM_COLUMNS, [c.row() for c in claims])
+
+
+@dataclass(frozen=True)
+class Tally:
+    """How many claims hold, hold in part, do not hold, and could not be
+    decided: the overall count of a report (:func:`tally`)."""
+
+    held: int = 0
+    partly: int = 0
+    failed: int = 0
+    undecided: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.held + self.partly + self.failed + self.undecided
+
+    def __str__(self) -> str:
+        """'130 claims: 80 hold, 30 hold in part (direction only, or except
+        statistical ties), 20 do not hold' (and those not decided)."""
+        s = (
+            f"{self.total} claims: {self.held} hold, {self.partly} hold in part "
+            f"(direction only, or except statistical ties), {self.failed} do not hold"
+        )
+        return s + (f", {self.undecided} not decided" if self.undecided else "")
+
+    def as_dict(self) -> dict[str, int]:
+        return {
+            "held": self.held,
+            "partly": self.partly,
+            "failed": self.failed,
+            "undecided": self.undecided,
+            "total": self.total,
+        }
+
+
+def is_partly(c: Claim) -> bool:
+    """A claim that does not hold but holds in part: its change goes the
+    paper's way ("direction only", "direction holds, magnitude differs") or
+    it holds but for statistical ties ("holds except ties ...")."""
+    v = c.verdict
+    return c.reproduced is False and (v.startswith("direction") or v.startswith("holds except"))
+
+
+def tally(claims: Iterable[Claim]) -> Tally:
+    """The claims counted: held (``reproduced``), in part (:func:`is_partly`),
+    not held, not decided (``reproduced`` None)."""
+    held = partly = failed = undecided = 0
+    for c in claims:
+        r = c.reproduced
+        if r is None:
+            undecided += 1
+        elif r:
+            held += 1
+        elif is_partly(c):
+            partly += 1
+        else:
+            failed += 1
+    return Tally(held, partly, failed, undecided)

@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import progress
+from .. import manifest, progress
 from .._fsutil import fill_dir_atomically
-from .claims import CLAIMS_CSV, Claim, claims_table, write_claims_csv
+from .claims import CLAIMS_CSV, Claim, claims_table, tally, write_claims_csv
 
 __all__ = [
     "MissingPart",
@@ -59,6 +59,13 @@ class Section:
     runs: int = 0
     seconds: float = 0.0
     findings: list[str] = field(default_factory=list)
+    #: The claims of the tables in its text (``claims.NAME``), not in the
+    #: summary: with ``claims``, what the report's overall count counts.
+    table_claims: list[Claim] = field(default_factory=list)
+
+    @property
+    def every_claim(self) -> list[Claim]:
+        return [*self.claims, *self.table_claims]
 
 
 @dataclass(frozen=True)
@@ -139,21 +146,59 @@ def run(
 
     def fill(tmp: str) -> tuple[list[PartResult], str]:
         done: list[PartResult] = []
+        figures: list[manifest.Figure] = []
         with progress.runs(f"reproduce {repro.name}") as bar:
             for name in names:
                 bar.describe(f"reproduce {repro.name} ({name})")
                 t = time.perf_counter()
-                section = repro.parts[name].run(Path(tmp), workers, quick)
+                with manifest.recording() as drawn:
+                    section = repro.parts[name].run(Path(tmp), workers, quick)
                 section.seconds = time.perf_counter() - t
                 done.append(PartResult(name, repro.parts[name].covers, section))
+                figures += [manifest.Figure(f.file, f.caption, section.title) for f in drawn]
         if repro.claims_csv:
             write_claims_csv(Path(tmp, CLAIMS_CSV), [c for d in done for c in d.section.claims])
         text = repro.render(done, quick, time.perf_counter() - t0)
         Path(tmp, repro.report_file).write_text(text, encoding="utf-8")
+        _write_manifest(repro, Path(tmp), text, done, figures)
         return done, text
 
     (done, text), paths = fill_dir_atomically(out_dir or repro.out, fill)
     return Report(done, text, paths, time.perf_counter() - t0)
+
+
+def _write_manifest(
+    repro: Reproduction,
+    tmp: Path,
+    text: str,
+    done: Sequence[PartResult],
+    figures: Sequence[manifest.Figure],
+) -> None:
+    """``outputs.json`` (:mod:`satcp.manifest`): every file of this run,
+    its figures with their captions and parts (a PNG written otherwise is
+    listed with its file name as caption), the claims' count."""
+    root = tmp.resolve()
+    inside = []  # figures drawn elsewhere (not this run's outputs) are left out
+    for f in figures:
+        p = Path(f.file).resolve()
+        if p.is_relative_to(root):
+            inside.append(manifest.Figure(p.relative_to(root).as_posix(), f.caption, f.part))
+    listed = {f.file for f in inside}
+    others = sorted(
+        p.relative_to(tmp).as_posix()
+        for p in tmp.rglob("*.png")
+        if p.relative_to(tmp).as_posix() not in listed
+    )
+    title = next((ln[2:].strip() for ln in text.splitlines() if ln.startswith("# ")), repro.name)
+    manifest.write_manifest(
+        tmp,
+        kind="reproduction",
+        name=repro.name,
+        title=title,
+        report=repro.report_file,
+        figures=[*inside, *(manifest.Figure(o, manifest.caption_of(None, o)) for o in others)],
+        claims=tally(c for d in done for c in d.section.every_claim).as_dict(),
+    )
 
 
 def run_jobs(scenarios: Sequence[Any], workers: int | None = None) -> list[Any]:

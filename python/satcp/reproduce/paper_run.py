@@ -41,7 +41,7 @@ from .. import topology
 from ..scenario import apply_override, load, parse_path
 from ..stats import mean_ci95
 from . import metrics
-from .claims import DEFAULT_TOLERANCE, Claim, claims_table
+from .claims import DEFAULT_TOLERANCE, Claim, claims_table, tally
 from .experiment import Part, PartResult, Reproduction, Section, run_jobs, sections_markdown
 from .expressions import DataError, evaluate, names_in
 from .outputs import draw_figures, each, each_of, record, write_csvs
@@ -575,13 +575,25 @@ def run_part(
             out / file,
             spec.text(part_names(spec, {**scope, **evaluate(names, scope)}, paper, lets=False)),
         )
+    text = spec.text(scope)
     return Section(
         spec.title,
-        spec.text(scope),
+        text,
         [c for cs in spec.claims for c in claims(cs, scope, paper)],
         runs=sum(v.runs for v in views.values()),
         findings=findings,
+        table_claims=[c for n in _table_names(spec.claims) for c in getattr(scope["claims"], n)],
     )
+
+
+def _table_names(specs: Sequence[ClaimSpec]) -> list[str]:
+    """The claims tables (``claims.NAME``) the claims and groups name."""
+    names: dict[str, None] = {}
+    for s in specs:
+        for n in _table_names(s.group) if s.group else [s.table]:
+            if n:
+                names[n] = None
+    return list(names)
 
 
 def part_names(
@@ -696,6 +708,8 @@ def render_report(
     scope = base_scope(paper, functions, quick)
     scope |= {
         "claims": [c for p in parts for c in p.section.claims],
+        # the overall count, the tables' claims too: str() is its line
+        "tally": tally(c for p in parts for c in p.section.every_claim),
         "sections": "\n".join(sections_markdown(parts, seconds, paper.run_counts)),
         "section": SimpleNamespace(**{p.module: p.section.markdown for p in parts}),
         "seconds": seconds,

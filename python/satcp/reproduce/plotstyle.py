@@ -102,13 +102,20 @@ def wrap_title(title: str, width: int) -> str:
     return "\n".join(textwrap.wrap(title, width))
 
 
-def save_png(fig: Figure, path: str | os.PathLike[str], dpi: int) -> Path:
+def save_png(
+    fig: Figure, path: str | os.PathLike[str], dpi: int, caption: str | None = None
+) -> Path:
     """Lays the figure out tightly and writes it as PNG (creating the
-    parent directories)."""
+    parent directories); records it, with ``caption`` (default: its
+    titles, :func:`satcp.manifest.caption_of`), in the run's list of
+    outputs (:mod:`satcp.manifest`)."""
+    from .. import manifest
+
     fig.tight_layout()
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(p, dpi=dpi)
+    manifest.record_figure(p, caption if caption is not None else manifest.caption_of(fig, p))
     return p
 
 
