@@ -121,7 +121,8 @@ def test_a_tiny_paper_runs_end_to_end(tmp_path):
     repro = paper_run.reproduction(paper, "satcp.reproduce")
     out = tmp_path / "out"
     rep = experiment.run(repro, out, workers=2, quick=True)
-    assert sorted(p.name for p in out.iterdir()) == ["claims.csv", "e.csv", "e.png", "report.md"]
+    written = sorted(p.name for p in out.iterdir())
+    assert written == ["claims.csv", "e.csv", "e.png", "outputs.json", "report.md"]
     with (out / "e.csv").open() as f:
         rows = list(csv.DictReader(f))
     assert [r["size"] for r in rows] == ["small", "large"]
