@@ -123,9 +123,11 @@ pub struct TcpEndpoint {
     /// F-RTO (RFC 5682), when `tcp.frto`.
     frto: Option<Frto>,
     /// RACK and tail loss probes (RFC 8985), when `tcp.rack_tlp` (used on
-    /// SACK connections only, as Linux).
-    rack: Option<Rack>,
-    tlp: Option<Tlp>,
+    /// SACK connections only, as Linux). Boxed, as Linux's RTO and HyStart++
+    /// are in `SendState`: a sender without them carries a pointer, not
+    /// their state, between the fields every ACK reads.
+    rack: Option<Box<Rack>>,
+    tlp: Option<Box<Tlp>>,
     /// Aborts, backed-off RTOs and stretches without an RTT sample, for
     /// the results' diagnosis.
     pub stalls: StallRecord,
@@ -164,7 +166,7 @@ impl TcpEndpoint {
         // PRR sets cwnd in recovery, unless the congestion control does.
         let prr = cfg.prr && !parts.cc.owns_cwnd();
         let recovery = super::recovery::with_settings(parts.recovery, prr);
-        TcpEndpoint {
+        let mut ep = TcpEndpoint {
             state: ConnState::Closed,
             tx: SendState {
                 mss,
@@ -214,10 +216,14 @@ impl TcpEndpoint {
             scoreboard_after_timeout: cfg.scoreboard_after_timeout,
             recovery_counters: RecoveryCounters::new(cfg),
             frto: cfg.frto.then(Frto::default),
-            rack: cfg.rack_tlp.then(Rack::default),
-            tlp: cfg.rack_tlp.then(Tlp::default),
+            rack: cfg.rack_tlp.then(Box::default),
+            tlp: cfg.rack_tlp.then(Box::default),
             stalls: StallRecord::default(),
+        };
+        if ep.frto.is_some() || ep.rack.is_some() {
+            ep.tx.sent.track_delivered();
         }
+        ep
     }
 
     /// Offers the congestion module what the path cache holds for this
@@ -552,11 +558,7 @@ impl TcpEndpoint {
         if let Some(d) = dsack {
             self.on_dsack(d, now);
         }
-        let delivered = if self.frto.is_some() || self.rack.is_some() {
-            self.tx.sent.take_delivered()
-        } else {
-            DeliveredNow::default()
-        };
+        let delivered = self.tx.sent.take_delivered();
         if self.rack_on() {
             self.rack_on_ack(&delivered, rtt, dsack.is_some(), now);
         }

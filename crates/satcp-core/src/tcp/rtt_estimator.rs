@@ -25,7 +25,7 @@ pub struct RttEstimator {
     max_rto: f64,
     last_sample: Option<f64>,
     /// Linux's estimator, when `rto_algorithm = "linux"`.
-    linux: Option<LinuxRto>,
+    linux: Option<Box<LinuxRto>>,
 }
 
 impl RttEstimator {
@@ -43,7 +43,7 @@ impl RttEstimator {
             max_rto: cfg.max_rto,
             last_sample: None,
             linux: (cfg.rto_algorithm == RtoAlgorithm::Linux)
-                .then(|| LinuxRto::new(Duration::from_secs_f64(cfg.min_rto).0 as i64)),
+                .then(|| Box::new(LinuxRto::new(Duration::from_secs_f64(cfg.min_rto).0 as i64))),
         }
     }
 

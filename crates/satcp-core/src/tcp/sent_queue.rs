@@ -155,8 +155,10 @@ pub struct SentQueue {
     /// (RACK's scan stops there, `mark_lost_by_time`).
     resent_below: u64,
     /// The segments this ACK newly delivered (SACKed or acknowledged),
-    /// as RACK reads them (`take_delivered`).
-    delivered_now: DeliveredNow,
+    /// as RACK and F-RTO read them (`take_delivered`); None unless one of
+    /// them asked (`track_delivered`), so that other senders do not pay
+    /// for it on every segment acknowledged.
+    delivered_now: Option<DeliveredNow>,
 }
 
 impl SentQueue {
@@ -335,7 +337,15 @@ impl SentQueue {
     /// What the ACKs since the last call newly delivered (RACK's steps 2
     /// and 3, RFC 8985 Sec. 6.2).
     pub fn take_delivered(&mut self) -> DeliveredNow {
-        std::mem::take(&mut self.delivered_now)
+        self.delivered_now
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
+    /// Keeps what each ACK newly delivered, for `take_delivered`.
+    pub fn track_delivered(&mut self) {
+        self.delivered_now.get_or_insert_with(DeliveredNow::default);
     }
 
     /// Records the rescue retransmission of segment `i` (NextSeg rule (4)):
@@ -423,8 +433,8 @@ impl SentQueue {
                 if !s.delivery_counted {
                     self.rate.on_delivered(s.len(), s.last_sent, &s.tx, now);
                 }
-                if !s.sacked {
-                    self.delivered_now.note(&s);
+                if let Some(d) = self.delivered_now.as_mut().filter(|_| !s.sacked) {
+                    d.note(&s);
                 }
                 // Out of the pipe and the scoreboard, then gone.
                 self.update(0, |s| {
@@ -533,7 +543,9 @@ impl SentQueue {
                 }
                 if s.range.start >= b.start && s.range.end <= b.end {
                     newly += s.len();
-                    self.delivered_now.note(&s);
+                    if let Some(d) = self.delivered_now.as_mut() {
+                        d.note(&s);
+                    }
                     if !s.delivery_counted {
                         self.rate.on_delivered(s.len(), s.last_sent, &s.tx, now);
                     }

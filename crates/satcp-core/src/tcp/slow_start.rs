@@ -36,14 +36,14 @@ use crate::engine::Duration;
 #[derive(Clone, Debug, Default)]
 pub struct SlowStartRules {
     byte_counting: bool,
-    hystart: Option<HyStart>,
+    hystart: Option<Box<HyStart>>,
 }
 
 impl SlowStartRules {
     pub fn new(cfg: &TcpConfig) -> SlowStartRules {
         SlowStartRules {
             byte_counting: cfg.byte_counting,
-            hystart: cfg.hystart.then(HyStart::default),
+            hystart: cfg.hystart.then(Box::default),
         }
     }
 }

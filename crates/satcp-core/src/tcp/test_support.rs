@@ -6,7 +6,7 @@ use super::recovery::SackRecovery;
 use super::send_state::SendState;
 use super::{EndpointParts, TcpConfig, TcpEndpoint, TcpOutput};
 use crate::engine::SimTime;
-use crate::net::packet::{flags, TcpHeader};
+use crate::net::packet::{flags, SeqRange, TcpHeader};
 
 /// A congestion control that never changes the window: the machinery's
 /// own tests drive `SendState` without any variant (tcp/ knows none).
@@ -94,4 +94,33 @@ pub fn server_with_segments_out(cfg: &TcpConfig, parts: EndpointParts, n: u64) -
     srv.write(n * mss, now, &mut out);
     assert_eq!(out.segments.len() as u64, n, "all {n} segments sent");
     srv
+}
+
+/// The segment size of the hand-driven connection tests.
+pub const MSS: u64 = 1000;
+
+/// Segment k (1-based) of the stream after the SYN, `MSS` bytes each.
+pub fn seg(k: u64) -> SeqRange {
+    SeqRange::new(1 + (k - 1) * MSS, 1 + k * MSS)
+}
+
+/// The first sequence numbers of the data segments in `out`.
+pub fn data_seqs(out: &TcpOutput) -> Vec<u64> {
+    out.segments
+        .iter()
+        .filter(|(h, _)| h.len > 0)
+        .map(|(h, _)| h.seq)
+        .collect()
+}
+
+/// Feeds `srv` the peer's ACK of `ack` with SACK `blocks` at `t`; returns
+/// the first sequence numbers of the data segments sent in answer.
+pub fn feed_ack(srv: &mut TcpEndpoint, ack: u64, blocks: &[SeqRange], t: SimTime) -> Vec<u64> {
+    let mut out = TcpOutput::default();
+    let mut h = peer_ack(ack, 65_535);
+    if !blocks.is_empty() {
+        h.set_sack(blocks);
+    }
+    srv.on_segment(&h, t, &mut out);
+    data_seqs(&out)
 }

@@ -8,14 +8,8 @@ use crate::engine::{Duration, SimTime};
 use crate::net::packet::SeqRange;
 use crate::protocols::reno::Reno;
 use crate::tcp::recovery::SackRecovery;
-use crate::tcp::test_support::{peer_ack, server_with_segments_out};
+use crate::tcp::test_support::{data_seqs, feed_ack as ack, seg, server_with_segments_out, MSS};
 use crate::tcp::{CongState, EndpointParts, TcpConfig, TcpEndpoint, TcpOutput};
-
-const MSS: u64 = 1000;
-
-fn seg(k: u64) -> SeqRange {
-    SeqRange::new(1 + (k - 1) * MSS, 1 + k * MSS)
-}
 
 /// Ten segments out, `more` segments waiting, F-RTO on.
 fn ten_out(more: u64) -> TcpEndpoint {
@@ -32,14 +26,6 @@ fn ten_out(more: u64) -> TcpEndpoint {
     srv
 }
 
-fn data_seqs(out: &TcpOutput) -> Vec<u64> {
-    out.segments
-        .iter()
-        .filter(|(h, _)| h.len > 0)
-        .map(|(h, _)| h.seq)
-        .collect()
-}
-
 /// The timeout: returns when it fired (segment 1 resent).
 fn time_out(srv: &mut TcpEndpoint) -> SimTime {
     let t = srv.next_deadline().expect("the timer runs");
@@ -48,16 +34,6 @@ fn time_out(srv: &mut TcpEndpoint) -> SimTime {
     assert_eq!(data_seqs(&out), vec![seg(1).start]);
     assert_eq!(srv.tx.state(), CongState::Loss);
     t
-}
-
-fn ack(srv: &mut TcpEndpoint, ack: u64, blocks: &[SeqRange], t: SimTime) -> Vec<u64> {
-    let mut out = TcpOutput::default();
-    let mut h = peer_ack(ack, 65_535);
-    if !blocks.is_empty() {
-        h.set_sack(blocks);
-    }
-    srv.on_segment(&h, t, &mut out);
-    data_seqs(&out)
 }
 
 const MS: fn(u64) -> Duration = Duration::from_millis;

@@ -10,14 +10,8 @@ use crate::tcp::recovery::NewRenoRecovery;
 use crate::tcp::recovery::SackRecovery;
 use crate::tcp::recovery::{LossRecovery, RecoveryAck};
 use crate::tcp::send_state::SendState;
-use crate::tcp::test_support::{peer_ack, server_with_segments_out};
+use crate::tcp::test_support::{feed_ack, peer_ack, seg, server_with_segments_out, MSS};
 use crate::tcp::{EndpointParts, TcpConfig, TcpEndpoint, TcpOutput};
-
-const MSS: u64 = 1000;
-
-fn seg(k: u64) -> SeqRange {
-    SeqRange::new(1 + (k - 1) * MSS, 1 + k * MSS)
-}
 
 /// SACK recovery that does not pass `nextseg_rules_3_and_4` on (as a
 /// wrapper that forgot to would).
@@ -55,17 +49,7 @@ fn ten_out(recovery: Box<dyn LossRecovery>) -> TcpEndpoint {
 /// Feeds the ACK of `ack` with one SACK block; returns the data segments
 /// sent in answer (their first sequence numbers).
 fn ack(srv: &mut TcpEndpoint, ack: u64, sack: Option<SeqRange>, t: f64) -> Vec<u64> {
-    let mut out = TcpOutput::default();
-    let mut h = peer_ack(ack, 65_535);
-    if let Some(b) = sack {
-        h.set_sack(&[b]);
-    }
-    srv.on_segment(&h, SimTime::from_secs_f64(t), &mut out);
-    out.segments
-        .iter()
-        .filter(|(h, _)| h.len > 0)
-        .map(|(h, _)| h.seq)
-        .collect()
+    feed_ack(srv, ack, sack.as_slice(), SimTime::from_secs_f64(t))
 }
 
 /// Segments 1 and 9 lost. SACKs of 2-4 start recovery (fast retransmission

@@ -10,14 +10,8 @@ use crate::net::packet::SeqRange;
 use crate::protocols::adalr::AdalrRecovery;
 use crate::protocols::reno::Reno;
 use crate::tcp::recovery::{NewRenoRecovery, SackRecovery};
-use crate::tcp::test_support::{peer_ack, server_with_segments_out};
+use crate::tcp::test_support::{feed_ack, seg, server_with_segments_out, MSS};
 use crate::tcp::{EndpointParts, LossRecovery, TcpConfig, TcpEndpoint, TcpOutput};
-
-const MSS: u64 = 1000;
-
-fn seg(k: u64) -> SeqRange {
-    SeqRange::new(1 + (k - 1) * MSS, 1 + k * MSS)
-}
 
 fn twenty_out(recovery: Box<dyn LossRecovery>, sack: bool) -> TcpEndpoint {
     let cfg = TcpConfig {
@@ -36,18 +30,9 @@ fn twenty_out(recovery: Box<dyn LossRecovery>, sack: bool) -> TcpEndpoint {
 
 /// The peer's ACK of `ack` SACKing `blocks`; returns the data segments
 /// sent in answer (first sequence numbers).
+/// The peer's ACK of `ack` with SACK `blocks`, at 1 s.
 fn ack(srv: &mut TcpEndpoint, ack: u64, blocks: &[SeqRange]) -> Vec<u64> {
-    let mut out = TcpOutput::default();
-    let mut h = peer_ack(ack, 65_535);
-    if !blocks.is_empty() {
-        h.set_sack(blocks);
-    }
-    srv.on_segment(&h, SimTime::from_secs_f64(1.0), &mut out);
-    out.segments
-        .iter()
-        .filter(|(h, _)| h.len > 0)
-        .map(|(h, _)| h.seq)
-        .collect()
+    feed_ack(srv, ack, blocks, SimTime::from_secs_f64(1.0))
 }
 
 /// SACKs of `from..=to` above a hole at 1 (one ACK per segment); returns

@@ -8,14 +8,8 @@ use crate::net::packet::SeqRange;
 use crate::protocols::reno::Reno;
 use crate::tcp::config::ScoreboardAfterTimeout;
 use crate::tcp::recovery::SackRecovery;
-use crate::tcp::test_support::{peer_ack, server_with_segments_out};
+use crate::tcp::test_support::{data_seqs, feed_ack as ack, seg, server_with_segments_out, MSS};
 use crate::tcp::{EndpointParts, TcpConfig, TcpEndpoint, TcpOutput};
-
-const MSS: u64 = 1000;
-
-fn seg(k: u64) -> SeqRange {
-    SeqRange::new(1 + (k - 1) * MSS, 1 + k * MSS)
-}
 
 fn ten_out(mode: ScoreboardAfterTimeout) -> TcpEndpoint {
     let cfg = TcpConfig {
@@ -26,26 +20,6 @@ fn ten_out(mode: ScoreboardAfterTimeout) -> TcpEndpoint {
     };
     let parts = EndpointParts::new(Box::new(Reno::new()), Box::new(SackRecovery), true);
     server_with_segments_out(&cfg, parts, 10)
-}
-
-/// Feeds the peer's ACK of `ack` with SACK `blocks` at `t`; returns the
-/// first sequence numbers of the data segments sent in answer.
-fn ack(srv: &mut TcpEndpoint, ack: u64, blocks: &[SeqRange], t: SimTime) -> Vec<u64> {
-    let mut out = TcpOutput::default();
-    let mut h = peer_ack(ack, 65_535);
-    if !blocks.is_empty() {
-        h.set_sack(blocks);
-    }
-    srv.on_segment(&h, t, &mut out);
-    data_seqs(&out)
-}
-
-fn data_seqs(out: &TcpOutput) -> Vec<u64> {
-    out.segments
-        .iter()
-        .filter(|(h, _)| h.len > 0)
-        .map(|(h, _)| h.seq)
-        .collect()
 }
 
 /// Runs the retransmission timer out; returns what it sent and when.

@@ -11,12 +11,10 @@ use crate::protocols::reno::Reno;
 use crate::tcp::congestion::{CcEvent, CongestionControl, Reply};
 use crate::tcp::recovery::SackRecovery;
 use crate::tcp::send_state::SendState;
-use crate::tcp::test_support::{peer_ack, server_with_segments_out};
+use crate::tcp::test_support::{peer_ack, seg, server_with_segments_out, MSS};
 use crate::tcp::{EndpointParts, TcpConfig, TcpEndpoint, TcpOutput};
 use std::cell::RefCell;
 use std::rc::Rc;
-
-const MSS: u64 = 1000;
 
 #[derive(Default, Debug)]
 struct Seen {
@@ -66,10 +64,6 @@ impl CongestionControl for Recorder {
         s.cwnd = s.cwnd.max(s.undo_state().prior_cwnd);
         s.ssthresh = s.ssthresh.max(s.undo_state().prior_ssthresh);
     }
-}
-
-fn seg(k: u64) -> SeqRange {
-    SeqRange::new(1 + (k - 1) * MSS, 1 + k * MSS)
 }
 
 /// Returns what the hooks saw and the server's (cwnd, ssthresh) at the

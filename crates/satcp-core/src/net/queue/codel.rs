@@ -352,19 +352,10 @@ impl Queue for Codel {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::net::packet::{Packet, Priority, TcpHeader};
+    use crate::net::queue::test_packet;
 
     pub fn pkt(pool: &mut PacketPool, endpoint: u32, ecn: Ecn) -> PacketId {
-        pool.alloc(Packet {
-            src: 0,
-            dst: 1,
-            endpoint,
-            size: 1000,
-            priority: Priority::High,
-            ecn,
-            tcp: TcpHeader::default(),
-            created: SimTime::ZERO,
-        })
+        test_packet(pool, endpoint, 1000, ecn)
     }
 
     pub fn ms(x: u64) -> SimTime {

@@ -234,19 +234,11 @@ impl Queue for Drr {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::packet::{Ecn, Packet, Priority, TcpHeader};
+    use crate::net::packet::Ecn;
+    use crate::net::queue::test_packet;
 
     fn pkt(pool: &mut PacketPool, endpoint: u32, size: u32) -> PacketId {
-        pool.alloc(Packet {
-            src: 0,
-            dst: 1,
-            endpoint,
-            size,
-            priority: Priority::High,
-            ecn: Ecn::NotEct,
-            tcp: TcpHeader::default(),
-            created: SimTime::ZERO,
-        })
+        test_packet(pool, endpoint, size, Ecn::NotEct)
     }
 
     fn drr(quantum: u32, flow_limit: Option<u64>, limit: QueueLimit) -> Drr {

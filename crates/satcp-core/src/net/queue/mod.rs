@@ -136,3 +136,22 @@ pub trait Queue {
         false
     }
 }
+
+/// A packet of `size` bytes to `endpoint` (node 0 to node 1, high
+/// priority), as the queues' tests offer them.
+#[cfg(test)]
+pub(crate) fn test_packet(
+    pool: &mut PacketPool,
+    endpoint: crate::net::packet::EndpointId,
+    size: u32,
+    ecn: crate::net::packet::Ecn,
+) -> PacketId {
+    pool.alloc(crate::net::packet::Packet {
+        dst: 1,
+        endpoint,
+        size,
+        priority: crate::net::packet::Priority::High,
+        ecn,
+        ..Default::default()
+    })
+}

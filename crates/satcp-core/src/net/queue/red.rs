@@ -251,7 +251,7 @@ impl Queue for Red {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::packet::{Packet, Priority, TcpHeader};
+    use crate::net::queue::test_packet;
 
     fn params(ecn_marking: bool) -> RedConfig {
         RedConfig {
@@ -274,16 +274,7 @@ mod tests {
     }
 
     fn pkt(pool: &mut PacketPool, ecn: Ecn) -> PacketId {
-        pool.alloc(Packet {
-            src: 0,
-            dst: 1,
-            endpoint: 0,
-            size: 1000,
-            priority: Priority::High,
-            ecn,
-            tcp: TcpHeader::default(),
-            created: SimTime::ZERO,
-        })
+        test_packet(pool, 0, 1000, ecn)
     }
 
     #[test]

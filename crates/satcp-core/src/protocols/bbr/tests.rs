@@ -3,10 +3,8 @@ use crate::net::packet::{SeqRange, TcpHeader};
 use crate::protocols::test_support::send_state;
 use crate::tcp::delivery_rate::RateSample;
 use crate::tcp::recovery::SackRecovery;
-use crate::tcp::test_support::{peer_ack, server_with_segments_out};
+use crate::tcp::test_support::{feed_ack, seg, server_with_segments_out, MSS};
 use crate::tcp::{EndpointParts, TcpConfig, TcpEndpoint, TcpOutput};
-
-const MSS: u64 = 1000;
 
 #[test]
 fn gains_are_those_of_the_draft() {
@@ -153,10 +151,6 @@ fn probe_bw_starts_at_any_phase_but_the_draining_one() {
 // itself (`owns_cwnd`), so PRR stays out, as Linux's tcp_cong_control
 // calls BBR's cong_control instead of tcp_cwnd_reduction.
 
-fn seg(k: u64) -> SeqRange {
-    SeqRange::new(1 + (k - 1) * MSS, 1 + k * MSS)
-}
-
 /// BBR without pacing: the hand-made ACKs all arrive at one time, and
 /// what they release is cwnd's business here.
 struct Unpaced(Bbr);
@@ -206,18 +200,9 @@ fn twenty_out() -> TcpEndpoint {
 
 /// The peer's ACK of `ack` SACKing `blocks`; the data segments sent in
 /// answer (first sequence numbers).
+/// The peer's ACK of `ack` with SACK `blocks`, at 1 s.
 fn ack(srv: &mut TcpEndpoint, ack: u64, blocks: &[SeqRange]) -> Vec<u64> {
-    let mut out = TcpOutput::default();
-    let mut h = peer_ack(ack, 65_535);
-    if !blocks.is_empty() {
-        h.set_sack(blocks);
-    }
-    srv.on_segment(&h, SimTime::from_secs_f64(1.0), &mut out);
-    out.segments
-        .iter()
-        .filter(|(h, _)| h.len > 0)
-        .map(|(h, _)| h.seq)
-        .collect()
+    feed_ack(srv, ack, blocks, SimTime::from_secs_f64(1.0))
 }
 
 fn sacked(from: u64, to: u64) -> SeqRange {

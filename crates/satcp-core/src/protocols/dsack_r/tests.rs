@@ -6,14 +6,8 @@
 
 use super::*;
 use crate::net::packet::SeqRange;
-use crate::tcp::test_support::{peer_ack, server_with_segments_out};
+use crate::tcp::test_support::{peer_ack, seg, server_with_segments_out, MSS};
 use crate::tcp::{TcpConfig, TcpEndpoint, TcpOutput};
-
-const MSS: u64 = 1000;
-
-fn seg(k: u64) -> SeqRange {
-    SeqRange::new(1 + (k - 1) * MSS, 1 + k * MSS)
-}
 
 fn cfg() -> TcpConfig {
     TcpConfig {

@@ -6,15 +6,9 @@ use super::*;
 use crate::engine::Duration;
 use crate::protocols::dsack_r::tests::after_recovery;
 use crate::tcp::recovery::SackRecovery;
-use crate::tcp::test_support::{accept, peer_ack};
+use crate::tcp::test_support::{accept, peer_ack, seg, MSS};
 use crate::tcp::{CcEvent, CongState};
 use crate::tcp::{TcpConfig, TcpEndpoint, TcpOutput};
-
-const MSS: u64 = 1000;
-
-fn seg(k: u64) -> SeqRange {
-    SeqRange::new(1 + (k - 1) * MSS, 1 + k * MSS)
-}
 
 fn config(name: &str, extra: serde_json::Value) -> RrTcpConfig {
     let s: RrTcpSettings = serde_json::from_value(extra).unwrap();

@@ -190,6 +190,7 @@ mod tests {
     /// Ten 100-byte segments sent 1 ms apart from t = 0.
     fn queue() -> SentQueue {
         let mut q = SentQueue::default();
+        q.track_delivered();
         for i in 0..10u64 {
             q.push_new(
                 SeqRange::new(1 + i * 100, 101 + i * 100),
