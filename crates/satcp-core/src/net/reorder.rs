@@ -25,7 +25,9 @@ pub struct ReorderConfig {
     pub sd_s: f64,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 /// The distribution of a held-back packet's extra delay.
 pub enum DelayKind {
