@@ -142,8 +142,6 @@ def _table(s: dict[str, Any], tcp: bool) -> str:
             default = "{} (no settings)"
         else:
             default = ""
-        if "const" in p:
-            default = _value(p["const"])
         cells = [f"`{name}`", _type(p), p.get("x-unit", "")]
         cells.append(default)
         if tcp:
@@ -155,7 +153,7 @@ def _table(s: dict[str, Any], tcp: bool) -> str:
 
 def _type(p: dict[str, Any]) -> str:
     if "const" in p:
-        return "string"
+        return _value(p["const"])
     if "enum" in p:
         values = [v for v in p["enum"] if v is not None]
         if len(values) > _MAX_ENUM_IN_TYPE:

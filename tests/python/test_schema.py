@@ -130,3 +130,12 @@ def test_the_schema_rejects_what_the_parser_rejects(override, validator):
     assert list(validator.iter_errors(scenario))
     with pytest.raises(satcp.ScenarioError):
         satcp._core.validate_json(json.dumps(scenario))
+
+
+def test_every_compare_preset_is_valid_under_the_schema(validator):
+    from satcp import compare
+
+    for preset, (_, factory) in compare.PRESETS.items():
+        for label, tcp in compare.VARIANTS:
+            errors = [e.message for e in validator.iter_errors(factory(tcp, 120.0))]
+            assert not errors, (preset, label, errors)

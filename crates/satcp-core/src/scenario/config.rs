@@ -203,6 +203,7 @@ pub struct BulkConfig {
     pub start_s: f64,
     /// Bytes to send (none: unbounded, until the run ends).
     #[serde(default)]
+    #[schemars(extend("x-unit" = "bytes"))]
     pub bytes: Option<u64>,
     /// This application's TCP settings, merged over the scenario's `[tcp]`
     /// table field by field.
@@ -231,7 +232,7 @@ pub struct WebConfig {
     pub start_s: f64,
     /// Transfer size S in segments of the app's `tcp.mss` (50 in Figs. 14-15).
     #[serde(default = "web_segments")]
-    #[schemars(range(min = 1))]
+    #[schemars(range(min = 1), extend("x-unit" = "segments"))]
     pub segments: u32,
     /// Mean think time between one transfer's last ACK and the next
     /// transfer (Fig. 16's DT); 0: back to back (Figs. 14-15).
