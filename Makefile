@@ -16,6 +16,9 @@
 #                + `satcp compare` (every variant on GEO and LEO path presets)
 #                + `satcp report` (reports/index.html: all of it on one page)
 #   make test    setup + Rust format/lint/tests + Python lint/tests
+#   make schema  regenerate docs/scenario.schema.json and
+#                docs/scenario-reference.md from the core (a test checks
+#                that they are current)
 #   make bench   the core's benchmarks (summary table, then criterion),
 #                built with profile-guided optimisation (tools/pgo.sh)
 #   make bench-cli, bench-sweep, bench-ns3  whole-process times: the satcp
@@ -67,7 +70,7 @@ RUST_SOURCES := $(shell find crates -type f \( -name '*.rs' -o -name Cargo.toml 
 # clippy), so that cargo does not rebuild pyo3 when switching between them.
 export PYO3_PYTHON := $(VENV_ABS)/bin/python
 
-.PHONY: setup system-tools run test test-rust test-python lint-rust lint-python bench soak fuzz clean validate validate-modern ns3-venv
+.PHONY: schema setup system-tools run test test-rust test-python lint-rust lint-python bench soak fuzz clean validate validate-modern ns3-venv
 
 setup: $(PLAIN_INSTALLED)
 
@@ -181,6 +184,13 @@ lint-python: setup
 
 test-python: setup
 	$(BIN)/pytest -q tests/python
+
+# The scenario format's reference, generated from the schema the core
+# derives from its parser's types (python/satcp/schema.py); test_schema.py
+# fails when the checked-in files differ from what the build prints.
+schema: setup
+	$(BIN)/satcp schema > docs/scenario.schema.json
+	$(BIN)/satcp schema --format markdown > docs/scenario-reference.md
 
 # First a table per benchmark scenario (wall time, events, events/s,
 # ns/event, peak memory: benches/summary.rs), then criterion; both built

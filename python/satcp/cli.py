@@ -107,6 +107,18 @@ def _build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("variants", help="list the TCP variants")
 
+    sc = sub.add_parser(
+        "schema",
+        help="print the scenario format: its JSON Schema, or the reference page "
+        "(docs/scenario-reference.md)",
+    )
+    sc.add_argument(
+        "--format",
+        choices=("json", "markdown"),
+        default="json",
+        help="json: the JSON Schema (docs/scenario.schema.json); markdown: the reference page",
+    )
+
     rp = sub.add_parser("reproduce", help="reproduce published results")
     rp.add_argument(
         "what",
@@ -216,7 +228,10 @@ def _main(argv: Sequence[str] | None) -> int:
         print(version_line())
         return 0
     if args.command is None:
-        raise UsageError("a command is needed: run, validate, variants, reproduce or compare")
+        raise UsageError(
+            "a command is needed: run, validate, variants, schema, reproduce, compare, "
+            "sweep, plot or report"
+        )
 
     # Imported here so that `--help` and usage errors stay fast.
     from . import ScenarioError
@@ -228,6 +243,8 @@ def _main(argv: Sequence[str] | None) -> int:
             return _cmd_validate(args)
         if args.command == "variants":
             return _cmd_variants()
+        if args.command == "schema":
+            return _cmd_schema(args)
         if args.command == "reproduce":
             return _cmd_reproduce(args)
         if args.command == "compare":
@@ -267,6 +284,14 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         f"{args.file}: ok ({len(sc.get('nodes', []))} nodes, {len(sc.get('links', []))} links, "
         f"{len(sc.get('apps', []))} apps)"
     )
+    return 0
+
+
+def _cmd_schema(args: argparse.Namespace) -> int:
+    """The scenario format, derived by the core from its parser's types."""
+    from . import schema
+
+    sys.stdout.write(schema.markdown() if args.format == "markdown" else schema.json_text())
     return 0
 
 

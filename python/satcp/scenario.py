@@ -1,7 +1,8 @@
 """Scenario loading: TOML files, ``--set`` overrides, JSON for the core.
 
 The scenario format itself (fields, defaults, validation) belongs to the Rust
-core, see ``crates/satcp-core/src/scenario/config.rs``. This module only
+core; every field is in ``docs/scenario-reference.md`` (generated from the
+core's JSON Schema, :mod:`satcp.schema`). This module only
 
 - reads a TOML file (or copies a dict),
 - applies overrides such as ``links[1].ab.errors.ber=1e-6`` or ``tcp.variant=newreno``

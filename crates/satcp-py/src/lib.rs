@@ -225,6 +225,14 @@ fn router_kinds() -> Vec<(&'static str, &'static str)> {
         .collect()
 }
 
+/// The JSON Schema of a scenario (`satcp_core::scenario::schema`), as
+/// JSON text.
+#[pyfunction]
+fn scenario_schema() -> String {
+    serde_json::to_string(&satcp_core::scenario::schema::json_schema())
+        .expect("a schema serializes")
+}
+
 /// Runs the training workload of the profile-guided optimisation
 /// (`tools/pgo.sh`) in this build; returns the events simulated.
 #[pyfunction]
@@ -245,6 +253,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(variant_families, m)?)?;
     m.add_function(wrap_pyfunction!(compared_variants, m)?)?;
     m.add_function(wrap_pyfunction!(router_kinds, m)?)?;
+    m.add_function(wrap_pyfunction!(scenario_schema, m)?)?;
     m.add_function(wrap_pyfunction!(_pgo_training, m)?)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

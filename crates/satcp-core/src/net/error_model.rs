@@ -20,14 +20,17 @@ use serde::Deserialize;
 
 /// `errors = { ber, loss, duplicate, data_only, corrupted_reach_next_node,
 /// drop_seqs, loss_schedule, gilbert_elliott }`.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default, expecting = "a table")]
 pub struct ErrorsConfig {
     /// Bit error rate in [0, 1].
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub ber: f64,
     /// Probability that a packet is lost regardless of its size.
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub loss: f64,
     /// Probability that a packet is delivered twice.
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub duplicate: f64,
     /// The errors (all of them, reordering included) hit data packets
     /// only; pure ACKs pass.
@@ -43,6 +46,7 @@ pub struct ErrorsConfig {
     /// Time-varying loss: [[time_s, probability], ...], a step function as
     /// `delay_schedule`; on top of `loss` (handover outages are 1 for
     /// their duration).
+    #[schemars(extend("x-unit" = "[s, probability]"))]
     pub loss_schedule: Option<Vec<[f64; 2]>>,
     /// Two-state burst errors, on top of the others.
     pub gilbert_elliott: Option<GilbertElliottConfig>,

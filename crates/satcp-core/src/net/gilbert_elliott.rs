@@ -26,20 +26,30 @@ use serde::Deserialize;
 /// ber_bad }`: the burst-error channel of one link direction. `p` and `r`
 /// must be given; the rest defaults to Gilbert's channel, every packet
 /// lost in the bad state and none in the good one.
-#[derive(Clone, Copy, Debug, PartialEq, Default, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, expecting = "a table")]
 pub struct GilbertElliottConfig {
     /// Per-packet probability of G -> B.
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub p: f64,
     /// Per-packet probability of B -> G.
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub r: f64,
+    /// Probability that a packet is lost in the good state.
     #[serde(default)]
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub loss_good: f64,
+    /// Probability that a packet is lost in the bad state.
     #[serde(default = "all_lost")]
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub loss_bad: f64,
+    /// Bit error rate in the good state.
     #[serde(default)]
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub ber_good: f64,
+    /// Bit error rate in the bad state.
     #[serde(default)]
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub ber_bad: f64,
 }
 

@@ -25,10 +25,11 @@ use std::collections::VecDeque;
 
 /// `arq = { attempts, recover_all }`: the ARQ settings of one link
 /// direction.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default, expecting = "a table")]
 pub struct ArqConfig {
     /// Most transmissions of one frame, the first included; 0: no ARQ.
+    #[schemars(range(max = MAX_ATTEMPTS))]
     pub attempts: u32,
     /// A frame whose last allowed transmission fails is delivered anyway
     /// (every frame is recovered, TCP-R paper scenario 2).

@@ -12,35 +12,46 @@ use super::queue::QueueConfig;
 use super::reorder::ReorderConfig;
 use super::schedule;
 use crate::engine::RngStream;
-use crate::error::{delay, probability, rate, ScenarioError};
+use crate::error::{
+    delay, probability, rate, ScenarioError, MAX_DELAY_S, MAX_RATE_BPS, MIN_RATE_BPS,
+};
 use crate::net::error_model::ErrorsConfig;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DirectionConfig {
     /// Transmission rate, bits per second: needed, on the link or in each
     /// direction.
+    #[schemars(range(min = MIN_RATE_BPS, max = MAX_RATE_BPS))]
     pub rate_bps: Option<f64>,
     /// Propagation delay, seconds.
     #[serde(default)]
+    #[schemars(range(min = 0.0, max = MAX_DELAY_S))]
     pub delay_s: f64,
     /// Time-varying delay: [[time_s, delay_s], ...] in increasing time,
     /// a step function (a trace, or an orbit's geometry per slot); it
     /// replaces delay_s from its first point on (before it, its first
     /// value holds). A packet keeps the delay in force when it was sent.
+    #[schemars(extend("x-unit" = "[s, s]"))]
     pub delay_schedule: Option<Vec<[f64; 2]>>,
     /// Time-varying rate: [[time_s, rate_bps], ...], as delay_schedule.
+    #[schemars(extend("x-unit" = "[s, bit/s]"))]
     pub rate_schedule: Option<Vec<[f64; 2]>>,
     /// Probability that a data packet is dropped at the queue entrance as
     /// a congestion drop (`net/congestion_loss.rs`).
     #[serde(default)]
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub congestion_loss: f64,
+    /// Losses, corruption and duplicates on the wire (`errors = { ... }`).
     #[serde(default)]
     pub errors: ErrorsConfig,
+    /// Packets held back so that later ones overtake them
+    /// (`reorder = { ... }`).
     #[serde(default)]
     pub reorder: ReorderConfig,
+    /// Link-layer retransmission of corrupted frames (`arq = { ... }`).
     #[serde(default)]
     pub arq: ArqConfig,
     /// `queue`, `queue_packets`, `queue_bytes` and the kind's table, taken

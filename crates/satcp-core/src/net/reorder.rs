@@ -4,24 +4,32 @@
 //! stream, after corruption, loss and duplication.
 
 use crate::engine::{Duration, RngStream};
-use crate::error::{non_negative, probability, ScenarioError};
+use crate::error::{non_negative, probability, ScenarioError, MAX_SETTING};
 use serde::Deserialize;
 
 /// `reorder = { prob, delay, mean_s, sd_s }`.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default, expecting = "a table")]
 pub struct ReorderConfig {
     /// Probability that a packet is held back.
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub prob: f64,
     /// How long: "fixed" (`mean_s`), "uniform" (0 to 2 `mean_s`) or
     /// "normal" (`mean_s`, `sd_s`, truncated to [0, 2 `mean_s`]).
     pub delay: DelayKind,
+    /// Mean extra delay of a held-back packet, seconds.
+    #[schemars(range(min = 0.0, max = MAX_SETTING))]
     pub mean_s: f64,
+    /// Standard deviation of the extra delay (`delay = "normal"`), seconds.
+    #[schemars(range(min = 0.0, max = MAX_SETTING))]
     pub sd_s: f64,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
+/// The distribution of a held-back packet's extra delay.
 pub enum DelayKind {
     #[default]
     Fixed,

@@ -68,25 +68,33 @@ impl VariantFactory for AdalrConfig {
 }
 
 /// Parameters of TCP-ADaLR (defaults: thesis Ch. 5).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct AdalrConfig {
     /// rho at and above which the adaptive increments apply (rho = 15 is a
     /// sample RTT of 250 ms, Table 5.1).
+    #[schemars(range(max = crate::error::MAX_SETTING), extend("exclusiveMinimum" = 0.0))]
     pub breakpoint: f64,
     /// Upper bound of rho (the minimum recommended maximum RTO, 60 s / 1 s).
+    #[schemars(range(min = 1.0, max = crate::error::MAX_SETTING))]
     pub rho_max: f64,
     /// "per_ack": the usable window is the advertised window plus this
     /// ACK's increment; "cumulative": increments add up over ACKs.
+    #[schemars(extend("enum" = RWND_MODES))]
     pub rwnd_mode: String,
     /// Added to the timer restarted after a timeout, seconds.
+    #[schemars(range(min = 0.0, max = crate::error::MAX_SETTING), extend("x-unit" = "s"))]
     pub rto_margin: f64,
     /// Retransmissions per transmission round while recovering from a timeout.
+    #[schemars(range(min = 1))]
     pub rto_retransmit_limit: u32,
     /// The RTO estimator's deviation gain (`tcp.deviation_gain`).
     #[serde(skip)]
     pub deviation_gain: f64,
 }
+
+/// The values of `rwnd_mode`.
+pub const RWND_MODES: [&str; 2] = ["per_ack", "cumulative"];
 
 impl AdalrConfig {
     fn validate(&self) -> Result<(), ScenarioError> {
@@ -94,7 +102,7 @@ impl AdalrConfig {
         // rho is clamped to [1, rho_max].
         range("rho_max", self.rho_max, 1.0, MAX_SETTING)?;
         non_negative("rto_margin", self.rto_margin)?;
-        if !matches!(self.rwnd_mode.as_str(), "per_ack" | "cumulative") {
+        if !RWND_MODES.contains(&self.rwnd_mode.as_str()) {
             return Err(bad(
                 "rwnd_mode",
                 format!("{:?}", self.rwnd_mode),

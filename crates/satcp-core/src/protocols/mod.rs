@@ -52,6 +52,9 @@ pub struct Variant {
     /// Parses and checks the family's settings table into its factory.
     /// Errors name the field relative to the family's table.
     pub parse: fn(&VariantInput) -> Result<Arc<dyn VariantFactory>, ScenarioError>,
+    /// The JSON Schema of the family's settings table (`scenario/schema.rs`):
+    /// derived from the type `parse` reads, so the two cannot disagree.
+    pub schema: fn(&mut schemars::SchemaGenerator) -> schemars::Schema,
     /// Listed by `satcp variants` (false for the worked example).
     pub listed: bool,
     /// How `satcp compare` runs the family (none: it is not compared).
@@ -79,7 +82,9 @@ pub struct VariantInput<'a> {
 /// reads it (unknown fields are errors, missing ones take the defaults),
 /// `check` validates it and completes it from the TCP settings, and the
 /// value is the family's factory.
-pub trait Settings: VariantFactory + DeserializeOwned + Default + 'static {
+pub trait Settings:
+    VariantFactory + DeserializeOwned + schemars::JsonSchema + Default + 'static
+{
     /// Checks the values; errors name the field relative to the table.
     fn check(&mut self, _input: &VariantInput) -> Result<(), ScenarioError> {
         Ok(())
@@ -88,7 +93,9 @@ pub trait Settings: VariantFactory + DeserializeOwned + Default + 'static {
 
 /// The settings of a family that changes congestion control only: it runs
 /// NewReno or SACK recovery unchanged.
-pub trait CongestionSettings: DeserializeOwned + Default + Send + Sync + 'static {
+pub trait CongestionSettings:
+    DeserializeOwned + schemars::JsonSchema + Default + Send + Sync + 'static
+{
     /// Checks the values; errors name the field relative to the table.
     fn check(&mut self, _input: &VariantInput) -> Result<(), ScenarioError> {
         Ok(())
@@ -131,7 +138,8 @@ impl Variant {
         recoveries: &'static [Recovery],
         shorthands: &'static [(&'static str, Recovery)],
     ) -> Variant {
-        Variant::parsed_by(name, about, recoveries, shorthands, parse_settings::<S>)
+        let parse = parse_settings::<S>;
+        Variant::parsed_by(name, about, recoveries, shorthands, parse, schema_of::<S>)
     }
 
     /// A family that changes congestion control only (settings `S`) and
@@ -143,7 +151,7 @@ impl Variant {
         shorthands: &'static [(&'static str, Recovery)],
     ) -> Variant {
         let parse = parse_congestion_settings::<S>;
-        Variant::parsed_by(name, about, recoveries, shorthands, parse)
+        Variant::parsed_by(name, about, recoveries, shorthands, parse, schema_of::<S>)
     }
 
     const fn parsed_by(
@@ -152,6 +160,7 @@ impl Variant {
         recoveries: &'static [Recovery],
         shorthands: &'static [(&'static str, Recovery)],
         parse: fn(&VariantInput) -> Result<Arc<dyn VariantFactory>, ScenarioError>,
+        schema: fn(&mut schemars::SchemaGenerator) -> schemars::Schema,
     ) -> Variant {
         Variant {
             name,
@@ -159,6 +168,7 @@ impl Variant {
             recoveries,
             shorthands,
             parse,
+            schema,
             listed: true,
             compared_as: &[],
         }
@@ -183,7 +193,7 @@ impl Variant {
 }
 
 /// A family without settings of its own: its table must be empty.
-#[derive(Clone, Copy, Debug, Default, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, Default, serde::Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NoSettings {}
 
@@ -194,6 +204,14 @@ pub struct RouterKind {
     /// Builds one instance from its settings (the entry's other fields);
     /// errors name the field relative to the entry.
     pub build: fn(&Value) -> Result<Box<dyn RouterFunction>, ScenarioError>,
+    /// The JSON Schema of the entry's settings: derived from the type
+    /// `build` reads (`scenario/schema.rs`).
+    pub schema: fn(&mut schemars::SchemaGenerator) -> schemars::Schema,
+}
+
+/// The schema of the settings type `T`, for a registry entry.
+pub fn schema_of<T: schemars::JsonSchema>(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    g.subschema_for::<T>()
 }
 
 /// Every variant family, in the order `satcp variants` lists them and

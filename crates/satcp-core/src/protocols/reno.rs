@@ -30,7 +30,7 @@ pub const VARIANT: Variant = Variant::congestion_only::<RenoSettings>(
 ]);
 
 /// Reno has no settings of its own: a `[tcp.reno]` table must be empty.
-#[derive(Default, serde::Deserialize)]
+#[derive(Default, serde::Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RenoSettings {}
 

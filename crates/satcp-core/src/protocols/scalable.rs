@@ -24,12 +24,14 @@ pub const VARIANT: Variant = Variant::congestion_only::<ScalableConfig>(
 );
 
 /// `[tcp.scalable]`: the paper's constants (Sec. 2).
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct ScalableConfig {
     /// a: segments added per segment acknowledged (0.01).
+    #[schemars(range(max = 1.0), extend("exclusiveMinimum" = 0.0))]
     pub a: f64,
     /// b: the share of cwnd a loss takes (0.125).
+    #[schemars(extend("exclusiveMinimum" = 0.0, "exclusiveMaximum" = 1.0))]
     pub b: f64,
 }
 

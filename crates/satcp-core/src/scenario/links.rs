@@ -14,12 +14,17 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 /// The fields that are the link's, not a direction's.
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct Ends {
+pub(crate) struct Ends {
+    /// The link's name (results, `--pcap`, `--set links[NAME]`); default
+    /// `<a>-<b>`.
     #[serde(default)]
+    #[schemars(length(min = 1, max = super::validate::MAX_NAME_CHARS))]
     name: Option<String>,
+    /// One end's node; direction `ab` goes from `a` to `b`.
     a: String,
+    /// The other end's node (not `a`).
     b: String,
 }
 

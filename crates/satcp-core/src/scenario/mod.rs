@@ -7,6 +7,7 @@ pub mod config;
 pub mod diagnosis;
 pub mod links;
 pub mod results;
+pub mod schema;
 pub mod validate;
 
 pub use config::Scenario;

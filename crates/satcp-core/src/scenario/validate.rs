@@ -5,12 +5,14 @@ use super::config::{AppConfig, Scenario};
 use super::ScenarioError;
 use crate::error::{bad, count, non_negative, number, positive, seconds};
 use crate::net::packet::TIMESTAMPS_OPTION_BYTES;
-use crate::tcp::config::MAX_SCALED_WINDOW;
+use crate::tcp::config::{MAX_MSS, MAX_SCALED_WINDOW};
 use crate::tcp::TcpConfig;
 
 /// The most samples, pages or files a scenario may plan (each is memory
 /// allocated before or during the run): 10^7.
 pub const MAX_EVENTS_PLANNED: f64 = 1e7;
+/// The same, as a count.
+pub const MAX_EVENTS_PLANNED_U32: u32 = MAX_EVENTS_PLANNED as u32;
 
 pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     positive("duration_s", s.duration_s)?;
@@ -94,7 +96,7 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
                     &format!("{f}.files"),
                     ftp.files as u64,
                     1,
-                    MAX_EVENTS_PLANNED as u64,
+                    MAX_EVENTS_PLANNED_U32 as u64,
                 )?;
                 if ftp.file_bytes == 0 {
                     return Err(bad(format!("{f}.file_bytes"), 0, "must be at least 1"));
@@ -125,7 +127,7 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
                     return Err(bad(format!("{f}.segments"), 0, "must be at least 1"));
                 }
                 non_negative(&format!("{f}.think_time_s"), w.think_time_s)?;
-                if !matches!(w.think_time.as_str(), "exponential" | "fixed") {
+                if !super::config::THINK_TIMES.contains(&w.think_time.as_str()) {
                     return Err(bad(
                         format!("{f}.think_time"),
                         format!("{:?}", w.think_time),
@@ -189,9 +191,7 @@ fn connected(s: &Scenario, a: &str, b: &str) -> bool {
 /// The machinery's TCP fields.
 pub fn tcp_fields(f: &str, t: &TcpConfig) -> Result<(), ScenarioError> {
     let g = |name: &str| format!("{f}.{name}");
-    if t.mss == 0 || t.mss > 65_495 {
-        return Err(bad(g("mss"), t.mss, "must be between 1 and 65495"));
-    }
+    count(&g("mss"), t.mss.into(), 1, MAX_MSS.into())?;
     if t.timestamps && t.mss <= TIMESTAMPS_OPTION_BYTES {
         return Err(bad(
             g("mss"),

@@ -1,11 +1,12 @@
 //! Per-connection TCP settings. Defaults are thesis Table 7.4 (TCP-ADaLR
 //! thesis, Sec. 7.3) with the delayed ACK option enabled (0.2 s, 2 segments).
 
+use crate::error::{MAX_SETTING, MAX_SIM_SECONDS};
 use serde::{Deserialize, Serialize};
 
 /// Loss recovery for the variants that offer a choice: NewReno (RFC 6582)
 /// or SACK (RFC 2018 option, RFC 6675 recovery).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Recovery {
     NewReno,
@@ -23,7 +24,9 @@ impl Recovery {
 
 /// A whole TCP stack's defaults at once (`tcp.profile`): every field the
 /// profile sets may still be set alone (`tcp/profile.rs`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Profile {
     /// The RFCs as the source papers' simulators ran them: RFC 5681
@@ -36,7 +39,9 @@ pub enum Profile {
 }
 
 /// How the retransmission timeout follows the RTT samples.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum RtoAlgorithm {
     /// RFC 6298: RTO = SRTT + max(G, K x RTTVAR), at least `min_rto`.
@@ -50,7 +55,9 @@ pub enum RtoAlgorithm {
 
 /// What becomes of the SACK scoreboard when the retransmission timer
 /// expires.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum ScoreboardAfterTimeout {
     /// RFC 6675 Sec. 5.1 with RFC 2018's advice: the old SACK information
@@ -70,7 +77,11 @@ pub enum ScoreboardAfterTimeout {
 /// Sec. 2.3: shift at most 14).
 pub const MAX_SCALED_WINDOW: u32 = 65_535 << 14;
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// The largest MSS: an IPv4 packet's 65,535 bytes less the IPv4 and TCP
+/// headers (20 + 20).
+pub const MAX_MSS: u32 = 65_495;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct TcpConfig {
     /// The stack's defaults: "rfc" or "linux" (`Profile`). The scenario
@@ -83,14 +94,19 @@ pub struct TcpConfig {
     /// Loss recovery, for the families that offer both; None: the one the
     /// variant name implies (NewReno for a bare family name).
     pub recovery: Option<Recovery>,
-    /// Sender maximum segment size (payload bytes).
+    /// Sender maximum segment size (payload bytes); above 12 with
+    /// timestamps.
+    #[schemars(range(min = 1, max = MAX_MSS), extend("x-unit" = "bytes"))]
     pub mss: u32,
     /// Initial window in segments ("slow start initial count").
+    #[schemars(range(min = 1), extend("x-unit" = "segments"))]
     pub initial_window: u32,
     /// Initial slow-start threshold in bytes.
+    #[schemars(range(min = 1), extend("x-unit" = "bytes"))]
     pub initial_ssthresh: u64,
     /// Receive buffer = advertised window, bytes: at most 65,535 without
     /// window scaling, at most 65,535 x 2^14 with it.
+    #[schemars(range(min = 1, max = MAX_SCALED_WINDOW), extend("x-unit" = "bytes"))]
     pub rcv_buffer: u32,
     /// Offer the window scale option (RFC 7323 Sec. 2) in the SYN.
     pub window_scaling: bool,
@@ -99,27 +115,42 @@ pub struct TcpConfig {
     /// payload as Linux does) and RTT is sampled from its echo.
     pub timestamps: bool,
     /// Clock granularity G of the RTO formula, seconds.
+    #[schemars(range(min = 0.0, max = MAX_SIM_SECONDS), extend("x-unit" = "s"))]
     pub timer_granularity: f64,
     /// Persist (zero-window probe) timeout, seconds.
+    #[schemars(range(min = 0.0, max = MAX_SIM_SECONDS), extend("x-unit" = "s"))]
     pub persist_timeout: f64,
     /// Delayed ACK option (RFC 1122 / RFC 5681).
     pub delayed_ack: bool,
     /// Maximum time an ACK may be delayed, seconds.
+    #[schemars(range(min = 0.0, max = MAX_SIM_SECONDS), extend("x-unit" = "s"))]
     pub max_ack_delay: f64,
     /// ACK at least every this many full-size segments.
+    #[schemars(range(min = 1), extend("x-unit" = "segments"))]
     pub max_ack_segments: u32,
     /// Duplicate ACKs that trigger fast retransmit.
+    #[schemars(range(min = 1))]
     pub dupack_threshold: u32,
+    /// Retransmission timeout before the first RTT sample, seconds.
+    #[schemars(range(max = MAX_SIM_SECONDS), extend("exclusiveMinimum" = 0.0, "x-unit" = "s"))]
     pub initial_rto: f64,
+    /// Lowest retransmission timeout, seconds.
+    #[schemars(range(max = MAX_SIM_SECONDS), extend("exclusiveMinimum" = 0.0, "x-unit" = "s"))]
     pub min_rto: f64,
+    /// Highest retransmission timeout (the backoff stops there), seconds;
+    /// not below `min_rto`.
+    #[schemars(range(max = MAX_SIM_SECONDS), extend("exclusiveMinimum" = 0.0, "x-unit" = "s"))]
     pub max_rto: f64,
     /// Consecutive RTO expiries after which the connection is aborted.
     pub max_retransmissions: u32,
     /// alpha of RFC 6298 ("RTT gain").
+    #[schemars(range(max = 1.0), extend("exclusiveMinimum" = 0.0))]
     pub rtt_gain: f64,
     /// beta of RFC 6298 ("deviation gain").
+    #[schemars(range(max = 1.0), extend("exclusiveMinimum" = 0.0))]
     pub deviation_gain: f64,
     /// K of RFC 6298 ("RTT deviation coefficient").
+    #[schemars(range(min = 0.0, max = MAX_SETTING))]
     pub rtt_deviation_coefficient: f64,
     /// Receiver reports duplicate segments in SACK blocks (RFC 2883).
     pub dsack: bool,
@@ -162,6 +193,7 @@ pub struct TcpConfig {
     pub slow_start_after_idle: bool,
     /// The receiver acknowledges every segment for this many segments at
     /// the start of a connection (Linux's quick-ACK mode).
+    #[schemars(extend("x-unit" = "segments"))]
     pub quick_acks: u32,
     /// The variant resolved, with its family's settings (the
     /// `[tcp.<family>]` table) parsed and checked: set by the scenario

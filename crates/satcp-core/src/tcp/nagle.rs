@@ -65,6 +65,15 @@ impl<'de> Deserialize<'de> for Nagle {
     }
 }
 
+impl schemars::JsonSchema for Nagle {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Nagle".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "enum": [false, true, "linux"] })
+    }
+}
+
 /// The sender's Nagle state: the rule and, for Linux's, where the last
 /// short segment ended (Linux's `snd_sml`).
 #[derive(Clone, Copy, Debug)]

@@ -38,6 +38,7 @@ use std::collections::VecDeque;
 pub const KIND: QueueKind = QueueKind {
     name: "codel",
     settings: super::read::<CodelConfig>,
+    schema: super::schema_of::<CodelConfig>,
 };
 
 /// The largest packet: a queue holding no more than this after a dequeue
@@ -48,15 +49,17 @@ pub const MAX_PACKET_BYTES: u64 = 1500;
 /// dropping state is entered again within this many intervals.
 const REENTRY_INTERVALS: u64 = 16;
 
-#[derive(Clone, Copy, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default, expecting = "a table")]
 pub struct CodelConfig {
     /// Acceptable standing queue delay, seconds (RFC 8289 Sec. 4.4: 5 ms).
+    #[schemars(range(max = crate::error::MAX_SIM_SECONDS), extend("exclusiveMinimum" = 0.0))]
     pub target_s: f64,
     /// The time a sojourn must stay above target before drops start, and
     /// the base of the control law, seconds (Sec. 4.3: 100 ms, a
     /// worst-case RTT of the terrestrial Internet; a GEO path's RTT is
     /// above 500 ms, so a satellite scenario may want more).
+    #[schemars(range(max = crate::error::MAX_SIM_SECONDS), extend("exclusiveMinimum" = 0.0))]
     pub interval_s: f64,
     /// Mark ECN-capable packets CE instead of dropping them.
     pub ecn_marking: bool,

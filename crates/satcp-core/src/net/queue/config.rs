@@ -17,12 +17,23 @@ pub struct QueueConfig {
 }
 
 /// The queue's flat fields.
-#[derive(Default, Deserialize)]
+#[derive(Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
-struct QueueFields {
+pub(crate) struct QueueFields {
+    /// The queue discipline (none: the first, drop_tail); its settings
+    /// table has its name (`red = { ... }`).
+    #[schemars(extend("enum" = kind_names()))]
     queue: Option<String>,
+    /// Buffer limit in packets waiting (none with neither limit: unlimited).
+    #[schemars(range(min = 1))]
     queue_packets: Option<u64>,
+    /// Buffer limit in bytes waiting; not with `queue_packets`.
     queue_bytes: Option<u64>,
+}
+
+/// The queue kinds' names, the default first.
+pub fn kind_names() -> Vec<&'static str> {
+    KINDS.iter().map(|k| k.name).collect()
 }
 
 impl QueueConfig {
@@ -99,11 +110,10 @@ impl Default for QueueConfig {
 /// The one place that maps a queue kind's name to its model.
 fn find(name: &str) -> Result<&'static QueueKind, ScenarioError> {
     KINDS.iter().find(|k| k.name == name).ok_or_else(|| {
-        let names: Vec<&str> = KINDS.iter().map(|k| k.name).collect();
         bad(
             "queue",
             name,
-            &format!("is not a queue ({})", names.join(", ")),
+            &format!("is not a queue ({})", kind_names().join(", ")),
         )
     })
 }

@@ -12,9 +12,10 @@ use std::collections::VecDeque;
 pub const KIND: QueueKind = QueueKind {
     name: "drop_tail",
     settings: super::read::<DropTailConfig>,
+    schema: super::schema_of::<DropTailConfig>,
 };
 
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, expecting = "a table")]
 pub struct DropTailConfig {}
 

@@ -34,16 +34,19 @@ use std::collections::{HashMap, VecDeque};
 pub const KIND: QueueKind = QueueKind {
     name: "drr",
     settings: super::read::<DrrConfig>,
+    schema: super::schema_of::<DrrConfig>,
 };
 
-#[derive(Clone, Copy, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default, expecting = "a table")]
 pub struct DrrConfig {
     /// Bytes a flow may send per round: one MTU by default, the smallest
     /// quantum that keeps DRR O(1) (the paper's Lemma 1 needs quantum >=
     /// the largest packet).
+    #[schemars(range(min = 1))]
     pub quantum_bytes: u32,
     /// Packets one flow may hold (None: only the total limit applies).
+    #[schemars(range(min = 1))]
     pub flow_limit_packets: Option<u64>,
 }
 

@@ -39,16 +39,22 @@ use std::collections::{HashMap, VecDeque};
 pub const KIND: QueueKind = QueueKind {
     name: "fq_codel",
     settings: super::read::<FqCodelConfig>,
+    schema: super::schema_of::<FqCodelConfig>,
 };
 
-#[derive(Clone, Copy, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default, expecting = "a table")]
 pub struct FqCodelConfig {
     /// Bytes a flow may send per round (RFC 8290 Sec. 5.1: 1514, an
     /// Ethernet MTU with its header).
+    #[schemars(range(min = 1))]
     pub quantum_bytes: u32,
-    /// CoDel's settings, per flow (`codel.rs`).
+    /// CoDel's acceptable standing queue delay per flow, seconds
+    /// (`codel.rs`).
+    #[schemars(range(max = crate::error::MAX_SIM_SECONDS), extend("exclusiveMinimum" = 0.0))]
     pub target_s: f64,
+    /// CoDel's interval per flow, seconds (`codel.rs`).
+    #[schemars(range(max = crate::error::MAX_SIM_SECONDS), extend("exclusiveMinimum" = 0.0))]
     pub interval_s: f64,
     /// Mark ECN-capable packets CE instead of dropping them (Linux's
     /// fq_codel has this on by default; satcp's queues drop unless told,
@@ -56,6 +62,7 @@ pub struct FqCodelConfig {
     pub ecn_marking: bool,
     /// Packets dropped at most from the fattest flow on one overflow
     /// (Linux's `drop_batch_size`, 64).
+    #[schemars(range(min = 1))]
     pub drop_batch_packets: u32,
 }
 

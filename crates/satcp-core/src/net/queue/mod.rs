@@ -38,6 +38,9 @@ pub struct QueueKind {
     /// Reads and checks the kind's settings table (null when not given);
     /// errors name paths relative to the table.
     pub settings: fn(&serde_json::Value) -> Result<Arc<dyn QueueSettings>, ScenarioError>,
+    /// The JSON Schema of the kind's settings table, derived from the type
+    /// `settings` reads (`scenario/schema.rs`).
+    pub schema: fn(&mut schemars::SchemaGenerator) -> schemars::Schema,
 }
 
 /// A queue kind's checked settings: they make the queue of a link
@@ -52,6 +55,11 @@ pub trait QueueSettings: std::fmt::Debug + Send + Sync {
     /// (`queue/<link>/<dir>`), so that its draws leave the link's error
     /// model alone.
     fn build(&self, limit: QueueLimit, rate_bps: u64, rng: RngStream) -> Box<dyn Queue>;
+}
+
+/// The schema of a kind's settings type `C`.
+pub fn schema_of<C: schemars::JsonSchema>(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    g.subschema_for::<C>()
 }
 
 /// A kind's settings table read as `C` and checked: what `QueueKind`'s

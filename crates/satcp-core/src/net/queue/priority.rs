@@ -15,9 +15,10 @@ use std::collections::VecDeque;
 pub const KIND: QueueKind = QueueKind {
     name: "priority",
     settings: super::read::<PriorityConfig>,
+    schema: super::schema_of::<PriorityConfig>,
 };
 
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default, expecting = "a table")]
 pub struct PriorityConfig {
     /// A high-priority arrival to a full buffer pushes out queued

@@ -28,18 +28,24 @@ use std::collections::VecDeque;
 pub const KIND: QueueKind = QueueKind {
     name: "red",
     settings: super::read::<RedConfig>,
+    schema: super::schema_of::<RedConfig>,
 };
 
 /// The RED parameters of one queue.
-#[derive(Clone, Copy, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default, expecting = "a table")]
 pub struct RedConfig {
-    /// Thresholds on the average queue, packets.
+    /// Lower threshold on the average queue, packets.
+    #[schemars(range(min = 0.0, max = crate::error::MAX_SETTING), extend("x-unit" = "packets"))]
     pub min_th: f64,
+    /// Upper threshold on the average queue, packets (above `min_th`).
+    #[schemars(range(max = crate::error::MAX_SETTING), extend("exclusiveMinimum" = 0.0), extend("x-unit" = "packets"))]
     pub max_th: f64,
     /// Early drop/mark probability reached at `max_th`.
+    #[schemars(range(max = 1.0), extend("exclusiveMinimum" = 0.0))]
     pub max_p: f64,
     /// Weight of the current queue in the average.
+    #[schemars(range(max = 1.0), extend("exclusiveMinimum" = 0.0))]
     pub wq: f64,
     /// p_b rises from max_p to 1 between max_th and 2 max_th.
     pub gentle: bool,

@@ -60,7 +60,7 @@ const MAX_TSO_BYTES: f64 = 65_536.0 - 1.0 - 320.0;
 const MAX_TSO_SEGS: u64 = 127;
 
 /// BBR has no settings of its own: `[tcp.bbr]` must be empty.
-#[derive(Default, serde::Deserialize)]
+#[derive(Default, serde::Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BbrSettings {}
 

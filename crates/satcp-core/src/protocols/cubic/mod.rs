@@ -28,12 +28,14 @@ pub const VARIANT: Variant = Variant::congestion_only::<CubicConfig>(
 }]);
 
 /// `[tcp.cubic]`, the RFC's constants.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct CubicConfig {
     /// C, segments per second cubed (Sec. 5: 0.4).
+    #[schemars(range(max = crate::error::MAX_SETTING), extend("exclusiveMinimum" = 0.0))]
     pub c: f64,
     /// beta_cubic, the multiplicative decrease factor (Sec. 4.6: 0.7).
+    #[schemars(extend("exclusiveMinimum" = 0.0, "exclusiveMaximum" = 1.0))]
     pub beta: f64,
     /// Fast convergence (Sec. 4.7).
     pub fast_convergence: bool,

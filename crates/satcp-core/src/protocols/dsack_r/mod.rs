@@ -45,11 +45,12 @@ pub const VARIANT: Variant = Variant::new::<DsackRConfig>(
 }]);
 
 /// `[tcp.dsackr]`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct DsackRConfig {
     /// How long after recovery ended a DSACK still counts, in smoothed
     /// RTTs (the RTO before the first sample) [I].
+    #[schemars(range(min = 0.0))]
     pub late_dsack_srtts: f64,
 }
 

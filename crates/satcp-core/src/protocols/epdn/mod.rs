@@ -34,6 +34,7 @@ pub const EPDN_V2: RouterKind = RouterKind {
     about: "EPDN gateway (TCP-R paper): per-flow pair of congestion and corruption drops, \
             written into the flow's next data packet",
     build: build_v2,
+    schema: super::schema_of::<NoSettings>,
 };
 
 pub const EPDN_V3: RouterKind = RouterKind {
@@ -41,11 +42,12 @@ pub const EPDN_V3: RouterKind = RouterKind {
     about: "EPDN gateway (TCP-R paper): per-flow pair of congestion drops only, \
             written into the flow's next data packet",
     build: build_v3,
+    schema: super::schema_of::<NoSettings>,
 };
 
 /// The gateways take no settings: a `[[routers]]` entry of these kinds
 /// has only `node` and `kind`.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct NoSettings {}
 

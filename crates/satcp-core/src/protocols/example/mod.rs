@@ -41,10 +41,11 @@ pub const DROP_RECORDER: RouterKind = RouterKind {
     kind: "example-drop-recorder",
     about: "records data a node discards, per flow, into the flow's next data packet",
     build: router::build,
+    schema: super::schema_of::<router::Settings>,
 };
 
 /// `[tcp.example]`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct ExampleConfig {
     /// The sender ignores echoed drop records (a baseline for tests).

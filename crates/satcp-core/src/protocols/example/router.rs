@@ -10,9 +10,9 @@ use crate::net::router::{DropCause, QueueDecision, RouterFunction};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
-struct Settings {
+pub(crate) struct Settings {
     /// Record queue drops only (overflow, RED), not link losses or
     /// corruption.
     congestion_only: bool,

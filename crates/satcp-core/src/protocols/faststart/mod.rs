@@ -44,7 +44,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 /// TCP Fast Start settings (`tcp.faststart`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct FastStartConfig {
     /// Pace the burst at the cached rate (cached cwnd per cached smoothed
@@ -53,6 +53,7 @@ pub struct FastStartConfig {
     /// Ignore cache entries older than this, seconds (none: any age). The
     /// TCP-Peach paper's Fig. 16 discussion has Fast Start use its cached
     /// window however long the think time was.
+    #[schemars(range(max = crate::error::MAX_SETTING), extend("exclusiveMinimum" = 0.0))]
     pub max_age_s: Option<f64>,
 }
 

@@ -46,10 +46,11 @@ pub const VARIANT: Variant = Variant::congestion_only::<HyblaConfig>(
 }]);
 
 /// `[tcp.hybla]`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct HyblaConfig {
     /// RTT0, seconds (the paper: 25 ms).
+    #[schemars(range(max = crate::error::MAX_SETTING), extend("exclusiveMinimum" = 0.0))]
     pub rtt0_s: f64,
     /// Pace transmissions at a multiple of cwnd / SRTT: 2 in slow start,
     /// 1.2 in congestion avoidance (Linux's default pacing ratios).

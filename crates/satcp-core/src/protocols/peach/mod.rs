@@ -45,7 +45,7 @@ use std::rc::Rc;
 use sudden_start::SuddenStart;
 
 /// TCP-Peach settings (`tcp.peach`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct PeachConfig {
     /// The receiver recognises dummy segments and answers them with marked

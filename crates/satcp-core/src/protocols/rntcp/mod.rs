@@ -46,14 +46,14 @@ pub const VARIANT: Variant = Variant::new::<RnTcpConfig>(
 );
 
 /// `k` of `[tcp.rntcp]`: a number, or "cwnd".
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum KSetting {
     Fixed(u32),
     Named(KName),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum KName {
     /// max(1, cwnd in segments at the first duplicate ACK).
@@ -67,7 +67,7 @@ impl Default for KSetting {
 }
 
 /// `[tcp.rntcp]`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct RnTcpConfig {
     /// Extra duplicate ACKs to wait for when they carry DN = 1.

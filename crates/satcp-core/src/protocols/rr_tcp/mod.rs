@@ -62,7 +62,7 @@ pub const VARIANT: Variant = Variant::new::<RrTcpSettings>(
     tcp: r#"{"variant": "dsack-ta", "dsack": true}"#,
 }]);
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     /// DSACK-FA: FA fixed.
@@ -73,24 +73,34 @@ pub enum Mode {
 
 /// `[tcp.rrtcp]`. `mode` and `es` are options so that a shorthand's
 /// implied value can be told from a contradicting one.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct RrTcpSettings {
+    /// "fa" (DSACK-FA, FA fixed) or "ta" (DSACK-TA, FA adapted); none:
+    /// as the variant name implies.
     pub mode: Option<Mode>,
     /// FA ratio (the starting value under DSACK-TA) [I: 0.9].
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub fa: f64,
     /// DSACK-TA step S [S: 0.01].
+    #[schemars(range(min = 0.0))]
     pub step: f64,
     /// Reordering-length samples kept [I: 100].
+    #[schemars(range(min = 1))]
     pub samples: u32,
     /// Enhanced RTT sampling.
     pub es: Option<bool>,
-    /// Bounds of FA under DSACK-TA [I: 0.5, 0.99].
+    /// Lower bound of FA under DSACK-TA [I: 0.5].
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub fa_min: f64,
+    /// Upper bound of FA under DSACK-TA [I: 0.99].
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub fa_max: f64,
     /// Upper bound of dupthresh [I].
+    #[schemars(range(min = 3))]
     pub max_dupthresh: u32,
     /// As `[tcp.dsackr]`.
+    #[schemars(range(min = 0.0))]
     pub late_dsack_srtts: f64,
     /// The settings checked and completed (`Settings::check`).
     #[serde(skip)]

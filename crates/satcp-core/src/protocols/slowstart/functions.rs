@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 /// One linear piece of F''' (Eq. 5-6): F = k x N_ack while cwnd <= thr.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct LinearPiece {
     /// Threshold on cwnd, segments.
     pub thr: f64,

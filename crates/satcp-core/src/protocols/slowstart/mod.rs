@@ -33,7 +33,9 @@ pub const VARIANT: Variant = Variant::congestion_only::<SlowStartConfig>(
     tcp: r#"{"variant": "slowstart", "slowstart": {"function": "constant", "k": 2}}"#,
 }]);
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum FunctionKind {
     /// F = 1 (Eq. 1), the reference.
@@ -48,15 +50,20 @@ pub enum FunctionKind {
 }
 
 /// `[tcp.slowstart]`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct SlowStartConfig {
+    /// The slow-start function: "standard", "constant", "linear" or
+    /// "piecewise".
     pub function: FunctionKind,
     /// K of F' (the paper: 1, 2, 4, 6).
+    #[schemars(range(max = crate::error::MAX_SETTING), extend("exclusiveMinimum" = 0.0))]
     pub k: f64,
     /// thr of F'', segments (the paper: 10, 20, 30, 50).
+    #[schemars(range(max = crate::error::MAX_SETTING), extend("exclusiveMinimum" = 0.0), extend("x-unit" = "segments"))]
     pub thr: f64,
     /// thr_1 < thr_2 < ... of F''', segments (the paper: 10-20-30, 20-30-40).
+    #[schemars(extend("x-unit" = "segments"))]
     pub thresholds: Vec<f64>,
     /// K_thr_n of F''' (the paper: 4, 2, 1).
     pub factors: Vec<f64>,

@@ -53,7 +53,9 @@ pub const VARIANT: Variant = Variant::new::<TcpRConfig>(
 );
 
 /// What TCP-R does on its trigger (docs/tcpr.md, "Readings").
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Response {
     /// Resend the segment at once, no recovery episode (Sec. 2.2.1).
@@ -64,16 +66,18 @@ pub enum Response {
 }
 
 /// `[tcp.tcpr]`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct TcpRConfig {
     /// What the trigger does: `resend` (default) or `recovery`.
     pub response: Response,
     /// An ECE within this many SRTTs before the third duplicate ACK rules
     /// the bypass out ("no ECE recently", notes [I]: one SRTT).
+    #[schemars(range(max = crate::error::MAX_SETTING), extend("exclusiveMinimum" = 0.0))]
     pub ece_memory_srtt: f64,
     /// A segment is resent by the bypass at most once per this many SRTTs
     /// ("once per RTT", notes [I]: one SRTT).
+    #[schemars(range(max = crate::error::MAX_SETTING), extend("exclusiveMinimum" = 0.0))]
     pub resend_interval_srtt: f64,
 }
 

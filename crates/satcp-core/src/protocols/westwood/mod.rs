@@ -54,7 +54,7 @@ pub const VARIANT: Variant = Variant::congestion_only::<WestwoodSettings>(
 }]);
 
 /// Westwood+ has no settings of its own: `[tcp.westwood]` must be empty.
-#[derive(Default, serde::Deserialize)]
+#[derive(Default, serde::Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WestwoodSettings {}
 
