@@ -220,15 +220,51 @@ def link_direction(scenario: Mapping[str, Any], key: str) -> int:
     raise ScenarioError(f"invalid pcap link {key!r}: no link named {name!r}")
 
 
-def run_many(scenarios: Sequence[ScenarioLike], workers: int | None = None) -> list[Results]:
+def run_many(
+    scenarios: Sequence[ScenarioLike],
+    workers: int | None = None,
+    *,
+    overrides: Mapping[str, Any] | Iterable[str] = (),
+    seeds: Sequence[int] | None = None,
+) -> list[Results]:
     """Runs several scenarios in threads (the core releases the GIL, so they
-    use several cores) and returns their results in the same order. Every
-    scenario is validated first: an invalid one raises ScenarioError before
-    any run starts."""
-    from . import progress
-    from .scenario import load, to_json
+    use several cores) and returns their results in order. Every run is
+    validated first: an invalid one raises ScenarioError before any run
+    starts.
 
-    resolved = [load(s) for s in scenarios]
+    ``overrides`` apply to every scenario, as ``--set`` does: a dict of
+    dotted keys and values (``{"tcp.variant": "newreno",
+    "links[satellite].ab.errors.ber": 1e-6}``, the values as Python values,
+    like a sweep's ``[set]``) or ``"KEY=VALUE"`` strings as :func:`run`
+    takes. ``seeds``: each scenario runs once per seed, and the results
+    come scenario-major: ``[s0 seed0, s0 seed1, ..., s1 seed0, ...]``;
+    None runs each scenario once with its own seed."""
+    from collections.abc import Mapping
+
+    from . import progress
+    from .scenario import apply_override, load, parse_path, to_json
+
+    if isinstance(overrides, str):
+        overrides = [overrides]
+    if isinstance(overrides, Mapping):
+        pairs = [(parse_path(str(k)), v) for k, v in overrides.items()]
+        texts_set: list[str] = []
+    else:
+        pairs = []
+        texts_set = list(overrides)
+    if seeds is not None:
+        if isinstance(seeds, int | str):
+            raise TypeError("seeds is a sequence of seeds, e.g. [1, 2, 3]")
+        seeds = list(seeds)
+    resolved = []
+    for s in scenarios:
+        base = load(s, texts_set)
+        for path, value in pairs:
+            apply_override(base, path, value)
+        if seeds is None:
+            resolved.append(base)
+        else:
+            resolved.extend(load(base, seed=seed) for seed in seeds)
     texts = [to_json(sc) for sc in resolved]
     for i, text in enumerate(texts):
         try:
@@ -236,7 +272,7 @@ def run_many(scenarios: Sequence[ScenarioLike], workers: int | None = None) -> l
         except ScenarioError as e:
             if len(texts) == 1:
                 raise
-            raise ScenarioError(f"scenario {i}: {e}") from None
+            raise ScenarioError(f"{_run_name(i, seeds)}: {e}") from None
     if not texts:
         return []
     if workers is None:
@@ -258,6 +294,13 @@ def run_many(scenarios: Sequence[ScenarioLike], workers: int | None = None) -> l
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _run_name(i: int, seeds: Sequence[int] | None) -> str:
+    """How an error names run ``i`` of :func:`run_many`."""
+    if not seeds:
+        return f"scenario {i}"
+    return f"scenario {i // len(seeds)} seed {seeds[i % len(seeds)]}"
 
 
 def _run_counted(sc: dict[str, Any], text: str, stop: Any = None) -> Results:

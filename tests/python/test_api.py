@@ -257,3 +257,42 @@ def test_variant_families_are_listed():
     assert {"reno", "adalr", "peach", "faststart", "slowstart"} <= set(fams)
     assert "example" not in fams
     assert "sack" in fams["reno"][3]
+
+
+def test_run_many_applies_overrides_to_every_scenario(small_ftp):
+    """A dict of dotted keys, as ``--set`` names them, with Python values;
+    the same as the override strings :func:`satcp.run` takes."""
+    other = satcp.load(small_ftp, ["apps[0].file_bytes=100000"])
+    many = satcp.run_many(
+        [small_ftp, other],
+        overrides={"tcp.variant": "newreno", "links[satellite].ab.errors.ber": 1e-7},
+    )
+    assert [r.flows.loc[0, "variant"] for r in many] == ["newreno", "newreno"]
+    assert [r.transfers.loc[0, "bytes"] for r in many] == [200_000, 100_000]
+    assert [r.scenario["links"][1]["ab"]["errors"]["ber"] for r in many] == [1e-7, 1e-7]
+    one = satcp.run(small_ftp, overrides=["tcp.variant=newreno", "links[1].ab.errors.ber=1e-7"])
+    assert many[0].raw_json == one.raw_json
+    strings = satcp.run_many([small_ftp], overrides=["tcp.variant=newreno"])
+    assert strings[0].flows.loc[0, "variant"] == "newreno"
+
+
+def test_run_many_runs_each_scenario_once_per_seed_scenario_major(small_ftp):
+    other = satcp.load(small_ftp, ["apps[0].file_bytes=100000"])
+    ber = {"links[1].ab.errors.ber": 1e-6}
+    many = satcp.run_many([small_ftp, other], overrides=ber, seeds=[3, 4, 5], workers=2)
+    assert [(r.scenario["apps"][0]["file_bytes"], r.scenario["seed"]) for r in many] == [
+        (200_000, 3),
+        (200_000, 4),
+        (200_000, 5),
+        (100_000, 3),
+        (100_000, 4),
+        (100_000, 5),
+    ]
+    assert (
+        many[4].raw_json
+        == satcp.run(other, overrides=["links[1].ab.errors.ber=1e-6"], seed=4).raw_json
+    )
+    with pytest.raises(ScenarioError, match=r"scenario 0 seed 3: .*rate_bps"):
+        satcp.run_many([small_ftp, other], overrides={"links[0].rate_bps": -5}, seeds=[3])
+    with pytest.raises(TypeError, match="sequence of seeds"):
+        satcp.run_many([small_ftp], seeds=3)
