@@ -16,8 +16,8 @@ the ``satcp`` command starts fast (issue 33).
 
 from __future__ import annotations
 
-import os
-import time
+import os as _os
+import time as _time
 
 from . import _core
 from ._core import ScenarioError
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from .scenario import load, to_json
 
     #: A scenario: a path to a TOML file, or a dict in the same shape.
-    ScenarioLike = str | os.PathLike[str] | Mapping[str, Any]
+    ScenarioLike = str | _os.PathLike[str] | Mapping[str, Any]
 
 __version__: str = _core.__version__
 
@@ -54,6 +54,10 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
 
 
+# The public names are ``__all__`` and the submodules (``satcp.sweep``,
+# ``satcp.results``...); everything else starts with "_" (a test checks).
+
+
 __all__ = [
     "Results",
     "ScenarioError",
@@ -72,7 +76,7 @@ def variants() -> list[str]:
     return list(_core.variants())
 
 
-def resolve(
+def _resolve(
     scenario: ScenarioLike,
     *,
     seed: int | None = None,
@@ -100,7 +104,7 @@ def validate(
     raises ScenarioError."""
     from .scenario import to_json
 
-    sc = resolve(scenario, seed=seed, overrides=overrides, sample_interval_s=sample_interval_s)
+    sc = _resolve(scenario, seed=seed, overrides=overrides, sample_interval_s=sample_interval_s)
     _core.validate_json(to_json(sc))
     return sc
 
@@ -154,12 +158,12 @@ def _run_resolved(sc: dict[str, Any], text: str, stop: Any = None) -> Results:
     is :func:`_interruptible`."""
     from .results import Results
 
-    t0 = time.perf_counter()
+    t0 = _time.perf_counter()
     if stop is not None:
         out = _core.run_json(text, stop)
     else:
         out = _interruptible(lambda flag: _core.run_json(text, flag))
-    wall = time.perf_counter() - t0
+    wall = _time.perf_counter() - t0
     return Results(out, scenario=sc, wall_time_s=wall)
 
 
@@ -171,12 +175,12 @@ def _run_watched(sc: dict[str, Any], text: str) -> Results:
     from .results import Results
 
     clock = _core.SimClock()
-    t0 = time.perf_counter()
+    t0 = _time.perf_counter()
     out = _interruptible(
         lambda flag: _core.run_json_clocked(text, clock, flag),
         lambda job: progress.watch_sim_time(job, clock, sc.get("duration_s")),
     )
-    return Results(out, scenario=sc, wall_time_s=time.perf_counter() - t0)
+    return Results(out, scenario=sc, wall_time_s=_time.perf_counter() - t0)
 
 
 def run(
@@ -185,7 +189,7 @@ def run(
     seed: int | None = None,
     overrides: Iterable[str] = (),
     sample_interval_s: float | None = None,
-    pcap: Mapping[str, str | os.PathLike[str]] | None = None,
+    pcap: Mapping[str, str | _os.PathLike[str]] | None = None,
 ) -> Results:
     """Runs one scenario: a path to a TOML file or a dict in the same shape.
     ``overrides`` are ``"dotted.path[index].field=value"`` strings.
@@ -195,17 +199,17 @@ def run(
     from .results import Results
     from .scenario import to_json
 
-    sc = resolve(scenario, seed=seed, overrides=overrides, sample_interval_s=sample_interval_s)
+    sc = _resolve(scenario, seed=seed, overrides=overrides, sample_interval_s=sample_interval_s)
     if not pcap:
         return _run_resolved(sc, to_json(sc))
-    caps = [(link_direction(sc, key), os.fspath(path)) for key, path in pcap.items()]
-    t0 = time.perf_counter()
+    caps = [(_link_direction(sc, key), _os.fspath(path)) for key, path in pcap.items()]
+    t0 = _time.perf_counter()
     text = to_json(sc)
     out, _counts = _interruptible(lambda flag: _core.run_json_capture(text, caps, flag))
-    return Results(out, scenario=sc, wall_time_s=time.perf_counter() - t0)
+    return Results(out, scenario=sc, wall_time_s=_time.perf_counter() - t0)
 
 
-def link_direction(scenario: Mapping[str, Any], key: str) -> int:
+def _link_direction(scenario: Mapping[str, Any], key: str) -> int:
     """The core's id of a link direction named ``"NAME[:ab|ba]"`` (NAME a
     link's name, ``a-b`` for an unnamed one, or its index)."""
     name, _, d = key.partition(":")
@@ -276,7 +280,7 @@ def run_many(
     if not texts:
         return []
     if workers is None:
-        workers = os.cpu_count() or 1
+        workers = _os.cpu_count() or 1
     workers = max(1, min(workers, len(texts)))
     progress.add(len(texts))
     if workers == 1:
@@ -314,3 +318,7 @@ def _run_counted(sc: dict[str, Any], text: str, stop: Any = None) -> Results:
         raise
     progress.finished()
     return r
+
+
+# Not public (the future import binds ``annotations`` too); see __all__.
+del TYPE_CHECKING, annotations

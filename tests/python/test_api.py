@@ -296,3 +296,27 @@ def test_run_many_runs_each_scenario_once_per_seed_scenario_major(small_ftp):
         satcp.run_many([small_ftp, other], overrides={"links[0].rate_bps": -5}, seeds=[3])
     with pytest.raises(TypeError, match="sequence of seeds"):
         satcp.run_many([small_ftp], seeds=3)
+
+
+def test_the_public_namespace_is_all():
+    """``dir(satcp)``'s public names are ``__all__`` and submodules; a fresh
+    interpreter, so that the submodules other tests import do not count, and
+    the lazy names resolve."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import json, types, satcp; "
+        "names = [n for n in dir(satcp) if not n.startswith('_')]; "
+        "mods = [n for n in names if isinstance(getattr(satcp, n), types.ModuleType)]; "
+        "print(json.dumps([satcp.__all__, names, mods]))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=600
+    ).stdout
+    all_, names, mods = json.loads(out)
+    assert sorted(all_) == all_
+    assert set(names) - set(mods) == set(all_) - {"__version__"}
+    for name in all_:
+        assert getattr(satcp, name) is not None, name
+    assert not {"run_many", "run", "Results", "load"} & set(mods)
