@@ -320,3 +320,58 @@ def test_the_public_namespace_is_all():
     for name in all_:
         assert getattr(satcp, name) is not None, name
     assert not {"run_many", "run", "Results", "load"} & set(mods)
+
+
+def test_repr_html_summarizes_flows_links_and_warnings(small_run):
+    """The notebook view: per flow variant, goodput in Mb/s, retransmissions
+    and timeouts; per link direction drops by cause; the reasons and
+    warnings; every text from the run escaped."""
+    from html.parser import HTMLParser
+
+    raw = json.loads(small_run.raw_json)
+    raw["name"] = "<script>alert(1)</script>"
+    raw["flows"][0]["variant"] = "a&b"
+    raw["flows"][0]["server"]["retransmitted_segments"] = 17
+    raw["flows"][0]["server"]["timeouts"] = 4
+    raw["links"][2]["stats"]["queue_drops"] = 31
+    raw["links"][2]["stats"]["corrupted"] = 5
+    raw["apps"][0]["why"] = "1 transfer aborted (conn 0: <gave up>)"
+    raw["warnings"] = [{"kind": "rto", "subject": "conn 0", "message": "RTO backed off to 64 s"}]
+    html = Results(raw)._repr_html_()
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    assert "a&amp;b" in html and "&lt;gave up&gt;" in html
+    assert "warning: conn 0: RTO backed off to 64 s" in html
+
+    class Cells(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.rows, self.open = [], []
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "tr":
+                self.rows.append([])
+            self.open.append(tag)
+
+        def handle_endtag(self, tag):
+            assert self.open.pop() == tag, tag  # well nested
+
+        def handle_data(self, data):
+            if self.open and self.open[-1] in ("td", "th"):
+                self.rows[-1].append(data)
+
+    p = Cells()
+    p.feed(html)
+    assert p.open == []
+    header = p.rows[0]
+    assert header == [
+        "conn",
+        "app",
+        "variant",
+        "goodput Mb/s",
+        "retransmitted segments",
+        "timeouts",
+    ]
+    goodput = f"{raw['flows'][0]['goodput_bps'] / 1e6:.3f}"
+    assert p.rows[1] == ["0", "ftp0", "a&b", goodput, "17", "4"]
+    assert p.rows[2] == ["link", "direction", "queue", "congestion", "corrupted", "lost"]
+    assert p.rows[5] == ["satellite:ab", "gateway -> client", "31", "0", "5", "0"]
