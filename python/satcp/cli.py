@@ -467,6 +467,8 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         )
     except OSError as e:
         raise UsageError(_os_error(e)) from None
+    except sweep.ClusterError as e:
+        raise UsageError(e) from None
     if not args.quiet:
         print(
             f"{len(jobs)} runs: {res.computed} computed, {res.cached} from the cache, "
