@@ -260,11 +260,23 @@ def _winners(rows: Sequence[Row], presets: Sequence[str]) -> list[str]:
 
 
 def _plot(path: Path, preset: str, series) -> None:
-    from .reproduce.plotstyle import grid_and_legend, new_figure, save_png
+    from .reproduce.plotstyle import save_png
+
+    save_png(_figure(preset, series), path, dpi=110)
+
+
+def _figure(preset: str, series) -> Any:
+    """Goodput, SRTT and cwnd of every variant over time on ``preset``
+    (the first seed); each variant in its own colour and linestyle, the
+    same in every figure (:func:`~satcp.reproduce.plotstyle.distinct_style`
+    by registry order)."""
+    from .reproduce.plotstyle import distinct_style, grid_and_legend, new_figure
 
     fig = new_figure((8.0, 9.0))
     axes = fig.subplots(3, 1, sharex=True)
-    for name, _ in VARIANTS:
+    for k, (name, _) in enumerate(VARIANTS):
+        color, ls = distinct_style(k)
+        style = {"label": name, "linewidth": 1.0, "color": color, "linestyle": ls}
         fs = series[(preset, name)]
         t = fs.time_s.to_numpy()
         delivered = fs.bytes_delivered.to_numpy()
@@ -272,14 +284,15 @@ def _plot(path: Path, preset: str, series) -> None:
             (delivered[i] - delivered[i - 1]) * 8 / (t[i] - t[i - 1]) / 1e6
             for i in range(1, len(t))
         ]
-        axes[0].plot(t, rate, label=name, linewidth=1.0)
-        axes[1].plot(t, fs.srtt_s.to_numpy() * 1e3, label=name, linewidth=1.0)
-        axes[2].plot(t, fs.cwnd.to_numpy() / 1e3, label=name, linewidth=1.0)
+        axes[0].plot(t, rate, **style)
+        axes[1].plot(t, fs.srtt_s.to_numpy() * 1e3, **style)
+        axes[2].plot(t, fs.cwnd.to_numpy() / 1e3, **style)
     axes[0].set_ylabel("goodput (Mb/s)")
     axes[1].set_ylabel("SRTT (ms)")
     axes[2].set_ylabel("cwnd (kB)")
     axes[2].set_xlabel("time (s)")
     axes[0].set_title(f"{preset}: {PRESETS[preset][0]}")
     for ax in axes:
+        ax.ticklabel_format(axis="y", useOffset=False, style="plain")
         grid_and_legend(ax, legend=ax is axes[0])
-    save_png(fig, path, dpi=110)
+    return fig
