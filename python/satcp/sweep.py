@@ -17,7 +17,9 @@ sorted) and satcp's version; its summary row is appended to
 cut short by a crash is ignored, and the files ``OUT/cache/<key>.json`` of
 earlier versions are still read), so an interrupted sweep resumes without
 repeating finished runs, and a worker lost mid-sweep costs only its own
-runs (Dask reschedules them). Results: ``runs`` (one row per run: the
+runs (Dask reschedules them). On a cluster, every worker must run the
+same satcp (version and commit), checked before anything is written
+(:func:`check_workers`). Results: ``runs`` (one row per run: the
 axes, the seed, the metrics, and what became of its transfers) and
 ``summary`` (per point: mean and 95 % interval over seeds, Student t, of
 each metric with the number of values averaged, and how many runs left
@@ -591,6 +593,10 @@ def build() -> tuple[str, str]:
     return __version__, provenance.commit()
 
 
+def _sha(commit: str) -> str:
+    return commit.removesuffix("-dirty")
+
+
 def _build_text(b: Sequence[str]) -> str:
     return f"satcp {b[0]} (commit {b[1]})"
 
@@ -600,7 +606,10 @@ def check_workers(client: Any) -> None:
     the same satcp as this process: the same version and, where both
     know it, the same commit (a run's results, and its cache key, depend
     on the build; an ``unknown`` commit, satcp not run from a checkout,
-    matches any). Workers that join later are not checked."""
+    matches any). Uncommitted changes (``-dirty``) are not compared: the
+    check cannot see what they are, and this process finds its commit
+    once, so a file edited since would refuse workers of the same
+    checkout. Workers that join later are not checked."""
     from .provenance import UNKNOWN
 
     here = build()
@@ -613,7 +622,7 @@ def check_workers(client: Any) -> None:
         ) from None
     for addr, b in sorted(there.items()):
         b = tuple(b)
-        same_commit = b[1] == here[1] or UNKNOWN in (b[1], here[1])
+        same_commit = _sha(b[1]) == _sha(here[1]) or UNKNOWN in (b[1], here[1])
         if b[0] != here[0] or not same_commit:
             raise ClusterError(
                 f"--scheduler: worker {addr} runs {_build_text(b)}, this is "

@@ -413,3 +413,29 @@ def test_unfinished_and_aborted_runs_are_counted_and_flagged(tmp_path, where):
         assert len(flagged) == 3, proc.stderr
         assert "duration_s=4.0" in flagged[0] and "2 of 2 runs unfinished" in flagged[0]
         assert "2 transfers aborted at the retransmission limit" in flagged[2]
+
+
+def test_the_worker_check_compares_version_and_commit_not_local_changes(monkeypatch):
+    """check_workers against fake workers: another commit or version is
+    refused; uncommitted changes and an unknown commit are not."""
+    from satcp import provenance
+
+    here = ("1.2.0", "a" * 40)
+
+    class Client:
+        def __init__(self, builds):
+            self.builds = builds
+
+        def run(self, fn):
+            return {f"tcp://10.0.0.{i}:1": b for i, b in enumerate(self.builds)}
+
+    monkeypatch.setattr(sweep, "build", lambda: here)
+    ok = [here, ("1.2.0", "a" * 40 + "-dirty"), ("1.2.0", provenance.UNKNOWN)]
+    sweep.check_workers(Client(ok))
+    for bad, shown in (
+        (("1.2.0", "b" * 40), f"runs satcp 1.2.0 (commit {'b' * 40})"),
+        (("1.1.0", "a" * 40), "runs satcp 1.1.0"),
+    ):
+        with pytest.raises(sweep.ClusterError, match=r"worker tcp://10\.0\.0\.1:1 ") as e:
+            sweep.check_workers(Client([here, bad]))
+        assert shown in str(e.value) and f"this is satcp 1.2.0 (commit {'a' * 40})" in str(e.value)
