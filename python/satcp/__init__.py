@@ -16,8 +16,8 @@ the ``satcp`` command starts fast (issue 33).
 
 from __future__ import annotations
 
-import os
-import time
+import os as _os
+import time as _time
 
 from . import _core
 from ._core import ScenarioError
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from .scenario import load, to_json
 
     #: A scenario: a path to a TOML file, or a dict in the same shape.
-    ScenarioLike = str | os.PathLike[str] | Mapping[str, Any]
+    ScenarioLike = str | _os.PathLike[str] | Mapping[str, Any]
 
 __version__: str = _core.__version__
 
@@ -54,6 +54,10 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
 
 
+# The public names are ``__all__`` and the submodules (``satcp.sweep``,
+# ``satcp.results``...); everything else starts with "_" (a test checks).
+
+
 __all__ = [
     "Results",
     "ScenarioError",
@@ -72,7 +76,7 @@ def variants() -> list[str]:
     return list(_core.variants())
 
 
-def resolve(
+def _resolve(
     scenario: ScenarioLike,
     *,
     seed: int | None = None,
@@ -100,7 +104,7 @@ def validate(
     raises ScenarioError."""
     from .scenario import to_json
 
-    sc = resolve(scenario, seed=seed, overrides=overrides, sample_interval_s=sample_interval_s)
+    sc = _resolve(scenario, seed=seed, overrides=overrides, sample_interval_s=sample_interval_s)
     _core.validate_json(to_json(sc))
     return sc
 
@@ -154,12 +158,12 @@ def _run_resolved(sc: dict[str, Any], text: str, stop: Any = None) -> Results:
     is :func:`_interruptible`."""
     from .results import Results
 
-    t0 = time.perf_counter()
+    t0 = _time.perf_counter()
     if stop is not None:
         out = _core.run_json(text, stop)
     else:
         out = _interruptible(lambda flag: _core.run_json(text, flag))
-    wall = time.perf_counter() - t0
+    wall = _time.perf_counter() - t0
     return Results(out, scenario=sc, wall_time_s=wall)
 
 
@@ -171,12 +175,12 @@ def _run_watched(sc: dict[str, Any], text: str) -> Results:
     from .results import Results
 
     clock = _core.SimClock()
-    t0 = time.perf_counter()
+    t0 = _time.perf_counter()
     out = _interruptible(
         lambda flag: _core.run_json_clocked(text, clock, flag),
         lambda job: progress.watch_sim_time(job, clock, sc.get("duration_s")),
     )
-    return Results(out, scenario=sc, wall_time_s=time.perf_counter() - t0)
+    return Results(out, scenario=sc, wall_time_s=_time.perf_counter() - t0)
 
 
 def run(
@@ -185,7 +189,7 @@ def run(
     seed: int | None = None,
     overrides: Iterable[str] = (),
     sample_interval_s: float | None = None,
-    pcap: Mapping[str, str | os.PathLike[str]] | None = None,
+    pcap: Mapping[str, str | _os.PathLike[str]] | None = None,
 ) -> Results:
     """Runs one scenario: a path to a TOML file or a dict in the same shape.
     ``overrides`` are ``"dotted.path[index].field=value"`` strings.
@@ -195,17 +199,17 @@ def run(
     from .results import Results
     from .scenario import to_json
 
-    sc = resolve(scenario, seed=seed, overrides=overrides, sample_interval_s=sample_interval_s)
+    sc = _resolve(scenario, seed=seed, overrides=overrides, sample_interval_s=sample_interval_s)
     if not pcap:
         return _run_resolved(sc, to_json(sc))
-    caps = [(link_direction(sc, key), os.fspath(path)) for key, path in pcap.items()]
-    t0 = time.perf_counter()
+    caps = [(_link_direction(sc, key), _os.fspath(path)) for key, path in pcap.items()]
+    t0 = _time.perf_counter()
     text = to_json(sc)
     out, _counts = _interruptible(lambda flag: _core.run_json_capture(text, caps, flag))
-    return Results(out, scenario=sc, wall_time_s=time.perf_counter() - t0)
+    return Results(out, scenario=sc, wall_time_s=_time.perf_counter() - t0)
 
 
-def link_direction(scenario: Mapping[str, Any], key: str) -> int:
+def _link_direction(scenario: Mapping[str, Any], key: str) -> int:
     """The core's id of a link direction named ``"NAME[:ab|ba]"`` (NAME a
     link's name, ``a-b`` for an unnamed one, or its index)."""
     name, _, d = key.partition(":")
@@ -220,15 +224,51 @@ def link_direction(scenario: Mapping[str, Any], key: str) -> int:
     raise ScenarioError(f"invalid pcap link {key!r}: no link named {name!r}")
 
 
-def run_many(scenarios: Sequence[ScenarioLike], workers: int | None = None) -> list[Results]:
+def run_many(
+    scenarios: Sequence[ScenarioLike],
+    workers: int | None = None,
+    *,
+    overrides: Mapping[str, Any] | Iterable[str] = (),
+    seeds: Sequence[int] | None = None,
+) -> list[Results]:
     """Runs several scenarios in threads (the core releases the GIL, so they
-    use several cores) and returns their results in the same order. Every
-    scenario is validated first: an invalid one raises ScenarioError before
-    any run starts."""
-    from . import progress
-    from .scenario import load, to_json
+    use several cores) and returns their results in order. Every run is
+    validated first: an invalid one raises ScenarioError before any run
+    starts.
 
-    resolved = [load(s) for s in scenarios]
+    ``overrides`` apply to every scenario, as ``--set`` does: a dict of
+    dotted keys and values (``{"tcp.variant": "newreno",
+    "links[satellite].ab.errors.ber": 1e-6}``, the values as Python values,
+    like a sweep's ``[set]``) or ``"KEY=VALUE"`` strings as :func:`run`
+    takes. ``seeds``: each scenario runs once per seed, and the results
+    come scenario-major: ``[s0 seed0, s0 seed1, ..., s1 seed0, ...]``;
+    None runs each scenario once with its own seed."""
+    from collections.abc import Mapping
+
+    from . import progress
+    from .scenario import apply_override, load, parse_path, to_json
+
+    if isinstance(overrides, str):
+        overrides = [overrides]
+    if isinstance(overrides, Mapping):
+        pairs = [(parse_path(str(k)), v) for k, v in overrides.items()]
+        texts_set: list[str] = []
+    else:
+        pairs = []
+        texts_set = list(overrides)
+    if seeds is not None:
+        if isinstance(seeds, int | str):
+            raise TypeError("seeds is a sequence of seeds, e.g. [1, 2, 3]")
+        seeds = list(seeds)
+    resolved = []
+    for s in scenarios:
+        base = load(s, texts_set)
+        for path, value in pairs:
+            apply_override(base, path, value)
+        if seeds is None:
+            resolved.append(base)
+        else:
+            resolved.extend(load(base, seed=seed) for seed in seeds)
     texts = [to_json(sc) for sc in resolved]
     for i, text in enumerate(texts):
         try:
@@ -236,11 +276,11 @@ def run_many(scenarios: Sequence[ScenarioLike], workers: int | None = None) -> l
         except ScenarioError as e:
             if len(texts) == 1:
                 raise
-            raise ScenarioError(f"scenario {i}: {e}") from None
+            raise ScenarioError(f"{_run_name(i, seeds)}: {e}") from None
     if not texts:
         return []
     if workers is None:
-        workers = os.cpu_count() or 1
+        workers = _os.cpu_count() or 1
     workers = max(1, min(workers, len(texts)))
     progress.add(len(texts))
     if workers == 1:
@@ -260,6 +300,13 @@ def run_many(scenarios: Sequence[ScenarioLike], workers: int | None = None) -> l
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+def _run_name(i: int, seeds: Sequence[int] | None) -> str:
+    """How an error names run ``i`` of :func:`run_many`."""
+    if not seeds:
+        return f"scenario {i}"
+    return f"scenario {i // len(seeds)} seed {seeds[i % len(seeds)]}"
+
+
 def _run_counted(sc: dict[str, Any], text: str, stop: Any = None) -> Results:
     """:func:`_run_resolved`, reported to the open progress bar."""
     from . import progress
@@ -271,3 +318,7 @@ def _run_counted(sc: dict[str, Any], text: str, stop: Any = None) -> Results:
         raise
     progress.finished()
     return r
+
+
+# Not public (the future import binds ``annotations`` too); see __all__.
+del TYPE_CHECKING, annotations

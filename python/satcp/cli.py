@@ -261,10 +261,10 @@ def _main(argv: Sequence[str] | None) -> int:
 
 
 def _load(args: argparse.Namespace, sample_interval_s: float | None = None) -> dict:
-    from . import resolve
+    from . import _resolve
 
     try:
-        return resolve(
+        return _resolve(
             args.file,
             seed=args.seed,
             overrides=args.overrides,
@@ -348,7 +348,7 @@ def _run_with_pcap(sc: dict[str, Any], args: argparse.Namespace):
     into place by :func:`_move_pcaps` once everything succeeded)."""
     import tempfile
 
-    from . import ScenarioError, link_direction
+    from . import ScenarioError, _link_direction
     from . import run as run_scenario
 
     # Every capture is checked before anything is written: a known link
@@ -357,7 +357,7 @@ def _run_with_pcap(sc: dict[str, Any], args: argparse.Namespace):
     seen: dict[int, str] = {}
     for key in args.pcap:
         try:
-            direction = link_direction(sc, key)
+            direction = _link_direction(sc, key)
         except ScenarioError as e:
             raise UsageError(f"--pcap: {e}") from None
         name, _, d = key.partition(":")
@@ -492,6 +492,8 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         )
     except OSError as e:
         raise UsageError(_os_error(e)) from None
+    except sweep.ClusterError as e:
+        raise UsageError(e) from None
     if not args.quiet:
         print(
             f"{len(jobs)} runs: {res.computed} computed, {res.cached} from the cache, "

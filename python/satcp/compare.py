@@ -104,7 +104,9 @@ def compare(
     workers: int | None = None,
 ) -> tuple[list[Row], list[str]]:
     """Runs every variant on every preset and writes ``ranking.csv``,
-    ``ranking.md`` and one PNG per preset into ``out_dir``, atomically."""
+    ``ranking.md``, ``ranking.png`` (mean goodput with 95 % intervals) and
+    one PNG per preset (the first seed over time) into ``out_dir``,
+    atomically."""
     for p in presets:
         if p not in PRESETS:
             raise ValueError(f"unknown preset {p!r} (presets: {', '.join(PRESETS)})")
@@ -145,9 +147,18 @@ def compare(
             r.rank = i
     rows.sort(key=lambda r: (list(presets).index(r.preset), r.rank))
 
+    from .reproduce.plotstyle import save_png
+
     def fill(tmp: str) -> None:
         _write_tables(Path(tmp), rows, presets, seconds, seeds, time.perf_counter() - t0)
         with manifest.recording() as drawn:
+            save_png(
+                _ranking_figure(rows, presets, seeds),
+                Path(tmp) / "ranking.png",
+                dpi=110,
+                caption="mean goodput of each variant on each path over the seeds, "
+                "with its 95 % interval",
+            )
             for p in presets:
                 _plot(Path(tmp) / f"{p}.png", p, series)
         # The list of this run's outputs: a preset's PNG of an earlier run
@@ -199,6 +210,8 @@ def _write_tables(out: Path, rows, presets, seconds, seeds, wall) -> None:
         "# satcp compare: every variant on every path",
         "",
         *_winners(rows, presets),
+        "",
+        "![mean goodput per variant and path, with 95 % intervals](ranking.png)",
         "",
         f"One bulk transfer of {seconds:.0f} s per variant, preset and seed (seeds "
         f"{', '.join(map(str, seeds))}); goodput is the mean over seeds with its 95 % "
@@ -259,12 +272,59 @@ def _winners(rows: Sequence[Row], presets: Sequence[str]) -> list[str]:
     return md
 
 
+def _ranking_figure(rows: Sequence[Row], presets: Sequence[str], seeds: Sequence[int]) -> Any:
+    """Per path, each variant's mean goodput over the seeds as a bar, in
+    rank order, with its 95 % interval as an error bar (none with one
+    seed); the variants in their colours of the other figures."""
+    from .reproduce.plotstyle import distinct_style, new_figure
+
+    names = [name for name, _ in VARIANTS]
+    fig = new_figure((8.0, 0.3 * len(VARIANTS) * len(presets) + 1.2 * len(presets)))
+    axes = fig.subplots(len(presets), 1, squeeze=False)[:, 0]
+    for ax, p in zip(axes, presets, strict=True):
+        ranked = sorted((r for r in rows if r.preset == p), key=lambda r: r.rank)
+        ci = [0.0 if math.isnan(r.ci95_mbps) else r.ci95_mbps for r in ranked]
+        ax.barh(
+            range(len(ranked)),
+            [r.goodput_mbps for r in ranked],
+            xerr=ci if len(seeds) > 1 else None,
+            capsize=3,
+            color=[
+                distinct_style(names.index(r.variant))[0] if r.variant in names else "grey"
+                for r in ranked
+            ],
+        )
+        ax.set_yticks(range(len(ranked)), [r.variant for r in ranked])
+        ax.invert_yaxis()  # rank 1 on top
+        ax.set_title(f"{p}: {PRESETS[p][0]}", fontsize=9)
+        ax.grid(True, axis="x", alpha=0.3)
+    how = (
+        f"mean over {len(seeds)} seeds with its 95 % interval"
+        if len(seeds) > 1
+        else "one seed: no interval"
+    )
+    axes[-1].set_xlabel(f"goodput (Mb/s), {how}")
+    return fig
+
+
 def _plot(path: Path, preset: str, series) -> None:
-    from .reproduce.plotstyle import grid_and_legend, new_figure, save_png
+    from .reproduce.plotstyle import save_png
+
+    save_png(_figure(preset, series), path, dpi=110)
+
+
+def _figure(preset: str, series) -> Any:
+    """Goodput, SRTT and cwnd of every variant over time on ``preset``
+    (the first seed); each variant in its own colour and linestyle, the
+    same in every figure (:func:`~satcp.reproduce.plotstyle.distinct_style`
+    by registry order)."""
+    from .reproduce.plotstyle import distinct_style, grid_and_legend, new_figure
 
     fig = new_figure((8.0, 9.0))
     axes = fig.subplots(3, 1, sharex=True)
-    for name, _ in VARIANTS:
+    for k, (name, _) in enumerate(VARIANTS):
+        color, ls = distinct_style(k)
+        style = {"label": name, "linewidth": 1.0, "color": color, "linestyle": ls}
         fs = series[(preset, name)]
         t = fs.time_s.to_numpy()
         delivered = fs.bytes_delivered.to_numpy()
@@ -272,14 +332,15 @@ def _plot(path: Path, preset: str, series) -> None:
             (delivered[i] - delivered[i - 1]) * 8 / (t[i] - t[i - 1]) / 1e6
             for i in range(1, len(t))
         ]
-        axes[0].plot(t, rate, label=name, linewidth=1.0)
-        axes[1].plot(t, fs.srtt_s.to_numpy() * 1e3, label=name, linewidth=1.0)
-        axes[2].plot(t, fs.cwnd.to_numpy() / 1e3, label=name, linewidth=1.0)
+        axes[0].plot(t, rate, **style)
+        axes[1].plot(t, fs.srtt_s.to_numpy() * 1e3, **style)
+        axes[2].plot(t, fs.cwnd.to_numpy() / 1e3, **style)
     axes[0].set_ylabel("goodput (Mb/s)")
     axes[1].set_ylabel("SRTT (ms)")
     axes[2].set_ylabel("cwnd (kB)")
     axes[2].set_xlabel("time (s)")
     axes[0].set_title(f"{preset}: {PRESETS[preset][0]}")
     for ax in axes:
+        ax.ticklabel_format(axis="y", useOffset=False, style="plain")
         grid_and_legend(ax, legend=ax is axes[0])
-    save_png(fig, path, dpi=110)
+    return fig

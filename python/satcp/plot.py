@@ -6,10 +6,14 @@ CSV or Parquet), as PNG files next to them (or in ``--out``):
 - ``flight.png``: flight size and pipe;
 - ``rtt.png``: smoothed RTT and RTO;
 - ``sequence.png``: highest sequence number sent and acknowledged against
-  time, the samples in which the sender retransmitted marked;
-- ``links.png``: utilisation and queue length per link direction.
+  time, the samples in which the sender retransmitted marked with a red
+  x (one legend entry for every connection's marks);
+- ``links.png``: utilisation and queue length (whole packets) per link
+  direction.
 
-Connections are drawn up to ``max_flows`` (the first ones).
+Connections are drawn up to ``max_flows`` (the first ones), each in its
+own colour; byte values in kB, MB or GB as they need, the unit on the
+axis (no ``1e7`` offsets).
 """
 
 from __future__ import annotations
@@ -19,7 +23,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from .reproduce.plotstyle import grid_and_legend, new_figure, save_png
+from .reproduce.plotstyle import (
+    byte_unit,
+    distinct_style,
+    grid_and_legend,
+    integer_ticks,
+    new_figure,
+    save_png,
+)
 
 __all__ = ["plot_results"]
 
@@ -76,6 +87,12 @@ def _checked(df: pd.DataFrame, p: Path, name: str) -> pd.DataFrame:
     return df
 
 
+def _largest(df: pd.DataFrame, columns: list[str]) -> float:
+    """The largest absolute value in ``columns`` of ``df`` (0 if none)."""
+    m = df[columns].abs().max().max() if not df.empty else 0.0
+    return 0.0 if pd.isna(m) else float(m)
+
+
 def plot_results(
     results_dir: str | os.PathLike[str],
     out_dir: str | os.PathLike[str] | None = None,
@@ -95,48 +112,102 @@ def plot_results(
         fig = new_figure((8.0, 3.0 * len(panels)))
         axes = fig.subplots(len(panels), 1, sharex=True, squeeze=False)[:, 0]
         for ax, (ylabel, fn) in zip(axes, panels, strict=True):
-            draw(ax, fn)
-            ax.set_ylabel(ylabel)
+            unit = draw(ax, fn)
+            ax.set_ylabel(ylabel.format(unit=unit))
+            # Values in their unit (kB, MB), not in bytes with a 1e7 offset.
+            ax.ticklabel_format(axis="y", useOffset=False, style="plain")
             grid_and_legend(ax, legend=len(ax.get_lines()) > 0)
         axes[-1].set_xlabel("time (s)")
         paths.append(save_png(fig, out / f"{name}.png", dpi=110))
 
-    def per_conn(columns, scale=1.0, styles=("-", "--")):
+    def styles(c):
+        """Connection ``c``'s colour: its columns differ in linestyle."""
+        return distinct_style(conns.index(c))[0]
+
+    def per_conn(columns, in_bytes=True, linestyles=("-", "--")):
         def draw(ax, _):
+            unit, scale = "s", 1.0
+            if in_bytes:
+                unit, scale = byte_unit(_largest(fs[fs.conn.isin(conns)], columns))
             for c in conns:
                 g = fs[fs.conn == c]
-                for col, ls_ in zip(columns, styles, strict=False):
-                    ax.plot(g.time_s, g[col] * scale, ls_, linewidth=1.0, label=f"conn {c} {col}")
+                for col, ls_ in zip(columns, linestyles, strict=False):
+                    ax.plot(
+                        g.time_s,
+                        g[col] / scale,
+                        linestyle=ls_,
+                        color=styles(c),
+                        linewidth=1.0,
+                        label=f"conn {c} {col}",
+                    )
+            return unit
 
         return draw
 
     if conns:
-        figure("cwnd", [("bytes", None)], per_conn(["cwnd", "ssthresh"]))
-        figure("flight", [("bytes", None)], per_conn(["flight_size", "pipe"]))
-        figure("rtt", [("seconds", None)], per_conn(["srtt_s", "rto_s"]))
+        figure("cwnd", [("{unit}", None)], per_conn(["cwnd", "ssthresh"]))
+        figure("flight", [("{unit}", None)], per_conn(["flight_size", "pipe"]))
+        figure("rtt", [("seconds", None)], per_conn(["srtt_s", "rto_s"], in_bytes=False))
 
         def seq(ax, _):
+            unit, scale = byte_unit(_largest(fs[fs.conn.isin(conns)], ["snd_max", "snd_una"]))
+            marked = False
             for c in conns:
                 g = fs[fs.conn == c].reset_index(drop=True)
-                ax.plot(g.time_s, g.snd_max, "-", linewidth=1.0, label=f"conn {c} snd_max")
-                ax.plot(g.time_s, g.snd_una, "--", linewidth=1.0, label=f"conn {c} snd_una")
+                color = styles(c)
+                ax.plot(
+                    g.time_s,
+                    g.snd_max / scale,
+                    "-",
+                    color=color,
+                    linewidth=1.0,
+                    label=f"conn {c} snd_max",
+                )
+                ax.plot(
+                    g.time_s,
+                    g.snd_una / scale,
+                    "--",
+                    color=color,
+                    linewidth=1.0,
+                    label=f"conn {c} snd_una",
+                )
                 if "retransmitted_segments" in g:
                     grew = g.retransmitted_segments.diff().fillna(g.retransmitted_segments) > 0
+                    # One legend entry for the marks of every connection.
+                    label = None
+                    if grew.any() and not marked:
+                        label = "retransmission" + (
+                            " (x on each connection's snd_una)" if len(conns) > 1 else ""
+                        )
+                        marked = True
                     ax.plot(
                         g.time_s[grew],
-                        g.snd_una[grew],
-                        "rx",
+                        g.snd_una[grew] / scale,
+                        "x",
+                        color="red",
                         markersize=5,
-                        label=f"conn {c} retransmission" if c == conns[0] else None,
+                        label=label,
                     )
+            return unit
 
-        figure("sequence", [("sequence number", None)], seq)
+        figure("sequence", [("sequence number ({unit})", None)], seq)
     if not ls.empty:
         names = dict(zip(links.link, links.name, strict=False)) if "link" in links else {}
 
         def util(ax, col):
-            for link, g in ls.groupby("link"):
-                ax.plot(g.time_s, g[col], linewidth=1.0, label=names.get(link, str(link)))
+            for k, (link, g) in enumerate(ls.groupby("link")):
+                color, ls_ = distinct_style(k)
+                ax.plot(
+                    g.time_s,
+                    g[col],
+                    color=color,
+                    linestyle=ls_,
+                    linewidth=1.0,
+                    label=names.get(link, str(link)),
+                )
+            if col == "queue_packets":
+                integer_ticks(ax.yaxis)  # a number of packets
+            return None
 
         figure(
             "links",

@@ -343,6 +343,79 @@ class Results:
             f"flows={len(self.raw.get('flows', []))}>"
         )
 
+    def _repr_html_(self, max_rows: int = 25) -> str:
+        """A compact HTML summary for notebooks: how the run ended, why an
+        application did not finish and the warnings, then per flow its
+        variant, goodput (Mb/s), retransmitted segments and timeouts, and
+        per link direction its drops by cause. Every text from the run is
+        escaped."""
+        from html import escape
+
+        r = self.raw
+        out = [
+            '<div class="satcp-results">',
+            f"<p><b>{escape(str(r.get('name', '?')))}</b>: seed {escape(str(r.get('seed')))}, "
+            f"simulated {_num(self.end_time_s, 3)} s, {self.events:,} events, "
+            f"{escape(self._ending())}</p>",
+        ]
+        notes = [
+            f"{escape(str(a['app_name']))} ({escape(str(a['kind']))}): {escape(str(a['why']))}"
+            for a in r.get("apps", [])
+            if a.get("why")
+        ]
+        notes += [
+            f"warning: {escape(str(w['subject']))}: {escape(str(w['message']))}"
+            for w in r.get("warnings", [])
+        ]
+        if notes:
+            out.append("<ul>" + "".join(f"<li>{n}</li>" for n in notes) + "</ul>")
+
+        def table(caption: str, head: Sequence[str], rows: list[list[Any]], total: int) -> None:
+            out.append(f'<table><caption style="text-align:left">{escape(caption)}</caption>')
+            out.append("<tr>" + "".join(f"<th>{escape(h)}</th>" for h in head) + "</tr>")
+            for row in rows[:max_rows]:
+                out.append("<tr>" + "".join(f"<td>{escape(str(c))}</td>" for c in row) + "</tr>")
+            out.append("</table>")
+            if total > max_rows:
+                out.append(f"<p>... {total - max_rows} more</p>")
+
+        flows = r.get("flows", [])
+        table(
+            f"Flows ({len(flows)})",
+            ["conn", "app", "variant", "goodput Mb/s", "retransmitted segments", "timeouts"],
+            [
+                [
+                    f["conn"],
+                    f["app_name"],
+                    f["variant"],
+                    _num(f["goodput_bps"] / 1e6, 3),
+                    f["server"]["retransmitted_segments"],
+                    f["server"]["timeouts"],
+                ]
+                for f in flows
+            ],
+            len(flows),
+        )
+        links = r.get("links", [])
+        causes = [
+            ("queue_drops", "queue"),
+            ("congestion_drops", "congestion"),
+            ("corrupted", "corrupted"),
+            ("lost", "lost"),
+        ]
+        table(
+            f"Links ({len(links)}): drops by cause",
+            ["link", "direction", *(label for _, label in causes)],
+            [
+                [lk["name"], f"{lk['from']} -> {lk['to']}"]
+                + [lk["stats"].get(key, 0) for key, _ in causes]
+                for lk in links
+            ],
+            len(links),
+        )
+        out.append("</div>")
+        return "\n".join(out)
+
     # --- files -------------------------------------------------------------
     @cached_property
     def provenance(self) -> dict[str, Any]:

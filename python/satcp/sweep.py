@@ -17,7 +17,9 @@ sorted) and satcp's version; its summary row is appended to
 cut short by a crash is ignored, and the files ``OUT/cache/<key>.json`` of
 earlier versions are still read), so an interrupted sweep resumes without
 repeating finished runs, and a worker lost mid-sweep costs only its own
-runs (Dask reschedules them). Results: ``runs`` (one row per run: the
+runs (Dask reschedules them). On a cluster, every worker must run the
+same satcp (version and commit), checked before anything is written
+(:func:`check_workers`). Results: ``runs`` (one row per run: the
 axes, the seed, the metrics, and what became of its transfers) and
 ``summary`` (per point: mean and 95 % interval over seeds, Student t, of
 each metric with the number of values averaged, and how many runs left
@@ -55,7 +57,16 @@ from ._fsutil import fill_dir_atomically
 from .scenario import ScenarioError, apply_override, load, parse_path, to_json
 from .stats import mean_ci95
 
-__all__ = ["METRICS", "Job", "Sweep", "load_sweep", "run_one", "run_sweep"]
+__all__ = [
+    "METRICS",
+    "ClusterError",
+    "Job",
+    "Sweep",
+    "check_workers",
+    "load_sweep",
+    "run_one",
+    "run_sweep",
+]
 
 #: The metrics of a run's row, averaged per point in the summary.
 METRICS = (
@@ -416,15 +427,35 @@ def run_sweep(
     """Runs the runs not yet in ``OUT/cache`` (at most ``limit`` of them,
     for tests), then writes the tables. ``scheduler``: the address of a
     Dask distributed scheduler; None runs on local threads (the core
-    releases the GIL, so they use every core). ``jobs``: ``sweep.jobs()``
-    if the caller has them already."""
-    import pandas as pd
-
+    releases the GIL, so they use every core); the cluster's workers must
+    run the same satcp (:func:`check_workers`, before anything is
+    written). ``jobs``: ``sweep.jobs()`` if the caller has them already."""
     out = Path(out_dir)
-    cache = out / "cache"
-    cache.mkdir(parents=True, exist_ok=True)
     if jobs is None:
         jobs = sweep.jobs()
+    with contextlib.ExitStack() as stack:
+        client = None
+        if scheduler is not None:
+            from distributed import Client
+
+            client = stack.enter_context(Client(scheduler))
+            check_workers(client)
+        return _run_sweep(sweep, out, jobs, workers, client, progress, limit)
+
+
+def _run_sweep(
+    sweep: Sweep,
+    out: Path,
+    jobs: Sequence[Job],
+    workers: int | None,
+    client: Any,
+    progress: bool,
+    limit: int | None,
+) -> SweepResult:
+    import pandas as pd
+
+    cache = out / "cache"
+    cache.mkdir(parents=True, exist_ok=True)
     have = _read_cache(cache)
     missing = [j for j in jobs if j.key not in have]
     todo = missing if limit is None else missing[:limit]
@@ -442,7 +473,7 @@ def run_sweep(
                     have[key] = row
             log.flush()
 
-        _execute(todo, done, workers, scheduler, progress)
+        _execute(todo, done, workers, client, progress)
     rows = [{**j.point, "seed": j.seed, "run": j.key, **have[j.key]} for j in jobs if j.key in have]
     runs = pd.DataFrame(rows)
     summary = summarize(runs, list(sweep.axes))
@@ -524,9 +555,10 @@ def _execute(
     todo: Sequence[Job],
     done: Callable[[Sequence[tuple[str, dict[str, Any] | None, str | None]]], None],
     workers: int | None,
-    scheduler: str | None,
+    client: Any,
     progress: bool,
 ) -> None:
+    """The runs on local threads, or on the Dask cluster of ``client``."""
     from . import progress as bars
 
     def finish(key: str, row: dict[str, Any] | None, err: str | None) -> None:
@@ -534,19 +566,68 @@ def _execute(
         bars.finished(ok=err is None)
 
     with bars.runs("sweep", len(todo), show=bars.enabled(progress)):
-        if scheduler is None:
+        if client is None:
             _execute_local(todo, done, workers)
         else:
-            from distributed import Client, as_completed
+            from distributed import as_completed
 
-            with Client(scheduler) as client:
-                names = [f"satcp-run-{i}-{j.key}" for i, j in enumerate(todo)]
-                futs = client.map(run_one, [j.text for j in todo], key=names, retries=2)
-                keys = {f.key: j.key for f, j in zip(futs, todo, strict=True)}
-                # Ctrl-C: the runs not finished are cancelled on the
-                # cluster; the finished ones are in the cache already.
-                with _cancelled_on_interrupt(client, futs):
-                    _collect_dask(futs, keys, finish, as_completed)
+            names = [f"satcp-run-{i}-{j.key}" for i, j in enumerate(todo)]
+            futs = client.map(run_one, [j.text for j in todo], key=names, retries=2)
+            keys = {f.key: j.key for f, j in zip(futs, todo, strict=True)}
+            # Ctrl-C: the runs not finished are cancelled on the
+            # cluster; the finished ones are in the cache already.
+            with _cancelled_on_interrupt(client, futs):
+                _collect_dask(futs, keys, finish, as_completed)
+
+
+class ClusterError(Exception):
+    """The Dask cluster cannot run this sweep: a worker runs another satcp,
+    or cannot import it."""
+
+
+def build() -> tuple[str, str]:
+    """This process's satcp: its version and commit
+    (:mod:`satcp.provenance`); run on each worker by :func:`check_workers`."""
+    from . import __version__, provenance
+
+    return __version__, provenance.commit()
+
+
+def _sha(commit: str) -> str:
+    return commit.removesuffix("-dirty")
+
+
+def _build_text(b: Sequence[str]) -> str:
+    return f"satcp {b[0]} (commit {b[1]})"
+
+
+def check_workers(client: Any) -> None:
+    """Raises ClusterError unless every worker connected to ``client`` runs
+    the same satcp as this process: the same version and, where both
+    know it, the same commit (a run's results, and its cache key, depend
+    on the build; an ``unknown`` commit, satcp not run from a checkout,
+    matches any). Uncommitted changes (``-dirty``) are not compared: the
+    check cannot see what they are, and this process finds its commit
+    once, so a file edited since would refuse workers of the same
+    checkout. Workers that join later are not checked."""
+    from .provenance import UNKNOWN
+
+    here = build()
+    try:
+        there = client.run(build)
+    except Exception as e:  # the worker could not import satcp, or died
+        raise ClusterError(
+            f"--scheduler: a worker cannot run satcp ({type(e).__name__}: {e}); "
+            f"install {_build_text(here)} on every worker"
+        ) from None
+    for addr, b in sorted(there.items()):
+        b = tuple(b)
+        same_commit = _sha(b[1]) == _sha(here[1]) or UNKNOWN in (b[1], here[1])
+        if b[0] != here[0] or not same_commit:
+            raise ClusterError(
+                f"--scheduler: worker {addr} runs {_build_text(b)}, this is "
+                f"{_build_text(here)}; run the same satcp on every worker"
+            )
 
 
 def _execute_local(

@@ -20,7 +20,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from .reproduce.plotstyle import grid_and_legend, new_figure, save_png
+from .reproduce.plotstyle import (
+    distinct_style,
+    grid_and_legend,
+    integer_ticks,
+    new_figure,
+    rate_unit,
+    save_png,
+)
 
 __all__ = ["METRICS", "is_sweep_dir", "plot_sweep"]
 
@@ -89,11 +96,7 @@ def plot_sweep(
     return paths
 
 
-def _rate_unit(largest: float) -> tuple[str, float]:
-    for unit, scale in (("Gb/s", 1e9), ("Mb/s", 1e6), ("kb/s", 1e3)):
-        if largest >= scale:
-            return unit, scale
-    return "b/s", 1.0
+_rate_unit = rate_unit
 
 
 def _lines(
@@ -105,12 +108,20 @@ def _lines(
     numeric = _numeric(summary[axis])
     values = list(dict.fromkeys(summary[axis]))
     groups = summary.groupby(others, sort=False, dropna=False) if others else [((), summary)]
-    for key, g in groups:
+    for k, (key, g) in enumerate(groups):
         key = key if isinstance(key, tuple) else (key,)
         name = ", ".join(f"{a}={v}" for a, v in zip(others, key, strict=True)) or metric
         x = g[axis] if numeric else [values.index(v) for v in g[axis]]
+        color, ls = distinct_style(k)
         line = ax.errorbar(
-            x, g[f"{metric}_mean"], yerr=g[f"{metric}_ci95"], marker="o", capsize=3, label=name
+            x,
+            g[f"{metric}_mean"],
+            yerr=g[f"{metric}_ci95"],
+            marker="o",
+            capsize=3,
+            label=name,
+            color=color,
+            linestyle=ls,
         )
         cut = g["unfinished_runs"] > 0
         if cut.any():
@@ -130,6 +141,8 @@ def _lines(
                 ax.set_xscale("log")
             else:  # a zero among them (a lossless point): linear near zero
                 ax.set_xscale("symlog", linthresh=min(positive))
+        if ax.get_xscale() == "linear" and all(float(v).is_integer() for v in values):
+            integer_ticks(ax.xaxis)  # a count (connections, packets): no 2.5
     else:
         ax.set_xticks(range(len(values)), [str(v) for v in values])
     ax.set_xlabel(axis)

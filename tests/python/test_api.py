@@ -257,3 +257,121 @@ def test_variant_families_are_listed():
     assert {"reno", "adalr", "peach", "faststart", "slowstart"} <= set(fams)
     assert "example" not in fams
     assert "sack" in fams["reno"][3]
+
+
+def test_run_many_applies_overrides_to_every_scenario(small_ftp):
+    """A dict of dotted keys, as ``--set`` names them, with Python values;
+    the same as the override strings :func:`satcp.run` takes."""
+    other = satcp.load(small_ftp, ["apps[0].file_bytes=100000"])
+    many = satcp.run_many(
+        [small_ftp, other],
+        overrides={"tcp.variant": "newreno", "links[satellite].ab.errors.ber": 1e-7},
+    )
+    assert [r.flows.loc[0, "variant"] for r in many] == ["newreno", "newreno"]
+    assert [r.transfers.loc[0, "bytes"] for r in many] == [200_000, 100_000]
+    assert [r.scenario["links"][1]["ab"]["errors"]["ber"] for r in many] == [1e-7, 1e-7]
+    one = satcp.run(small_ftp, overrides=["tcp.variant=newreno", "links[1].ab.errors.ber=1e-7"])
+    assert many[0].raw_json == one.raw_json
+    strings = satcp.run_many([small_ftp], overrides=["tcp.variant=newreno"])
+    assert strings[0].flows.loc[0, "variant"] == "newreno"
+
+
+def test_run_many_runs_each_scenario_once_per_seed_scenario_major(small_ftp):
+    other = satcp.load(small_ftp, ["apps[0].file_bytes=100000"])
+    ber = {"links[1].ab.errors.ber": 1e-6}
+    many = satcp.run_many([small_ftp, other], overrides=ber, seeds=[3, 4, 5], workers=2)
+    assert [(r.scenario["apps"][0]["file_bytes"], r.scenario["seed"]) for r in many] == [
+        (200_000, 3),
+        (200_000, 4),
+        (200_000, 5),
+        (100_000, 3),
+        (100_000, 4),
+        (100_000, 5),
+    ]
+    assert (
+        many[4].raw_json
+        == satcp.run(other, overrides=["links[1].ab.errors.ber=1e-6"], seed=4).raw_json
+    )
+    with pytest.raises(ScenarioError, match=r"scenario 0 seed 3: .*rate_bps"):
+        satcp.run_many([small_ftp, other], overrides={"links[0].rate_bps": -5}, seeds=[3])
+    with pytest.raises(TypeError, match="sequence of seeds"):
+        satcp.run_many([small_ftp], seeds=3)
+
+
+def test_the_public_namespace_is_all():
+    """``dir(satcp)``'s public names are ``__all__`` and submodules; a fresh
+    interpreter, so that the submodules other tests import do not count, and
+    the lazy names resolve."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import json, types, satcp; "
+        "names = [n for n in dir(satcp) if not n.startswith('_')]; "
+        "mods = [n for n in names if isinstance(getattr(satcp, n), types.ModuleType)]; "
+        "print(json.dumps([satcp.__all__, names, mods]))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=600
+    ).stdout
+    all_, names, mods = json.loads(out)
+    assert sorted(all_) == all_
+    assert set(names) - set(mods) == set(all_) - {"__version__"}
+    for name in all_:
+        assert getattr(satcp, name) is not None, name
+    assert not {"run_many", "run", "Results", "load"} & set(mods)
+
+
+def test_repr_html_summarizes_flows_links_and_warnings(small_run):
+    """The notebook view: per flow variant, goodput in Mb/s, retransmissions
+    and timeouts; per link direction drops by cause; the reasons and
+    warnings; every text from the run escaped."""
+    from html.parser import HTMLParser
+
+    raw = json.loads(small_run.raw_json)
+    raw["name"] = "<script>alert(1)</script>"
+    raw["flows"][0]["variant"] = "a&b"
+    raw["flows"][0]["server"]["retransmitted_segments"] = 17
+    raw["flows"][0]["server"]["timeouts"] = 4
+    raw["links"][2]["stats"]["queue_drops"] = 31
+    raw["links"][2]["stats"]["corrupted"] = 5
+    raw["apps"][0]["why"] = "1 transfer aborted (conn 0: <gave up>)"
+    raw["warnings"] = [{"kind": "rto", "subject": "conn 0", "message": "RTO backed off to 64 s"}]
+    html = Results(raw)._repr_html_()
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    assert "a&amp;b" in html and "&lt;gave up&gt;" in html
+    assert "warning: conn 0: RTO backed off to 64 s" in html
+
+    class Cells(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.rows, self.open = [], []
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "tr":
+                self.rows.append([])
+            self.open.append(tag)
+
+        def handle_endtag(self, tag):
+            assert self.open.pop() == tag, tag  # well nested
+
+        def handle_data(self, data):
+            if self.open and self.open[-1] in ("td", "th"):
+                self.rows[-1].append(data)
+
+    p = Cells()
+    p.feed(html)
+    assert p.open == []
+    header = p.rows[0]
+    assert header == [
+        "conn",
+        "app",
+        "variant",
+        "goodput Mb/s",
+        "retransmitted segments",
+        "timeouts",
+    ]
+    goodput = f"{raw['flows'][0]['goodput_bps'] / 1e6:.3f}"
+    assert p.rows[1] == ["0", "ftp0", "a&b", goodput, "17", "4"]
+    assert p.rows[2] == ["link", "direction", "queue", "congestion", "corrupted", "lost"]
+    assert p.rows[5] == ["satellite:ab", "gateway -> client", "31", "0", "5", "0"]

@@ -98,7 +98,7 @@ def test_a_second_run_lists_only_its_own_figures(tmp_path):
     assert (out / "starlink.png").exists()
     listed = manifest.read_manifest(out)
     assert listed is not None and listed["kind"] == "compare"
-    assert [f["file"] for f in listed["figures"]] == ["thesis-geo.png"]
+    assert [f["file"] for f in listed["figures"]] == ["ranking.png", "thesis-geo.png"]
     assert "starlink.png" not in listed["files"]
     page = html_report.build_report(out)
     assert 'data-file="c/thesis-geo.png"' in page and "starlink.png" not in page
@@ -119,3 +119,32 @@ def test_the_ranking_says_first_which_variant_wins_on_each_path():
     assert md[0] == "## Which variant wins"
     assert md[4] == "| a | X | 10.000 ± 0.500 | Y |"
     assert md[5] == "| b | Y | 3.000 | not known (one seed: no interval) |"
+
+
+def test_the_ranking_figure_shows_means_with_their_intervals():
+    """ranking.png: per path a bar per variant in rank order, the mean over
+    seeds with its 95 % interval as an error bar, in the variant's colour."""
+    from matplotlib.colors import to_hex
+    from matplotlib.container import BarContainer, ErrorbarContainer
+
+    from satcp.reproduce.plotstyle import distinct_style
+
+    names = [name for name, _ in compare.VARIANTS]
+    rows = [
+        compare.Row(p, name, "rfc", 10.0 - i, 0.1 * (i + 1), 0.0, 1.0, rank=i + 1)
+        for p in ("starlink", "peach-geo")
+        for i, name in enumerate(names)
+    ]
+    fig = compare._ranking_figure(rows, ["starlink", "peach-geo"], seeds=(1, 2, 3))
+    assert len(fig.axes) == 2
+    for ax in fig.axes:
+        (bars,) = [c for c in ax.containers if isinstance(c, BarContainer)]
+        assert [round(b.get_width(), 6) for b in bars] == [10.0 - i for i in range(len(names))]
+        assert [t.get_text() for t in ax.get_yticklabels()] == names
+        (errs,) = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+        segments = errs.lines[2][0].get_segments()
+        assert [round(s[1][0] - s[0][0], 6) for s in segments] == [
+            round(0.2 * (i + 1), 6) for i in range(len(names))
+        ]
+        assert to_hex(bars[names.index("BBR")].get_facecolor()) == distinct_style(10)[0]
+    assert "95 % interval" in fig.axes[-1].get_xlabel()

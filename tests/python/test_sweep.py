@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 import threading
 import time
 
@@ -146,6 +147,103 @@ def test_a_dask_cluster_gives_the_same_table(tmp_path, grid):
     assert dask.failed == []
     pd.testing.assert_frame_equal(local.runs, dask.runs)
     pd.testing.assert_frame_equal(local.summary, dask.summary)
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _start(cmd: list[str], log) -> subprocess.Popen:
+    return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def test_the_readme_cluster_commands(tmp_path, grid):
+    """The README's "Running a sweep on a cluster", on 127.0.0.1: `dask
+    scheduler`, one `dask worker ADDR`, then `satcp sweep --scheduler ADDR`;
+    the tables are the local sweep's."""
+    import shutil
+    import sys
+    from pathlib import Path
+
+    dask = shutil.which("dask", path=str(Path(sys.executable).parent)) or shutil.which("dask")
+    if dask is None:
+        pytest.skip("no dask command")
+    port = _free_port()
+    addr = f"tcp://127.0.0.1:{port}"
+    log = (tmp_path / "dask.log").open("w")
+    procs = [
+        _start(
+            [dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"], log
+        )
+    ]
+    try:
+        procs.append(_start([dask, "worker", addr, "--nthreads", "1", "--no-dashboard"], log))
+        proc = subprocess.run(
+            [sys.executable, "-m", "satcp.cli", "sweep", grid, "--scheduler", addr],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            timeout=300,
+            check=False,
+        )
+    finally:
+        for p in reversed(procs):
+            p.terminate()
+        for p in reversed(procs):
+            try:
+                p.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait(timeout=30)
+        log.close()
+    assert proc.returncode == 0, (proc.stderr, (tmp_path / "dask.log").read_text()[-3000:])
+    assert "8 runs: 8 computed" in proc.stdout
+    local = sweep.run_sweep(sweep.load_sweep(grid), tmp_path / "local", progress=False)
+    dask_runs = pd.read_parquet(tmp_path / "sweeps" / "grid" / "tables" / "runs.parquet")
+    pd.testing.assert_frame_equal(local.runs, dask_runs)
+
+
+def test_workers_with_another_satcp_are_refused(tmp_path, grid, monkeypatch):
+    """The workers run satcp as installed; this process claims another
+    version: the sweep names both on one line and writes nothing."""
+    from distributed import LocalCluster
+
+    import satcp
+    from satcp import cli
+
+    monkeypatch.setattr(satcp, "__version__", "0.0.0-other")
+    out = tmp_path / "out"
+    with LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    ) as cluster:
+        with pytest.raises(sweep.ClusterError) as e:
+            sweep.run_sweep(
+                sweep.load_sweep(grid), out, scheduler=cluster.scheduler_address, progress=False
+            )
+        msg = str(e.value)
+        assert "\n" not in msg
+        assert "satcp 0.0.0-other" in msg
+        monkeypatch.undo()
+        assert f"runs satcp {satcp.__version__} (commit " in msg
+        assert not out.exists()
+        # The command line: the same line, exit 2.
+        monkeypatch.setattr(satcp, "__version__", "0.0.0-other")
+        rc = cli.main(
+            [
+                "sweep",
+                str(grid),
+                "--out",
+                str(out),
+                "--scheduler",
+                cluster.scheduler_address,
+                "--quiet",
+            ]
+        )
+    assert rc == 2 and not out.exists()
 
 
 def test_a_worker_killed_mid_sweep_costs_only_its_runs(tmp_path):
@@ -315,3 +413,29 @@ def test_unfinished_and_aborted_runs_are_counted_and_flagged(tmp_path, where):
         assert len(flagged) == 3, proc.stderr
         assert "duration_s=4.0" in flagged[0] and "2 of 2 runs unfinished" in flagged[0]
         assert "2 transfers aborted at the retransmission limit" in flagged[2]
+
+
+def test_the_worker_check_compares_version_and_commit_not_local_changes(monkeypatch):
+    """check_workers against fake workers: another commit or version is
+    refused; uncommitted changes and an unknown commit are not."""
+    from satcp import provenance
+
+    here = ("1.2.0", "a" * 40)
+
+    class Client:
+        def __init__(self, builds):
+            self.builds = builds
+
+        def run(self, fn):
+            return {f"tcp://10.0.0.{i}:1": b for i, b in enumerate(self.builds)}
+
+    monkeypatch.setattr(sweep, "build", lambda: here)
+    ok = [here, ("1.2.0", "a" * 40 + "-dirty"), ("1.2.0", provenance.UNKNOWN)]
+    sweep.check_workers(Client(ok))
+    for bad, shown in (
+        (("1.2.0", "b" * 40), f"runs satcp 1.2.0 (commit {'b' * 40})"),
+        (("1.1.0", "a" * 40), "runs satcp 1.1.0"),
+    ):
+        with pytest.raises(sweep.ClusterError, match=r"worker tcp://10\.0\.0\.1:1 ") as e:
+            sweep.check_workers(Client([here, bad]))
+        assert shown in str(e.value) and f"this is satcp 1.2.0 (commit {'a' * 40})" in str(e.value)

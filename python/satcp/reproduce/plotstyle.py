@@ -26,13 +26,19 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_STYLE",
+    "LINESTYLES",
+    "PALETTE",
     "Panel",
     "Series",
     "Style",
+    "byte_unit",
+    "distinct_style",
     "draw_series",
     "grid_and_legend",
+    "integer_ticks",
     "new_figure",
     "plot",
+    "rate_unit",
     "save_png",
     "series_styles",
     "wrap_title",
@@ -42,6 +48,57 @@ __all__ = [
 Style = tuple[str | None, str, str]
 #: The style of a series whose key is not in its table.
 DEFAULT_STYLE: Style = (None, "-", "o")
+
+
+#: Distinct colours for a fixed list of series: matplotlib's ten "tab"
+#: colours, then black (eleven variants in ``satcp compare``).
+PALETTE = (
+    "#1f77b4",
+    "#ff7f0e",
+    "#2ca02c",
+    "#d62728",
+    "#9467bd",
+    "#8c564b",
+    "#e377c2",
+    "#7f7f7f",
+    "#bcbd22",
+    "#17becf",
+    "#000000",
+)
+LINESTYLES = ("-", "--", "-.", ":")
+
+
+def distinct_style(i: int) -> tuple[str, str]:
+    """The (colour, linestyle) of series ``i`` of a fixed list (a
+    registry's order): a colour of :data:`PALETTE`, solid, then the same
+    colours dashed, and so on; no two of the first 44 alike."""
+    return PALETTE[i % len(PALETTE)], LINESTYLES[(i // len(PALETTE)) % len(LINESTYLES)]
+
+
+def rate_unit(largest: float) -> tuple[str, float]:
+    """The unit to draw rates (b/s) up to ``largest`` in, and its size:
+    Gb/s, Mb/s, kb/s or b/s (not b/s with a 1e7 offset)."""
+    for unit, scale in (("Gb/s", 1e9), ("Mb/s", 1e6), ("kb/s", 1e3)):
+        if largest >= scale:
+            return unit, scale
+    return "b/s", 1.0
+
+
+def byte_unit(largest: float) -> tuple[str, float]:
+    """The unit to draw byte counts up to ``largest`` in, and its size:
+    GB, MB, kB (decimal) or bytes."""
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if largest >= scale:
+            return unit, scale
+    return "bytes", 1.0
+
+
+def integer_ticks(axis: Any) -> None:
+    """Whole-number ticks only on ``axis`` (``ax.xaxis``, ``ax.yaxis``): a
+    count (connections, packets) has no 2.5."""
+    from matplotlib.ticker import MaxNLocator
+
+    axis.set_major_locator(MaxNLocator(integer=True))
 
 
 def series_styles(table: str) -> dict[str, Style]:
