@@ -82,6 +82,11 @@ impl QueueConfig {
         self.kind
     }
 
+    /// The total limit (`queue_packets`, `queue_bytes`, or none).
+    pub fn limit(&self) -> QueueLimit {
+        self.limit
+    }
+
     /// The queue of a link direction of `rate_bps`; `rng` is the queue's
     /// own stream.
     pub fn build(&self, rate_bps: u64, rng: RngStream) -> Box<dyn Queue> {
