@@ -55,9 +55,11 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "DEFAULT_MAX_MEMORY",
     "Results",
     "ScenarioError",
     "__version__",
+    "estimate_memory",
     "load",
     "run",
     "run_many",
@@ -89,20 +91,35 @@ def resolve(
     return sc
 
 
+#: The memory a run may be estimated to need unless ``max_memory`` says
+#: otherwise, bytes (2 GB; ``validate::DEFAULT_MAX_MEMORY_BYTES`` in the core).
+DEFAULT_MAX_MEMORY: float = _core.DEFAULT_MAX_MEMORY
+
+
 def validate(
     scenario: ScenarioLike,
     *,
     seed: int | None = None,
     overrides: Iterable[str] = (),
     sample_interval_s: float | None = None,
+    max_memory: float | None = None,
 ) -> dict[str, Any]:
     """Checks a scenario without running it; returns the resolved dict or
-    raises ScenarioError."""
+    raises ScenarioError. ``max_memory``: as :func:`run`'s."""
     from .scenario import to_json
 
     sc = resolve(scenario, seed=seed, overrides=overrides, sample_interval_s=sample_interval_s)
-    _core.validate_json(to_json(sc))
+    _core.validate_json(to_json(sc), max_memory)
     return sc
+
+
+def estimate_memory(scenario: ScenarioLike) -> tuple[float, list[tuple[str, float, str]]]:
+    """What a run of the scenario is estimated to allocate at most, bytes,
+    and the parts of it: (fields, bytes, in words). Raises ScenarioError
+    for an invalid scenario; the limit is not applied."""
+    from .scenario import to_json
+
+    return _core.estimate_memory(to_json(resolve(scenario)))
 
 
 def _interruptible(call: Any, watch: Any = None) -> Any:
@@ -148,7 +165,9 @@ def _interruptible(call: Any, watch: Any = None) -> Any:
     return box["out"]
 
 
-def _run_resolved(sc: dict[str, Any], text: str, stop: Any = None) -> Results:
+def _run_resolved(
+    sc: dict[str, Any], text: str, stop: Any = None, max_memory: float | None = None
+) -> Results:
     """Runs a resolved scenario; ``stop``, a ``_core.StopFlag``, is given by
     callers that run several in threads (they handle Ctrl-C), else the run
     is :func:`_interruptible`."""
@@ -156,14 +175,14 @@ def _run_resolved(sc: dict[str, Any], text: str, stop: Any = None) -> Results:
 
     t0 = time.perf_counter()
     if stop is not None:
-        out = _core.run_json(text, stop)
+        out = _core.run_json(text, stop, max_memory)
     else:
-        out = _interruptible(lambda flag: _core.run_json(text, flag))
+        out = _interruptible(lambda flag: _core.run_json(text, flag, max_memory))
     wall = time.perf_counter() - t0
     return Results(out, scenario=sc, wall_time_s=wall)
 
 
-def _run_watched(sc: dict[str, Any], text: str) -> Results:
+def _run_watched(sc: dict[str, Any], text: str, max_memory: float | None = None) -> Results:
     """:func:`_run_resolved` with a progress bar of simulated time
     (:func:`satcp.progress.watch_sim_time`): the run goes on in a thread while
     this one reads the core's clock."""
@@ -173,7 +192,7 @@ def _run_watched(sc: dict[str, Any], text: str) -> Results:
     clock = _core.SimClock()
     t0 = time.perf_counter()
     out = _interruptible(
-        lambda flag: _core.run_json_clocked(text, clock, flag),
+        lambda flag: _core.run_json_clocked(text, clock, flag, max_memory),
         lambda job: progress.watch_sim_time(job, clock, sc.get("duration_s")),
     )
     return Results(out, scenario=sc, wall_time_s=time.perf_counter() - t0)
@@ -186,22 +205,26 @@ def run(
     overrides: Iterable[str] = (),
     sample_interval_s: float | None = None,
     pcap: Mapping[str, str | os.PathLike[str]] | None = None,
+    max_memory: float | None = None,
 ) -> Results:
     """Runs one scenario: a path to a TOML file or a dict in the same shape.
     ``overrides`` are ``"dotted.path[index].field=value"`` strings.
     ``pcap`` maps link directions (``"satellite:ab"``, ``"1:ba"``; the
     direction defaults to ab) to pcap files to write: what was transmitted
-    on them, with IPv4/TCP headers (docs/pcap.md)."""
+    on them, with IPv4/TCP headers (docs/pcap.md). ``max_memory``: a run
+    estimated to need more bytes than this is refused with ScenarioError
+    before it starts, naming the fields (:func:`estimate_memory`; None:
+    :data:`DEFAULT_MAX_MEMORY`, 2 GB)."""
     from .results import Results
     from .scenario import to_json
 
     sc = resolve(scenario, seed=seed, overrides=overrides, sample_interval_s=sample_interval_s)
     if not pcap:
-        return _run_resolved(sc, to_json(sc))
+        return _run_resolved(sc, to_json(sc), max_memory=max_memory)
     caps = [(link_direction(sc, key), os.fspath(path)) for key, path in pcap.items()]
     t0 = time.perf_counter()
     text = to_json(sc)
-    out, _counts = _interruptible(lambda flag: _core.run_json_capture(text, caps, flag))
+    out, _counts = _interruptible(lambda flag: _core.run_json_capture(text, caps, flag, max_memory))
     return Results(out, scenario=sc, wall_time_s=time.perf_counter() - t0)
 
 
@@ -220,11 +243,16 @@ def link_direction(scenario: Mapping[str, Any], key: str) -> int:
     raise ScenarioError(f"invalid pcap link {key!r}: no link named {name!r}")
 
 
-def run_many(scenarios: Sequence[ScenarioLike], workers: int | None = None) -> list[Results]:
+def run_many(
+    scenarios: Sequence[ScenarioLike],
+    workers: int | None = None,
+    *,
+    max_memory: float | None = None,
+) -> list[Results]:
     """Runs several scenarios in threads (the core releases the GIL, so they
     use several cores) and returns their results in the same order. Every
     scenario is validated first: an invalid one raises ScenarioError before
-    any run starts."""
+    any run starts. ``max_memory``: each run's limit, as :func:`run`'s."""
     from . import progress
     from .scenario import load, to_json
 
@@ -232,7 +260,7 @@ def run_many(scenarios: Sequence[ScenarioLike], workers: int | None = None) -> l
     texts = [to_json(sc) for sc in resolved]
     for i, text in enumerate(texts):
         try:
-            _core.validate_json(text)
+            _core.validate_json(text, max_memory)
         except ScenarioError as e:
             if len(texts) == 1:
                 raise
@@ -244,7 +272,10 @@ def run_many(scenarios: Sequence[ScenarioLike], workers: int | None = None) -> l
     workers = max(1, min(workers, len(texts)))
     progress.add(len(texts))
     if workers == 1:
-        return [_run_counted(sc, t) for sc, t in zip(resolved, texts, strict=True)]
+        return [
+            _run_counted(sc, t, max_memory=max_memory)
+            for sc, t in zip(resolved, texts, strict=True)
+        ]
     from concurrent.futures import ThreadPoolExecutor
 
     # Ctrl-C reaches this thread, waiting in map(): the runs going on are
@@ -252,7 +283,9 @@ def run_many(scenarios: Sequence[ScenarioLike], workers: int | None = None) -> l
     stop = _core.StopFlag()
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="satcp")
     try:
-        return list(pool.map(_run_counted, resolved, texts, [stop] * len(texts)))
+        return list(
+            pool.map(_run_counted, resolved, texts, [stop] * len(texts), [max_memory] * len(texts))
+        )
     except BaseException:
         stop.set()
         raise
@@ -260,12 +293,14 @@ def run_many(scenarios: Sequence[ScenarioLike], workers: int | None = None) -> l
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _run_counted(sc: dict[str, Any], text: str, stop: Any = None) -> Results:
+def _run_counted(
+    sc: dict[str, Any], text: str, stop: Any = None, max_memory: float | None = None
+) -> Results:
     """:func:`_run_resolved`, reported to the open progress bar."""
     from . import progress
 
     try:
-        r = _run_resolved(sc, text, stop)
+        r = _run_resolved(sc, text, stop, max_memory)
     except BaseException:
         progress.finished(ok=False)
         raise
