@@ -111,7 +111,7 @@ OVERRIDES = [
     # issue 31: the memory budget (2 GB unless --max-memory says otherwise)
     (["sample_interval_s=0.002"], ["sample_interval_s", "samples", "GB", "--max-memory"]),
     (
-        ["apps[0].files=1000000", "apps[0].inter_request_s=0"],
+        ["apps[0].files=1000000", "apps[0].inter_request_s=0", "sample_interval_s=0"],
         ["apps[0].files", "1.0e6 connections", "GB", "memory limit of 2.0 GB"],
     ),
 ]
