@@ -112,7 +112,7 @@ OVERRIDES = [
     (["sample_interval_s=0.002"], ["sample_interval_s", "samples", "GB", "--max-memory"]),
     (
         ["apps[0].files=1000000", "apps[0].inter_request_s=0", "sample_interval_s=0"],
-        ["apps[0].files", "1.0e6 connections", "GB", "memory limit of 2.0 GB"],
+        ["tcp.rcv_buffer", "packets in flight", "GB", "memory limit of 2.0 GB"],
     ),
 ]
 

@@ -89,3 +89,16 @@ fn the_limit_must_be_positive() {
     }
     parse_within(&base().to_string(), f64::INFINITY).unwrap();
 }
+
+#[test]
+fn web_transfers_are_bounded_by_the_paths_round_trip() {
+    let mut v = base();
+    v["duration_s"] = json!(1000.0);
+    v["apps"][0] = json!({"kind": "web", "client": "client", "server": "server",
+                          "segments": 1, "think_time_s": 0.0});
+    let s = parse(&v.to_string()).unwrap();
+    let e = estimate_memory(&s);
+    // One transfer per round trip (2 x 0.26 s) and segment (1460 bytes
+    // at 10 Mb/s) at most: 1,919 of them.
+    assert_eq!(e.parts[0].2, "1919 connections, 1919 transfers", "{e:?}");
+}

@@ -338,7 +338,7 @@ pub fn estimate_memory(s: &Scenario) -> MemoryEstimate {
     let mut parts = Vec::new();
     let mut conns_total = 0.0;
     let mut window_packets = 0.0;
-    let (min_delay, max_rate) = extremes(s);
+    let max_rate = fastest_rate(s);
     for (i, a) in s.apps.iter().enumerate() {
         let f = format!("apps[{i}]");
         let t = a.tcp();
@@ -376,9 +376,12 @@ pub fn estimate_memory(s: &Scenario) -> MemoryEstimate {
             ),
             AppConfig::Web(w) => {
                 // One after another: each takes at least its think time, a
-                // round trip and its segments at the fastest rate.
+                // round trip of the path and its segments at the fastest
+                // rate.
                 let bytes = w.segments as f64 * mss;
-                let each = (w.think_time_s + 2.0 * min_delay + bytes * 8.0 / max_rate).max(1e-6);
+                let (c, sv) = a.hosts();
+                let rtt = 2.0 * path_delay(s, c, sv);
+                let each = (w.think_time_s + rtt + bytes * 8.0 / max_rate).max(1e-6);
                 let planned = (span / each).floor() + 1.0;
                 let n = w.transfers.map_or(planned, |k| (k as f64).min(planned));
                 let field = if w.transfers.is_some() {
@@ -427,20 +430,60 @@ pub fn estimate_memory(s: &Scenario) -> MemoryEstimate {
     MemoryEstimate { parts }
 }
 
-/// The smallest one-way delay of any link direction, and the fastest
-/// rate, schedules included.
-fn extremes(s: &Scenario) -> (f64, f64) {
-    let mut min_delay = f64::INFINITY;
+/// The fastest rate of any link direction, schedules included.
+fn fastest_rate(s: &Scenario) -> f64 {
     let mut max_rate: f64 = MIN_RATE_BPS;
     for l in &s.links {
         for d in [&l.ab, &l.ba] {
-            let delays = d.delay_schedule.iter().flatten().map(|p| p[1]);
-            min_delay = delays.chain([d.delay_s]).fold(min_delay, f64::min);
             let rates = d.rate_schedule.iter().flatten().map(|p| p[1]);
             max_rate = rates.chain(d.rate_bps).fold(max_rate, f64::max);
         }
     }
-    (min_delay.min(MAX_DELAY_S), max_rate)
+    max_rate
+}
+
+/// The smallest one-way delay between nodes `a` and `b` over the links
+/// (each link at its smallest delay in either direction, schedules
+/// included): a lower bound of the path's.
+fn path_delay(s: &Scenario, a: &str, b: &str) -> f64 {
+    let link_delay = |l: &super::config::LinkConfig| {
+        [&l.ab, &l.ba]
+            .iter()
+            .flat_map(|d| {
+                let points = d.delay_schedule.iter().flatten().map(|p| p[1]);
+                points.chain([d.delay_s])
+            })
+            .fold(MAX_DELAY_S, f64::min)
+    };
+    let mut dist: Vec<(&str, f64)> = vec![(a, 0.0)];
+    let mut done: Vec<&str> = Vec::new();
+    // Dijkstra over the few nodes a scenario has.
+    while let Some(i) = (0..dist.len())
+        .filter(|&i| !done.contains(&dist[i].0))
+        .min_by(|&i, &j| dist[i].1.total_cmp(&dist[j].1))
+    {
+        let (n, d) = dist[i];
+        if n == b {
+            return d;
+        }
+        done.push(n);
+        for l in &s.links {
+            let next = if l.a == n {
+                l.b.as_str()
+            } else if l.b == n {
+                l.a.as_str()
+            } else {
+                continue;
+            };
+            let nd = d + link_delay(l);
+            match dist.iter_mut().find(|(m, _)| *m == next) {
+                Some(e) if e.1 > nd => e.1 = nd,
+                Some(_) => {}
+                None => dist.push((next, nd)),
+            }
+        }
+    }
+    0.0
 }
 
 /// The most packets all links can hold at once, in their queues and on
