@@ -35,8 +35,11 @@
 #   make soak    the transport-invariant property test with PROPTEST_CASES
 #                cases per variant configuration (default 31,000: over a
 #                million in all); prints the count
-#   make fuzz    cargo-fuzz (nightly) on both fuzz targets, FUZZ_SECONDS
-#                each (default 600); prints the executions
+#   make fuzz    the whole-scenario fuzzer (fuzz-scenarios), then cargo-fuzz
+#                (nightly) on both fuzz targets, FUZZ_SECONDS each (default
+#                600); prints the cases and executions
+#   make fuzz-scenarios  the whole-scenario fuzzer (hypothesis, in process)
+#                for FUZZ_SECONDS; prints the cases and cases/hour
 #
 # setup is incremental: the venv is re-provisioned when requirements-dev.txt
 # changes and the extension is rebuilt when Rust sources, Cargo files or
@@ -70,7 +73,7 @@ RUST_SOURCES := $(shell find crates -type f \( -name '*.rs' -o -name Cargo.toml 
 # clippy), so that cargo does not rebuild pyo3 when switching between them.
 export PYO3_PYTHON := $(VENV_ABS)/bin/python
 
-.PHONY: schema setup system-tools run test test-rust test-python lint-rust lint-python bench soak fuzz clean validate validate-modern ns3-venv
+.PHONY: schema setup system-tools run test test-rust test-python lint-rust lint-python bench soak fuzz fuzz-scenarios clean validate validate-modern ns3-venv
 
 setup: $(PLAIN_INSTALLED)
 
@@ -262,7 +265,7 @@ soak:
 # fuzz/artifacts/: add it to fuzz/corpus/ with the fix.
 FUZZ_SECONDS ?= 600
 FUZZ_TARGETS := scenario_text endpoint_segments
-fuzz:
+fuzz: fuzz-scenarios
 	command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz
 	rustup toolchain list | grep -q nightly || rustup toolchain install nightly --profile minimal
 	@for t in $(FUZZ_TARGETS); do \
@@ -274,6 +277,14 @@ fuzz:
 		grep -E 'stat::number_of_executed_units|Done [0-9]+ runs' fuzz/scratch/$$t.log; \
 		if [ $$rc != 0 ]; then tail -40 fuzz/scratch/$$t.log; exit 1; fi; \
 	done
+
+# Whole scenarios drawn by hypothesis over every variant, router, queue,
+# application kind and schedule, some fields hostile: each is rejected with
+# one line or runs within its budget holding the transport invariants
+# (tests/python/scenario_fuzz.py; a fixed-seed slice runs in make test).
+# SEED=n: the first batch's seed (default: random).
+fuzz-scenarios: setup
+	$(BIN)/python tools/fuzz_scenarios.py --seconds $(FUZZ_SECONDS) $(if $(SEED),--seed $(SEED))
 
 clean:
 	rm -rf $(VENV) $(EXT_DIR) python/satcp/_core*.so

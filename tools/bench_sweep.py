@@ -44,7 +44,7 @@ print(time.perf_counter() - t)
 CORE = """
 import sys, time
 from satcp import _core, sweep
-jobs = sweep.load_sweep(sys.argv[1]).jobs()
+jobs = list(sweep.load_sweep(sys.argv[1]).jobs())
 summary = full = 0.0
 for j in jobs:
     t = time.perf_counter()

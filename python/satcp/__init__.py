@@ -59,9 +59,11 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "DEFAULT_MAX_MEMORY",
     "Results",
     "ScenarioError",
     "__version__",
+    "estimate_memory",
     "load",
     "run",
     "run_many",
@@ -93,20 +95,35 @@ def _resolve(
     return sc
 
 
+#: The memory a run may be estimated to need unless ``max_memory`` says
+#: otherwise, bytes (2 GB; ``validate::DEFAULT_MAX_MEMORY_BYTES`` in the core).
+DEFAULT_MAX_MEMORY: float = _core.DEFAULT_MAX_MEMORY
+
+
 def validate(
     scenario: ScenarioLike,
     *,
     seed: int | None = None,
     overrides: Iterable[str] = (),
     sample_interval_s: float | None = None,
+    max_memory: float | None = None,
 ) -> dict[str, Any]:
     """Checks a scenario without running it; returns the resolved dict or
-    raises ScenarioError."""
+    raises ScenarioError. ``max_memory``: as :func:`run`'s."""
     from .scenario import to_json
 
     sc = _resolve(scenario, seed=seed, overrides=overrides, sample_interval_s=sample_interval_s)
-    _core.validate_json(to_json(sc))
+    _core.validate_json(to_json(sc), max_memory)
     return sc
+
+
+def estimate_memory(scenario: ScenarioLike) -> tuple[float, list[tuple[str, float, str]]]:
+    """What a run of the scenario is estimated to allocate at most, bytes,
+    and the parts of it: (fields, bytes, in words). Raises ScenarioError
+    for an invalid scenario; the limit is not applied."""
+    from .scenario import to_json
+
+    return _core.estimate_memory(to_json(_resolve(scenario)))
 
 
 def _interruptible(call: Any, watch: Any = None) -> Any:
@@ -152,7 +169,9 @@ def _interruptible(call: Any, watch: Any = None) -> Any:
     return box["out"]
 
 
-def _run_resolved(sc: dict[str, Any], text: str, stop: Any = None) -> Results:
+def _run_resolved(
+    sc: dict[str, Any], text: str, stop: Any = None, max_memory: float | None = None
+) -> Results:
     """Runs a resolved scenario; ``stop``, a ``_core.StopFlag``, is given by
     callers that run several in threads (they handle Ctrl-C), else the run
     is :func:`_interruptible`."""
@@ -160,14 +179,14 @@ def _run_resolved(sc: dict[str, Any], text: str, stop: Any = None) -> Results:
 
     t0 = _time.perf_counter()
     if stop is not None:
-        out = _core.run_json(text, stop)
+        out = _core.run_json(text, stop, max_memory)
     else:
-        out = _interruptible(lambda flag: _core.run_json(text, flag))
+        out = _interruptible(lambda flag: _core.run_json(text, flag, max_memory))
     wall = _time.perf_counter() - t0
     return Results(out, scenario=sc, wall_time_s=wall)
 
 
-def _run_watched(sc: dict[str, Any], text: str) -> Results:
+def _run_watched(sc: dict[str, Any], text: str, max_memory: float | None = None) -> Results:
     """:func:`_run_resolved` with a progress bar of simulated time
     (:func:`satcp.progress.watch_sim_time`): the run goes on in a thread while
     this one reads the core's clock."""
@@ -177,7 +196,7 @@ def _run_watched(sc: dict[str, Any], text: str) -> Results:
     clock = _core.SimClock()
     t0 = _time.perf_counter()
     out = _interruptible(
-        lambda flag: _core.run_json_clocked(text, clock, flag),
+        lambda flag: _core.run_json_clocked(text, clock, flag, max_memory),
         lambda job: progress.watch_sim_time(job, clock, sc.get("duration_s")),
     )
     return Results(out, scenario=sc, wall_time_s=_time.perf_counter() - t0)
@@ -190,22 +209,26 @@ def run(
     overrides: Iterable[str] = (),
     sample_interval_s: float | None = None,
     pcap: Mapping[str, str | _os.PathLike[str]] | None = None,
+    max_memory: float | None = None,
 ) -> Results:
     """Runs one scenario: a path to a TOML file or a dict in the same shape.
     ``overrides`` are ``"dotted.path[index].field=value"`` strings.
     ``pcap`` maps link directions (``"satellite:ab"``, ``"1:ba"``; the
     direction defaults to ab) to pcap files to write: what was transmitted
-    on them, with IPv4/TCP headers (docs/pcap.md)."""
+    on them, with IPv4/TCP headers (docs/pcap.md). ``max_memory``: a run
+    estimated to need more bytes than this is refused with ScenarioError
+    before it starts, naming the fields (:func:`estimate_memory`; None:
+    :data:`DEFAULT_MAX_MEMORY`, 2 GB)."""
     from .results import Results
     from .scenario import to_json
 
     sc = _resolve(scenario, seed=seed, overrides=overrides, sample_interval_s=sample_interval_s)
     if not pcap:
-        return _run_resolved(sc, to_json(sc))
+        return _run_resolved(sc, to_json(sc), max_memory=max_memory)
     caps = [(_link_direction(sc, key), _os.fspath(path)) for key, path in pcap.items()]
     t0 = _time.perf_counter()
     text = to_json(sc)
-    out, _counts = _interruptible(lambda flag: _core.run_json_capture(text, caps, flag))
+    out, _counts = _interruptible(lambda flag: _core.run_json_capture(text, caps, flag, max_memory))
     return Results(out, scenario=sc, wall_time_s=_time.perf_counter() - t0)
 
 
@@ -230,6 +253,7 @@ def run_many(
     *,
     overrides: Mapping[str, Any] | Iterable[str] = (),
     seeds: Sequence[int] | None = None,
+    max_memory: float | None = None,
 ) -> list[Results]:
     """Runs several scenarios in threads (the core releases the GIL, so they
     use several cores) and returns their results in order. Every run is
@@ -242,7 +266,8 @@ def run_many(
     like a sweep's ``[set]``) or ``"KEY=VALUE"`` strings as :func:`run`
     takes. ``seeds``: each scenario runs once per seed, and the results
     come scenario-major: ``[s0 seed0, s0 seed1, ..., s1 seed0, ...]``;
-    None runs each scenario once with its own seed."""
+    None runs each scenario once with its own seed. ``max_memory``: each
+    run's limit, as :func:`run`'s."""
     from collections.abc import Mapping
 
     from . import progress
@@ -272,7 +297,7 @@ def run_many(
     texts = [to_json(sc) for sc in resolved]
     for i, text in enumerate(texts):
         try:
-            _core.validate_json(text)
+            _core.validate_json(text, max_memory)
         except ScenarioError as e:
             if len(texts) == 1:
                 raise
@@ -284,7 +309,10 @@ def run_many(
     workers = max(1, min(workers, len(texts)))
     progress.add(len(texts))
     if workers == 1:
-        return [_run_counted(sc, t) for sc, t in zip(resolved, texts, strict=True)]
+        return [
+            _run_counted(sc, t, max_memory=max_memory)
+            for sc, t in zip(resolved, texts, strict=True)
+        ]
     from concurrent.futures import ThreadPoolExecutor
 
     # Ctrl-C reaches this thread, waiting in map(): the runs going on are
@@ -292,7 +320,9 @@ def run_many(
     stop = _core.StopFlag()
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="satcp")
     try:
-        return list(pool.map(_run_counted, resolved, texts, [stop] * len(texts)))
+        return list(
+            pool.map(_run_counted, resolved, texts, [stop] * len(texts), [max_memory] * len(texts))
+        )
     except BaseException:
         stop.set()
         raise
@@ -307,12 +337,14 @@ def _run_name(i: int, seeds: Sequence[int] | None) -> str:
     return f"scenario {i // len(seeds)} seed {seeds[i % len(seeds)]}"
 
 
-def _run_counted(sc: dict[str, Any], text: str, stop: Any = None) -> Results:
+def _run_counted(
+    sc: dict[str, Any], text: str, stop: Any = None, max_memory: float | None = None
+) -> Results:
     """:func:`_run_resolved`, reported to the open progress bar."""
     from . import progress
 
     try:
-        r = _run_resolved(sc, text, stop)
+        r = _run_resolved(sc, text, stop, max_memory)
     except BaseException:
         progress.finished(ok=False)
         raise

@@ -2,6 +2,7 @@
 
     satcp run FILE [--set K=V]... [--seed N] [--sample-interval S]
                    [--out DIR] [--format csv|parquet] [--quiet] [--pcap LINK[:DIR]]...
+                   [--max-memory SIZE]
     satcp validate FILE [--set K=V]...
     satcp variants
     satcp reproduce [--list]                       (the reproductions, one line each)
@@ -9,6 +10,7 @@
     satcp plot RESULTS_DIR|SWEEP_DIR [--out DIR]
     satcp report [FOLDER] [--out FILE]
     satcp sweep FILE [--out DIR] [--workers N] [--scheduler ADDRESS] [--quiet]
+                     [--max-memory SIZE]
     satcp compare [--out DIR] [--preset NAME]... [--seconds S] [--seeds N] [--quick]
 
 Bad input (a missing file, a TOML error, an invalid scenario, a bad --set or
@@ -82,6 +84,16 @@ def _build_parser() -> argparse.ArgumentParser:
         )
         sp.add_argument("--seed", type=int, help="random seed (overrides the file's)")
 
+    def max_memory_arg(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument(
+            "--max-memory",
+            type=_memory_size,
+            metavar="SIZE",
+            default=None,
+            help="refuse a run estimated to need more memory than SIZE bytes "
+            "(k, M, G, T: powers of 1000; default 2G)",
+        )
+
     r = sub.add_parser("run", help="run a scenario and print a summary")
     scenario_args(r)
     r.add_argument(
@@ -90,6 +102,7 @@ def _build_parser() -> argparse.ArgumentParser:
         metavar="S",
         help="time-series interval in seconds (0: none)",
     )
+    max_memory_arg(r)
     r.add_argument("--out", metavar="DIR", help="write tables, results.json, scenario.json here")
     r.add_argument("--format", choices=("csv", "parquet"), default="csv", help="table format")
     r.add_argument("--quiet", "-q", action="store_true", help="print nothing on success")
@@ -159,6 +172,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "--scheduler", metavar="ADDRESS", default=None, help="a Dask distributed scheduler"
     )
     sw.add_argument("--quiet", "-q", action="store_true", help="no progress bar or summary")
+    max_memory_arg(sw)
 
     cp = sub.add_parser(
         "compare", help="every variant on named path presets: ranking table and plots"
@@ -175,6 +189,25 @@ def _build_parser() -> argparse.ArgumentParser:
     cp.add_argument("--workers", type=int, default=None, help="parallel runs (default: cores)")
     cp.add_argument("--quick", action="store_true", help="30 s transfers, 2 seeds")
     return p
+
+
+_SIZE_UNITS = {"": 1, "k": 1e3, "m": 1e6, "g": 1e9, "t": 1e12}
+
+
+def _memory_size(text: str) -> float:
+    """``--max-memory``'s value: bytes, or a number with k, M, G or T
+    (powers of 1000, a trailing B allowed: 500M, 2G, 1.5GB)."""
+    t = text.strip().lower().removesuffix("b")
+    unit = t[-1:] if t[-1:] in _SIZE_UNITS else ""
+    try:
+        v = float(t[: len(t) - len(unit)]) * _SIZE_UNITS[unit]
+    except ValueError:
+        v = math.nan
+    if not (math.isfinite(v) and v > 0):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a size (bytes, or a number with k, M, G or T: 2G, 500M)"
+        )
+    return v
 
 
 def _one_line(msg: object) -> str:
@@ -316,15 +349,15 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
     sc = _load(args, args.sample_interval)
     text = to_json(sc)
-    _core.validate_json(text)
+    _core.validate_json(text, args.max_memory)
     if args.out is not None:
         _check_out_dir(args.out)
     if args.pcap:
         res, pcaps = _run_with_pcap(sc, args)
     elif progress.enabled(not args.quiet):
-        res, pcaps = _run_watched(sc, text), []
+        res, pcaps = _run_watched(sc, text, args.max_memory), []
     else:
-        res, pcaps = _run_resolved(sc, text), []
+        res, pcaps = _run_resolved(sc, text, max_memory=args.max_memory), []
     try:
         if args.out is not None:
             try:
@@ -383,7 +416,7 @@ def _run_with_pcap(sc: dict[str, Any], args: argparse.Namespace):
                 raise UsageError(f"--pcap {key}: {fname!r} would be written outside --out")
             files[key] = path
         try:
-            res = run_scenario(sc, pcap=files)
+            res = run_scenario(sc, pcap=files, max_memory=args.max_memory)
         except OSError as e:
             raise UsageError(f"--pcap: {e}") from None
     except BaseException:
@@ -468,17 +501,16 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         sw = sweep.load_sweep(args.file)
     except OSError as e:
         raise UsageError(_os_error(e)) from None
-    try:
-        jobs = sw.jobs()
-    except ScenarioError as e:
-        raise UsageError(e) from None
-    # The runs of a point differ only in their seeds (checked by load_sweep):
-    # the core validates one of each point's runs.
-    for i in range(0, len(jobs), len(sw.seeds)):
+
+    def check(i: int, job: sweep.Job) -> None:
+        # The runs of a point differ only in their seeds (checked by
+        # load_sweep): the core validates one of each point's runs, before
+        # anything is written.
         try:
-            _core.validate_json(jobs[i].text)
+            _core.validate_json(job.text, args.max_memory)
         except ScenarioError as e:
-            raise UsageError(f"run {i} {jobs[i].point}: {e}") from None
+            raise UsageError(f"run {i} {job.point}: {e}") from None
+
     stem = os.path.splitext(os.path.basename(args.file))[0]
     out = args.out or os.path.join("sweeps", stem)
     try:
@@ -488,7 +520,8 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
             workers=args.workers,
             scheduler=args.scheduler,
             progress=not args.quiet,
-            jobs=jobs,
+            max_memory=args.max_memory,
+            check=check,
         )
     except OSError as e:
         raise UsageError(_os_error(e)) from None
@@ -496,7 +529,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         raise UsageError(e) from None
     if not args.quiet:
         print(
-            f"{len(jobs)} runs: {res.computed} computed, {res.cached} from the cache, "
+            f"{sw.count()} runs: {res.computed} computed, {res.cached} from the cache, "
             f"{len(res.failed)} failed; wrote {os.path.join(out, 'tables')}"
         )
     for f in res.failed:

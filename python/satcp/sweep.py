@@ -105,36 +105,47 @@ class Sweep:
     seeds: list[int]
     fixed: dict[str, Any] = field(default_factory=dict)
 
-    def points(self) -> list[dict[str, Any]]:
-        """Every combination of the axes' values, in file order."""
-        keys = list(self.axes)
-        return [
-            dict(zip(keys, vals, strict=True)) for vals in itertools.product(*self.axes.values())
-        ]
+    def count(self) -> int:
+        """The number of runs: the axes' sizes times the seeds (without
+        building the grid)."""
+        return len(self.seeds) * math.prod(len(v) for v in self.axes.values())
 
-    def jobs(self) -> list[Job]:
+    def points(self) -> Iterator[dict[str, Any]]:
+        """Every combination of the axes' values, in file order, one at a
+        time: the grid is never held in memory."""
+        keys = list(self.axes)
+        for vals in itertools.product(*self.axes.values()):
+            yield dict(zip(keys, vals, strict=True))
+
+    def jobs(self) -> Iterator[Job]:
         """Every run, in the order of :meth:`runs`, as (point, seed, cache
-        key, scenario JSON). The scenario of a point is built and checked
-        once, and each seed is written into its JSON text: a sweep of
-        thousands of short runs would otherwise spend more time copying and
-        serializing scenarios than simulating them (issue 33)."""
+        key, scenario JSON), one point at a time (:meth:`point_jobs`)."""
+        for point in self.points():
+            yield from self.point_jobs(point)
+
+    def point_jobs(self, point: Mapping[str, Any]) -> list[Job]:
+        """The runs of one point, one per seed. The point's scenario is
+        built and checked once, and each seed is written into its JSON
+        text: a sweep of thousands of short runs would otherwise spend more
+        time copying and serializing scenarios than simulating them (issue
+        33)."""
         out = []
         mark = str(_SEED_MARK)
-        for point in self.points():
-            sc = self._scenario(point)
-            sc["seed"] = _SEED_MARK
-            text = to_json(sc)  # checks the values once per point
-            sorted_text = _key_text(sc)
-            if text.count(mark) == 1 and sorted_text.count(mark) == 1:
-                at, key_at = f'"seed": {mark}', f'"seed":{mark}'
-                for seed in self.seeds:
-                    v = json.dumps(seed)
-                    key = _key(sorted_text.replace(key_at, f'"seed":{v}'))
-                    out.append(Job(point, seed, key, text.replace(at, f'"seed": {v}')))
-            else:  # the mark's digits occur elsewhere in the scenario
-                for seed in self.seeds:
-                    sc["seed"] = seed
-                    out.append(Job(point, seed, run_key(sc), to_json(sc)))
+        point = dict(point)
+        sc = self._scenario(point)
+        sc["seed"] = _SEED_MARK
+        text = to_json(sc)  # checks the values once per point
+        sorted_text = _key_text(sc)
+        if text.count(mark) == 1 and sorted_text.count(mark) == 1:
+            at, key_at = f'"seed": {mark}', f'"seed":{mark}'
+            for seed in self.seeds:
+                v = json.dumps(seed)
+                key = _key(sorted_text.replace(key_at, f'"seed":{v}'))
+                out.append(Job(point, seed, key, text.replace(at, f'"seed": {v}')))
+        else:  # the mark's digits occur elsewhere in the scenario
+            for seed in self.seeds:
+                sc["seed"] = seed
+                out.append(Job(point, seed, run_key(sc), to_json(sc)))
         return out
 
     def _scenario(self, point: Mapping[str, Any]) -> dict[str, Any]:
@@ -143,15 +154,13 @@ class Sweep:
             apply_override(sc, parse_path(k), v)
         return sc
 
-    def runs(self) -> list[tuple[dict[str, Any], int, dict[str, Any]]]:
-        """(point, seed, resolved scenario) for every run."""
-        out = []
+    def runs(self) -> Iterator[tuple[dict[str, Any], int, dict[str, Any]]]:
+        """(point, seed, resolved scenario) for every run, one at a time."""
         for point in self.points():
             for seed in self.seeds:
                 sc = self._scenario(point)
                 sc["seed"] = seed
-                out.append((point, seed, sc))
-        return out
+                yield (point, seed, sc)
 
 
 class Job(NamedTuple):
@@ -220,14 +229,15 @@ def load_sweep(path: str | os.PathLike[str]) -> Sweep:
             if key in seen:
                 raise ScenarioError(f"invalid sweep: axes.{k}: {v!r} is listed twice")
             seen.add(key)
-    n = len(seeds) * math.prod(len(v) for v in axes.values())
+    sw = Sweep(base=base, axes=axes, seeds=seeds, fixed=fixed)
+    n = sw.count()
     if n > MAX_RUNS:
         sizes = " x ".join(str(len(v)) for v in [*axes.values(), seeds])
         raise ScenarioError(
             f"invalid sweep: axes: {sizes} = {n} runs, more than {MAX_RUNS} "
             "(split the sweep into several files)"
         )
-    return Sweep(base=base, axes=axes, seeds=seeds, fixed=fixed)
+    return sw
 
 
 def run_key(scenario: Mapping[str, Any]) -> str:
@@ -251,15 +261,19 @@ def _key(key_text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
-def run_one(scenario_json: str, stop: Any = None) -> dict[str, Any]:
+def run_one(
+    scenario_json: str, stop: Any = None, max_memory: float | None = None
+) -> dict[str, Any]:
     """Runs one scenario and returns its metrics (called on workers). The
     run's time series, which no metric reads, are left out of its results:
     in a sweep of the thesis scenario (sampled every second), parsing them
     took half as long as the runs, with the GIL held. ``stop``: a
-    ``_core.StopFlag`` that interrupts the run (KeyboardInterrupt)."""
+    ``_core.StopFlag`` that interrupts the run (KeyboardInterrupt);
+    ``max_memory``: the run's memory limit in bytes (None: the core's
+    default, 2 GB)."""
     from . import _core
 
-    return run_row(json.loads(_core.run_json_summary(scenario_json, stop)))
+    return run_row(json.loads(_core.run_json_summary(scenario_json, stop, max_memory)))
 
 
 def run_row(r: Mapping[str, Any]) -> dict[str, Any]:
@@ -312,7 +326,7 @@ def is_unfinished(row: Mapping[str, Any]) -> bool:
 
 
 def _run_chunk(
-    texts: Sequence[str], stop: Any = None
+    texts: Sequence[str], stop: Any = None, max_memory: float | None = None
 ) -> list[tuple[dict[str, Any] | None, str | None]]:
     """:func:`run_one` of each, (row, None) or (None, error): a worker's
     task is several short runs, so that the executor's bookkeeping per
@@ -323,7 +337,7 @@ def _run_chunk(
         if stop is not None and stop.is_set():
             break
         try:
-            out.append((run_one(text, stop), None))
+            out.append((run_one(text, stop, max_memory), None))
         except KeyboardInterrupt:
             break  # stopped by the flag: this run did not finish
         except Exception as e:  # the run's own error, reported per run
@@ -422,17 +436,24 @@ def run_sweep(
     scheduler: str | None = None,
     progress: bool = True,
     limit: int | None = None,
-    jobs: Sequence[Job] | None = None,
+    max_memory: float | None = None,
+    check: Callable[[int, Job], None] | None = None,
 ) -> SweepResult:
     """Runs the runs not yet in ``OUT/cache`` (at most ``limit`` of them,
     for tests), then writes the tables. ``scheduler``: the address of a
     Dask distributed scheduler; None runs on local threads (the core
     releases the GIL, so they use every core); the cluster's workers must
     run the same satcp (:func:`check_workers`, before anything is
-    written). ``jobs``: ``sweep.jobs()`` if the caller has them already."""
+    written). ``max_memory``: each run's memory limit in bytes (None: the
+    core's default, 2 GB). ``check(i, job)``, if given, is called with the
+    first run of each point (``i`` its index among the runs) before
+    anything is written or run: the CLI validates there.
+
+    The grid is streamed: a first pass over the points notes each run's
+    point, seed and cache key (and calls ``check``), a second builds the
+    scenarios of the runs not in the cache as the workers take them, so
+    that at most a few chunks of scenario texts are held at once."""
     out = Path(out_dir)
-    if jobs is None:
-        jobs = sweep.jobs()
     with contextlib.ExitStack() as stack:
         client = None
         if scheduler is not None:
@@ -440,26 +461,52 @@ def run_sweep(
 
             client = stack.enter_context(Client(scheduler))
             check_workers(client)
-        return _run_sweep(sweep, out, jobs, workers, client, progress, limit)
+        return _run_sweep(sweep, out, workers, client, progress, limit, max_memory, check)
 
 
 def _run_sweep(
     sweep: Sweep,
     out: Path,
-    jobs: Sequence[Job],
     workers: int | None,
     client: Any,
     progress: bool,
     limit: int | None,
+    max_memory: float | None,
+    check: Callable[[int, Job], None] | None,
 ) -> SweepResult:
     import pandas as pd
 
     cache = out / "cache"
-    cache.mkdir(parents=True, exist_ok=True)
     have = _read_cache(cache)
-    missing = [j for j in jobs if j.key not in have]
-    todo = missing if limit is None else missing[:limit]
-    cached = len(jobs) - len(missing)
+    cached_before = set(have)
+    index: list[tuple[dict[str, Any], int, str]] = []  # (point, seed, key) of every run
+    todo_points: set[int] = set()
+    n_missing = 0
+    for p, point in enumerate(sweep.points()):
+        jobs = sweep.point_jobs(point)
+        if check is not None:
+            check(len(index), jobs[0])
+        for j in jobs:
+            index.append((j.point, j.seed, j.key))
+            if j.key not in cached_before:
+                n_missing += 1
+                todo_points.add(p)
+    n_todo = n_missing if limit is None else min(limit, n_missing)
+
+    def todo() -> Iterator[Job]:
+        n = 0
+        for p, point in enumerate(sweep.points()):
+            if p not in todo_points:
+                continue
+            for j in sweep.point_jobs(point):
+                if j.key in cached_before:
+                    continue
+                if n >= n_todo:
+                    return
+                n += 1
+                yield j
+
+    cache.mkdir(parents=True, exist_ok=True)
     failed: list[str] = []
 
     with _open_cache_log(cache) as log:
@@ -473,8 +520,12 @@ def _run_sweep(
                     have[key] = row
             log.flush()
 
-        _execute(todo, done, workers, client, progress)
-    rows = [{**j.point, "seed": j.seed, "run": j.key, **have[j.key]} for j in jobs if j.key in have]
+        _execute(todo(), n_todo, done, workers, client, progress, max_memory)
+    rows = [
+        {**point, "seed": seed, "run": key, **have[key]}
+        for point, seed, key in index
+        if key in have
+    ]
     runs = pd.DataFrame(rows)
     summary = summarize(runs, list(sweep.axes))
 
@@ -488,7 +539,13 @@ def _run_sweep(
 
     _, paths = fill_dir_atomically(out / "tables", fill)
     return SweepResult(
-        runs, summary, len(todo) - len(failed), cached, failed, paths, list(sweep.axes)
+        runs,
+        summary,
+        n_todo - len(failed),
+        len(index) - n_missing,
+        failed,
+        paths,
+        list(sweep.axes),
     )
 
 
@@ -550,13 +607,22 @@ def summarize(runs: Any, axes: Sequence[str]) -> Any:
 #: that each worker gets some 32 tasks (a sweep of a few long runs: one each).
 MAX_CHUNK = 64
 
+#: Tasks queued per local worker at a time: the scenario texts of the
+#: runs not yet taken are built as the workers take tasks.
+QUEUED_PER_WORKER = 4
+
+#: Runs handed to a Dask cluster at a time.
+DASK_BATCH = 4096
+
 
 def _execute(
-    todo: Sequence[Job],
+    todo: Iterator[Job],
+    n_todo: int,
     done: Callable[[Sequence[tuple[str, dict[str, Any] | None, str | None]]], None],
     workers: int | None,
     client: Any,
     progress: bool,
+    max_memory: float | None = None,
 ) -> None:
     """The runs on local threads, or on the Dask cluster of ``client``."""
     from . import progress as bars
@@ -565,19 +631,28 @@ def _execute(
         done([(key, row, err)])
         bars.finished(ok=err is None)
 
-    with bars.runs("sweep", len(todo), show=bars.enabled(progress)):
+    with bars.runs("sweep", n_todo, show=bars.enabled(progress)):
         if client is None:
-            _execute_local(todo, done, workers)
+            _execute_local(todo, n_todo, done, workers, max_memory)
         else:
             from distributed import as_completed
 
-            names = [f"satcp-run-{i}-{j.key}" for i, j in enumerate(todo)]
-            futs = client.map(run_one, [j.text for j in todo], key=names, retries=2)
-            keys = {f.key: j.key for f, j in zip(futs, todo, strict=True)}
-            # Ctrl-C: the runs not finished are cancelled on the
-            # cluster; the finished ones are in the cache already.
-            with _cancelled_on_interrupt(client, futs):
-                _collect_dask(futs, keys, finish, as_completed)
+            i = 0
+            while batch := list(itertools.islice(todo, DASK_BATCH)):
+                names = [f"satcp-run-{i + k}-{j.key}" for k, j in enumerate(batch)]
+                i += len(batch)
+                futs = client.map(
+                    run_one,
+                    [j.text for j in batch],
+                    key=names,
+                    retries=2,
+                    max_memory=max_memory,
+                )
+                keys = {f.key: j.key for f, j in zip(futs, batch, strict=True)}
+                # Ctrl-C: the runs not finished are cancelled on the
+                # cluster; the finished ones are in the cache already.
+                with _cancelled_on_interrupt(client, futs):
+                    _collect_dask(futs, keys, finish, as_completed)
 
 
 class ClusterError(Exception):
@@ -631,31 +706,31 @@ def check_workers(client: Any) -> None:
 
 
 def _execute_local(
-    todo: Sequence[Job],
+    todo: Iterator[Job],
+    n_todo: int,
     done: Callable[[Sequence[tuple[str, dict[str, Any] | None, str | None]]], None],
     workers: int | None,
+    max_memory: float | None = None,
 ) -> None:
-    """The runs on local threads, in chunks. Ctrl-C (KeyboardInterrupt in
-    this thread, waiting for the chunks) stops the runs going on through
-    their shared flag, drops the chunks not started, hands every run that
-    finished to ``done`` (so it is in the cache) and raises again."""
-    from concurrent.futures import ThreadPoolExecutor, as_completed
+    """The runs on local threads, in chunks, taken from ``todo`` as the
+    workers need them (a few chunks queued per worker). Ctrl-C
+    (KeyboardInterrupt in this thread, waiting for the chunks) stops the
+    runs going on through their shared flag, drops the chunks not started,
+    hands every run that finished to ``done`` (so it is in the cache) and
+    raises again."""
+    from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
     from . import _core
     from . import progress as bars
 
-    n = max(1, min(workers or os.cpu_count() or 1, len(todo) or 1))
-    size = max(1, min(MAX_CHUNK, len(todo) // (32 * n)))
-    chunks = [todo[i : i + size] for i in range(0, len(todo), size)]
+    n = max(1, min(workers or os.cpu_count() or 1, n_todo or 1))
+    size = max(1, min(MAX_CHUNK, n_todo // (32 * n)))
     stop = _core.StopFlag()
-
-    taken: set[Any] = set()
+    # The chunks submitted and not yet handed to ``done``.
+    pending: dict[Any, list[Job]] = {}
 
     def handed(f: Any) -> None:
-        if f in taken:
-            return  # handed in the loop before Ctrl-C
-        taken.add(f)
-        chunk = futs[f]
+        chunk = pending.pop(f)
         results = f.result()
         # A chunk stopped by the flag returns its first runs only.
         done([(j.key, row, err) for j, (row, err) in zip(chunk, results, strict=False)])
@@ -663,14 +738,25 @@ def _execute_local(
             bars.finished(ok=err is None)
 
     pool = ThreadPoolExecutor(max_workers=n, thread_name_prefix="satcp-sweep")
-    futs = {pool.submit(_run_chunk, [j.text for j in c], stop): c for c in chunks}
+
+    def submit_more() -> None:
+        while len(pending) < QUEUED_PER_WORKER * n:
+            chunk = list(itertools.islice(todo, size))
+            if not chunk:
+                return
+            pending[pool.submit(_run_chunk, [j.text for j in chunk], stop, max_memory)] = chunk
+
     try:
-        for f in as_completed(futs):
-            handed(f)
+        submit_more()
+        while pending:
+            finished, _ = wait(list(pending), return_when=FIRST_COMPLETED)
+            for f in finished:
+                handed(f)
+            submit_more()
     except KeyboardInterrupt:
         stop.set()
         pool.shutdown(wait=True, cancel_futures=True)
-        for f in futs:
+        for f in list(pending):
             if f.done() and not f.cancelled():
                 handed(f)
         raise

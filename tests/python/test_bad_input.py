@@ -108,6 +108,12 @@ OVERRIDES = [
     (['apps[0].name="../x"'], ["apps[0].name", "../x"]),
     # issue 31: runs that would allocate without bound
     (["sample_interval_s=1e-9"], ["sample_interval_s", "1e-9", "1e7"]),
+    # issue 31: the memory budget (2 GB unless --max-memory says otherwise)
+    (["sample_interval_s=0.002"], ["sample_interval_s", "samples", "GB", "--max-memory"]),
+    (
+        ["apps[0].files=1000000", "apps[0].inter_request_s=0", "sample_interval_s=0"],
+        ["tcp.rcv_buffer", "packets in flight", "GB", "memory limit of 2.0 GB"],
+    ),
 ]
 
 
@@ -245,6 +251,11 @@ COMMAND_LINES = [
         ["--pcap", "/proc/satcp-none"],
     ),
     (["run", FTP, "--set", "tcp.mss=" + "[" * 40 + "]" * 40], ["--set", "nested 40 deep"]),
+    # issue 31: the memory budget
+    (["run", FTP, *SMALL, "--max-memory", "1M", "--out", "OUT"], ["sample_interval_s", "1.0 MB"]),
+    (["run", FTP, "--max-memory", "0", "--out", "OUT"], ["--max-memory", "'0'"]),
+    (["run", FTP, "--max-memory", "lots", "--out", "OUT"], ["--max-memory", "'lots'"]),
+    (["run", FTP, "--max-memory", "nanG", "--out", "OUT"], ["--max-memory", "'nanG'"]),
 ]
 
 

@@ -87,9 +87,9 @@ def test_jobs_are_the_runs_serialized(grid, tmp_path):
         p = tmp_path / "g.toml"
         p.write_text(GRID.replace("seeds = [1, 2]", f"seeds = {seeds}"))
         sw = sweep.load_sweep(p)
-        jobs = sw.jobs()
-        runs = sw.runs()
-        assert len(jobs) == len(runs) == 4 * len(sw.seeds)
+        jobs = list(sw.jobs())
+        runs = list(sw.runs())
+        assert len(jobs) == len(runs) == sw.count() == 4 * len(sw.seeds)
         for j, (point, seed, sc) in zip(jobs, runs, strict=True):
             assert (j.point, j.seed) == (point, seed)
             assert j.text == to_json(sc)

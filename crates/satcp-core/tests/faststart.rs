@@ -51,7 +51,10 @@ fn scenario(variant: &str, transfers: u32, think_s: f64, tcp: Value) -> Value {
 
 fn run(v: &Value) -> RunResult {
     let text = v.to_string();
-    let s = satcp_core::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    // Up to 3,000 s sampled every 10 ms: above the default memory limit,
+    // whose estimate counts Python's copies of the series too.
+    let s =
+        satcp_core::scenario::parse_within(&text, 1e10).unwrap_or_else(|e| panic!("{e}\n{text}"));
     satcp_core::run(&s)
 }
 

@@ -54,10 +54,11 @@ fn run_stoppable(
     scenario: &str,
     observers: Vec<Box<dyn PacketObserver + Send>>,
     stop: Option<&StopFlag>,
+    max_memory: Option<f64>,
 ) -> PyResult<satcp_core::RunResult> {
     let stop = stop.map(|f| f.flag.clone());
     py.allow_threads(move || {
-        let s = satcp_core::parse(scenario).map_err(|e| ScenarioError::new_err(e.to_string()))?;
+        let s = parsed(scenario, max_memory)?;
         let watch = satcp_core::scenario::Watch {
             observers: observers
                 .into_iter()
@@ -69,25 +70,41 @@ fn run_stoppable(
     })
 }
 
-fn parsed(scenario: &str) -> PyResult<satcp_core::Scenario> {
-    satcp_core::parse(scenario).map_err(|e| ScenarioError::new_err(e.to_string()))
+/// Parses a scenario given as JSON, refusing a run estimated to need more
+/// memory than `max_memory` bytes (None: the default limit, 2 GB).
+fn parsed(scenario: &str, max_memory: Option<f64>) -> PyResult<satcp_core::Scenario> {
+    let limit = max_memory.unwrap_or(DEFAULT_MAX_MEMORY_BYTES);
+    satcp_core::scenario::parse_within(scenario, limit)
+        .map_err(|e| ScenarioError::new_err(e.to_string()))
 }
+
+use satcp_core::scenario::validate::DEFAULT_MAX_MEMORY_BYTES;
 
 /// Runs a scenario given as JSON; returns the results as JSON. The GIL is
 /// released while the simulation runs, so Python threads can run several.
 #[pyfunction]
-#[pyo3(signature = (scenario, stop=None))]
-fn run_json(py: Python<'_>, scenario: &str, stop: Option<&StopFlag>) -> PyResult<String> {
-    let r = run_stoppable(py, scenario, Vec::new(), stop)?;
+#[pyo3(signature = (scenario, stop=None, max_memory=None))]
+fn run_json(
+    py: Python<'_>,
+    scenario: &str,
+    stop: Option<&StopFlag>,
+    max_memory: Option<f64>,
+) -> PyResult<String> {
+    let r = run_stoppable(py, scenario, Vec::new(), stop, max_memory)?;
     Ok(serde_json::to_string(&r).expect("results serialize"))
 }
 
 /// `run_json` without the time series (empty `flow_series` and
 /// `link_series`): the same run, for a caller that reads only the summary.
 #[pyfunction]
-#[pyo3(signature = (scenario, stop=None))]
-fn run_json_summary(py: Python<'_>, scenario: &str, stop: Option<&StopFlag>) -> PyResult<String> {
-    let mut r = run_stoppable(py, scenario, Vec::new(), stop)?;
+#[pyo3(signature = (scenario, stop=None, max_memory=None))]
+fn run_json_summary(
+    py: Python<'_>,
+    scenario: &str,
+    stop: Option<&StopFlag>,
+    max_memory: Option<f64>,
+) -> PyResult<String> {
+    let mut r = run_stoppable(py, scenario, Vec::new(), stop, max_memory)?;
     r.flow_series = Default::default();
     r.link_series = Default::default();
     Ok(serde_json::to_string(&r).expect("results serialize"))
@@ -97,14 +114,15 @@ fn run_json_summary(py: Python<'_>, scenario: &str, stop: Option<&StopFlag>) -> 
 /// directions `(direction id, path)`; returns the results as JSON and the
 /// packets written per file.
 #[pyfunction]
-#[pyo3(signature = (scenario, captures, stop=None))]
+#[pyo3(signature = (scenario, captures, stop=None, max_memory=None))]
 fn run_json_capture(
     py: Python<'_>,
     scenario: &str,
     captures: Vec<(u32, String)>,
     stop: Option<&StopFlag>,
+    max_memory: Option<f64>,
 ) -> PyResult<(String, Vec<u64>)> {
-    let s = parsed(scenario)?;
+    let s = parsed(scenario, max_memory)?;
     let caps: Vec<(u32, std::path::PathBuf)> =
         captures.into_iter().map(|(l, p)| (l, p.into())).collect();
     let flag = stop.map(|f| f.flag.clone());
@@ -158,24 +176,38 @@ impl PacketObserver for ClockObserver {
 /// Runs a scenario given as JSON like `run_json`, advancing `clock` as it
 /// goes (for `satcp run`'s progress bar).
 #[pyfunction]
-#[pyo3(signature = (scenario, clock, stop=None))]
+#[pyo3(signature = (scenario, clock, stop=None, max_memory=None))]
 fn run_json_clocked(
     py: Python<'_>,
     scenario: &str,
     clock: &SimClock,
     stop: Option<&StopFlag>,
+    max_memory: Option<f64>,
 ) -> PyResult<String> {
     let observer: Box<dyn PacketObserver + Send> = Box::new(ClockObserver(clock.ns.clone()));
-    let r = run_stoppable(py, scenario, vec![observer], stop)?;
+    let r = run_stoppable(py, scenario, vec![observer], stop, max_memory)?;
     Ok(serde_json::to_string(&r).expect("results serialize"))
 }
 
-/// Validates a scenario given as JSON without running it.
+/// Validates a scenario given as JSON without running it, its memory
+/// estimate against `max_memory` bytes (None: 2 GB) included.
 #[pyfunction]
-fn validate_json(scenario: &str) -> PyResult<()> {
-    satcp_core::parse(scenario)
-        .map(|_| ())
-        .map_err(|e| ScenarioError::new_err(e.to_string()))
+#[pyo3(signature = (scenario, max_memory=None))]
+fn validate_json(scenario: &str, max_memory: Option<f64>) -> PyResult<()> {
+    parsed(scenario, max_memory).map(|_| ())
+}
+
+/// An estimate's parts: (fields, bytes, in words).
+type EstimateParts = Vec<(String, f64, String)>;
+
+/// What a run of a scenario given as JSON is estimated to allocate, bytes,
+/// and its parts: [(fields, bytes, in words)]. The scenario is validated
+/// first; the memory limit is not applied.
+#[pyfunction]
+fn estimate_memory(scenario: &str) -> PyResult<(f64, EstimateParts)> {
+    let s = parsed(scenario, Some(f64::INFINITY))?;
+    let e = satcp_core::scenario::validate::estimate_memory(&s);
+    Ok((e.bytes(), e.parts))
 }
 
 /// Names a scenario may give as `tcp.variant`: the variant families and
@@ -249,6 +281,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<SimClock>()?;
     m.add_class::<StopFlag>()?;
     m.add_function(wrap_pyfunction!(validate_json, m)?)?;
+    m.add_function(wrap_pyfunction!(estimate_memory, m)?)?;
+    m.add("DEFAULT_MAX_MEMORY", DEFAULT_MAX_MEMORY_BYTES)?;
     m.add_function(wrap_pyfunction!(variants, m)?)?;
     m.add_function(wrap_pyfunction!(variant_families, m)?)?;
     m.add_function(wrap_pyfunction!(compared_variants, m)?)?;

@@ -19,7 +19,30 @@ pub use crate::error::ScenarioError;
 
 /// Parses a scenario from JSON. The top-level `tcp` table holds defaults
 /// for every application; an application's own `tcp` table overrides them.
+/// A run estimated to need more than the default memory limit (2 GB,
+/// `validate::DEFAULT_MAX_MEMORY_BYTES`) is refused: [`parse_within`]
+/// sets another.
 pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
+    parse_within(json, validate::DEFAULT_MAX_MEMORY_BYTES)
+}
+
+/// [`parse`] with a memory limit of `max_memory_bytes` (positive; infinity
+/// for none): a run estimated to need more (`validate::estimate_memory`)
+/// is refused, naming the fields that make it grow.
+pub fn parse_within(json: &str, max_memory_bytes: f64) -> Result<Scenario, ScenarioError> {
+    if max_memory_bytes.is_nan() || max_memory_bytes <= 0.0 {
+        return Err(crate::error::bad(
+            "max_memory",
+            crate::error::number(max_memory_bytes),
+            "must be a positive number of bytes",
+        ));
+    }
+    let s = parse_unbudgeted(json)?;
+    validate::within_budget(&s, max_memory_bytes)?;
+    Ok(s)
+}
+
+fn parse_unbudgeted(json: &str) -> Result<Scenario, ScenarioError> {
     let mut v: Value = serde_json::from_str(json)
         .map_err(|e| ScenarioError::new("", format!("not valid JSON: {e}")))?;
     let obj = v

@@ -3,7 +3,9 @@
 
 use super::config::{AppConfig, Scenario};
 use super::ScenarioError;
-use crate::error::{bad, count, non_negative, number, positive, seconds};
+use crate::error::{
+    bad, count, non_negative, number, positive, seconds, MAX_DELAY_S, MIN_RATE_BPS,
+};
 use crate::net::packet::TIMESTAMPS_OPTION_BYTES;
 use crate::tcp::config::{MAX_MSS, MAX_SCALED_WINDOW};
 use crate::tcp::TcpConfig;
@@ -250,4 +252,284 @@ pub fn tcp_fields(f: &str, t: &TcpConfig) -> Result<(), ScenarioError> {
     }
     non_negative(&g("rtt_deviation_coefficient"), t.rtt_deviation_coefficient)?;
     Ok(())
+}
+
+// ----- the memory budget -----
+
+/// The memory a run may be estimated to need unless its caller says
+/// otherwise (`--max-memory`, `max_memory=`): 2 GB.
+pub const DEFAULT_MAX_MEMORY_BYTES: f64 = 2e9;
+
+/// Bytes per row of a flow's time series: 15 columns of 8 bytes in the
+/// core, the row in the results' JSON text, and Python's parsed copy and
+/// data frame.
+pub const FLOW_SAMPLE_BYTES: f64 = 1000.0;
+/// Bytes per row of a link direction's time series (6 columns), counted
+/// as a flow's.
+pub const LINK_SAMPLE_BYTES: f64 = 400.0;
+/// Bytes per connection: its two endpoints while it is open, their
+/// records, and its row of the flows table in the core, the JSON and
+/// Python.
+pub const CONN_BYTES: f64 = 8000.0;
+/// Bytes per transfer (a file, a page's object): its row of the transfers
+/// table in the core, the JSON and Python.
+pub const TRANSFER_BYTES: f64 = 500.0;
+/// Bytes per packet in flight: the packet (128 bytes) and its entries in
+/// the sender's queue of sent segments and the receiver's reassembly.
+pub const PACKET_BYTES: f64 = 256.0;
+/// The smallest packet a link carries, bytes (an IPv4 and TCP header):
+/// how many packets a link's queue and wire can hold at most.
+const MIN_PACKET_BYTES: f64 = 40.0;
+
+/// What a run is estimated to allocate, by the fields that make it
+/// grow: an upper bound, reached by a run that keeps all its windows full
+/// (`estimate_memory`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MemoryEstimate {
+    /// (the fields, what they make the run allocate: bytes, and in words).
+    pub parts: Vec<(String, f64, String)>,
+}
+
+impl MemoryEstimate {
+    pub fn bytes(&self) -> f64 {
+        self.parts.iter().map(|p| p.1).sum()
+    }
+}
+
+/// A size in bytes as a message shows it: `2.1 GB`, `350 MB`, `12 kB`.
+pub fn bytes_text(b: f64) -> String {
+    let (v, unit) = if b >= 1e12 {
+        (b / 1e12, "TB")
+    } else if b >= 1e9 {
+        (b / 1e9, "GB")
+    } else if b >= 1e6 {
+        (b / 1e6, "MB")
+    } else if b >= 1e3 {
+        (b / 1e3, "kB")
+    } else {
+        (b, "bytes")
+    };
+    if v >= 1e6 {
+        format!("{} {unit}", number(v.round()))
+    } else if v >= 10.0 {
+        format!("{v:.0} {unit}")
+    } else {
+        format!("{v:.1} {unit}")
+    }
+}
+
+/// A count as a message shows it: whole below 1e6, else `2.4e7`.
+fn how_many(n: f64) -> String {
+    if n < 1e6 {
+        format!("{}", n.ceil())
+    } else {
+        format!("{:.1e}", n)
+    }
+}
+
+/// An upper bound of what a validated scenario's run allocates, part by
+/// part: the time series (`sample_interval_s`: samples x connections and
+/// x link directions), each application's connections and transfers
+/// (FTP files, HTTP pages x objects, web transfers), and the packets
+/// that can be in flight at once (each connection's window, at most what
+/// it has to send, and no more than the queues and wires of all links can
+/// hold when every queue is limited).
+pub fn estimate_memory(s: &Scenario) -> MemoryEstimate {
+    let mut parts = Vec::new();
+    let mut conns_total = 0.0;
+    let mut window_packets = 0.0;
+    let max_rate = fastest_rate(s);
+    for (i, a) in s.apps.iter().enumerate() {
+        let f = format!("apps[{i}]");
+        let t = a.tcp();
+        let mss = t.mss.max(1) as f64;
+        let span = (s.duration_s - a.start_s()).max(0.0);
+        // (connections, transfers, bytes per connection, connections open
+        // at once, the fields that set the count)
+        let (conns, transfers, per_conn, open, fields) = match a {
+            AppConfig::Ftp(ftp) => (
+                ftp.files as f64,
+                ftp.files as f64,
+                ftp.file_bytes as f64,
+                ftp.files as f64,
+                format!("{f}.files"),
+            ),
+            AppConfig::Http(h) => {
+                let planned = (span / h.page_interval_s).floor() + 1.0;
+                let pages = h.pages.map_or(planned, |p| (p as f64).min(planned));
+                let objects = 1.0 + h.embedded_objects as f64;
+                let bytes = h.main_object_bytes as f64
+                    + h.embedded_objects as f64 * h.embedded_object_bytes as f64;
+                let field = if h.pages.is_some() {
+                    format!("{f}.pages, {f}.embedded_objects")
+                } else {
+                    format!("{f}.page_interval_s, {f}.embedded_objects")
+                };
+                (pages, pages * objects, bytes, pages, field)
+            }
+            AppConfig::Bulk(b) => (
+                1.0,
+                1.0,
+                b.bytes.map_or(f64::INFINITY, |n| n as f64),
+                1.0,
+                format!("{f}.bytes"),
+            ),
+            AppConfig::Web(w) => {
+                // One after another: each takes at least its think time, a
+                // round trip of the path and its segments at the fastest
+                // rate.
+                let bytes = w.segments as f64 * mss;
+                let (c, sv) = a.hosts();
+                let rtt = 2.0 * path_delay(s, c, sv);
+                let each = (w.think_time_s + rtt + bytes * 8.0 / max_rate).max(1e-6);
+                let planned = (span / each).floor() + 1.0;
+                let n = w.transfers.map_or(planned, |k| (k as f64).min(planned));
+                let field = if w.transfers.is_some() {
+                    format!("{f}.transfers")
+                } else {
+                    format!("{f}.think_time_s, {f}.segments")
+                };
+                (n, n, bytes, 1.0, field)
+            }
+        };
+        conns_total += conns;
+        let window = (t.rcv_buffer as f64).min(per_conn);
+        window_packets += open * (window / mss).ceil();
+        let b = conns * CONN_BYTES + transfers * TRANSFER_BYTES;
+        parts.push((
+            fields,
+            b,
+            format!(
+                "{} connections, {} transfers",
+                how_many(conns),
+                how_many(transfers)
+            ),
+        ));
+    }
+    if s.sample_interval_s > 0.0 {
+        let samples = (s.duration_s / s.sample_interval_s).floor() + 1.0;
+        let dirs = 2.0 * s.links.len() as f64;
+        let b = samples * (conns_total * FLOW_SAMPLE_BYTES + dirs * LINK_SAMPLE_BYTES);
+        parts.push((
+            "sample_interval_s".to_string(),
+            b,
+            format!(
+                "{} samples x ({} connections + {} link directions)",
+                how_many(samples),
+                how_many(conns_total),
+                dirs
+            ),
+        ));
+    }
+    let packets = window_packets.min(network_capacity(s));
+    parts.push((
+        "tcp.rcv_buffer, queue_packets, queue_bytes".to_string(),
+        packets * PACKET_BYTES,
+        format!("{} packets in flight", how_many(packets)),
+    ));
+    MemoryEstimate { parts }
+}
+
+/// The fastest rate of any link direction, schedules included.
+fn fastest_rate(s: &Scenario) -> f64 {
+    let mut max_rate: f64 = MIN_RATE_BPS;
+    for l in &s.links {
+        for d in [&l.ab, &l.ba] {
+            let rates = d.rate_schedule.iter().flatten().map(|p| p[1]);
+            max_rate = rates.chain(d.rate_bps).fold(max_rate, f64::max);
+        }
+    }
+    max_rate
+}
+
+/// The smallest one-way delay between nodes `a` and `b` over the links
+/// (each link at its smallest delay in either direction, schedules
+/// included): a lower bound of the path's.
+fn path_delay(s: &Scenario, a: &str, b: &str) -> f64 {
+    let link_delay = |l: &super::config::LinkConfig| {
+        [&l.ab, &l.ba]
+            .iter()
+            .flat_map(|d| {
+                let points = d.delay_schedule.iter().flatten().map(|p| p[1]);
+                points.chain([d.delay_s])
+            })
+            .fold(MAX_DELAY_S, f64::min)
+    };
+    let mut dist: Vec<(&str, f64)> = vec![(a, 0.0)];
+    let mut done: Vec<&str> = Vec::new();
+    // Dijkstra over the few nodes a scenario has.
+    while let Some(i) = (0..dist.len())
+        .filter(|&i| !done.contains(&dist[i].0))
+        .min_by(|&i, &j| dist[i].1.total_cmp(&dist[j].1))
+    {
+        let (n, d) = dist[i];
+        if n == b {
+            return d;
+        }
+        done.push(n);
+        for l in &s.links {
+            let next = if l.a == n {
+                l.b.as_str()
+            } else if l.b == n {
+                l.a.as_str()
+            } else {
+                continue;
+            };
+            let nd = d + link_delay(l);
+            match dist.iter_mut().find(|(m, _)| *m == next) {
+                Some(e) if e.1 > nd => e.1 = nd,
+                Some(_) => {}
+                None => dist.push((next, nd)),
+            }
+        }
+    }
+    0.0
+}
+
+/// The most packets all links can hold at once, in their queues and on
+/// their wires (infinite when a queue has no limit).
+fn network_capacity(s: &Scenario) -> f64 {
+    use crate::net::queue::QueueLimit;
+    let mut total = 0.0;
+    for l in &s.links {
+        for d in [&l.ab, &l.ba] {
+            let queue = match d.queue.limit() {
+                QueueLimit::Packets(p) => p as f64,
+                QueueLimit::Bytes(b) => (b as f64 / MIN_PACKET_BYTES).ceil(),
+                QueueLimit::Unlimited => return f64::INFINITY,
+            };
+            let delays = d.delay_schedule.iter().flatten().map(|p| p[1]);
+            let delay = delays.chain([d.delay_s]).fold(0.0, f64::max);
+            let rates = d.rate_schedule.iter().flatten().map(|p| p[1]);
+            let rate = rates.chain(d.rate_bps).fold(0.0, f64::max);
+            total += queue + (rate * delay / 8.0 / MIN_PACKET_BYTES).ceil() + 1.0;
+        }
+    }
+    total
+}
+
+/// Refuses a scenario whose run is estimated to need more than
+/// `max_bytes`: the error names the fields of the largest part and
+/// gives the estimate.
+pub fn within_budget(s: &Scenario, max_bytes: f64) -> Result<(), ScenarioError> {
+    let e = estimate_memory(s);
+    let total = e.bytes();
+    if total <= max_bytes {
+        return Ok(());
+    }
+    let (fields, b, what) = e
+        .parts
+        .iter()
+        .max_by(|x, y| x.1.total_cmp(&y.1))
+        .expect("an estimate has parts");
+    Err(ScenarioError::new(
+        fields.clone(),
+        format!(
+            "the run would need about {} ({what}: {} of it), above the memory limit of {} \
+             (--max-memory, or max_memory=)",
+            bytes_text(total),
+            bytes_text(*b),
+            bytes_text(max_bytes)
+        ),
+    ))
 }

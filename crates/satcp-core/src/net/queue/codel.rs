@@ -28,7 +28,7 @@
 
 use super::{Queue, QueueKind, QueueLimit, QueueSettings};
 use crate::engine::{Duration, RngStream, SimTime};
-use crate::error::{positive, seconds, ScenarioError};
+use crate::error::{range, ScenarioError, MAX_SIM_SECONDS};
 use crate::net::packet::{Ecn, PacketId, PacketPool};
 use crate::net::router::DropCause;
 use serde::Deserialize;
@@ -76,12 +76,15 @@ impl Default for CodelConfig {
     }
 }
 
+/// The shortest `target_s` and `interval_s`: the clock's resolution.
+pub const MIN_TIME_S: f64 = 1e-9;
+
 impl CodelConfig {
+    /// Both times from the clock's nanosecond (a shorter one would round
+    /// to zero) to `MAX_SIM_SECONDS`.
     pub fn check(&self) -> Result<(), ScenarioError> {
-        seconds("target_s", self.target_s)?;
-        positive("target_s", self.target_s)?;
-        seconds("interval_s", self.interval_s)?;
-        positive("interval_s", self.interval_s)?;
+        range("target_s", self.target_s, MIN_TIME_S, MAX_SIM_SECONDS)?;
+        range("interval_s", self.interval_s, MIN_TIME_S, MAX_SIM_SECONDS)?;
         Ok(())
     }
 

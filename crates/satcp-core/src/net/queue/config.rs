@@ -71,6 +71,7 @@ impl QueueConfig {
         let settings = (kind.settings)(&own).map_err(|e| e.under(kind.name))?;
         let limit = match (fields.queue_packets, fields.queue_bytes) {
             (Some(0), _) => return Err(bad("queue_packets", 0, "must be at least 1")),
+            (None, Some(0)) => return Err(bad("queue_bytes", 0, "must be at least 1")),
             (Some(_), Some(_)) => {
                 return Err(ScenarioError::new(
                     "queue_bytes",
@@ -91,6 +92,11 @@ impl QueueConfig {
     /// The kind's name (`drop_tail`, `red`, ...).
     pub fn kind(&self) -> &'static str {
         self.kind
+    }
+
+    /// The total limit (`queue_packets`, `queue_bytes`, or none).
+    pub fn limit(&self) -> QueueLimit {
+        self.limit
     }
 
     /// The queue of a link direction of `rate_bps`; `rng` is the queue's
@@ -169,6 +175,15 @@ mod tests {
         assert_eq!(e.field, "drr.quantum_bytes");
         let e = take(json!({"queue": "codel", "codel": {"interval_s": 0}})).unwrap_err();
         assert_eq!(e.field, "codel.interval_s");
+        // A time below the clock's nanosecond would round to zero.
+        let e = take(json!({"queue": "codel", "codel": {"target_s": 1e-300}})).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid scenario: codel.target_s: 1e-300 must be between 1e-9 and 1000000000"
+        );
+        let e = take(json!({"queue": "fq_codel", "fq_codel": {"interval_s": 1e10}})).unwrap_err();
+        assert_eq!(e.field, "fq_codel.interval_s");
+        take(json!({"queue": "codel", "codel": {"target_s": 1e-9, "interval_s": 1e9}})).unwrap();
     }
 
     #[test]
@@ -178,6 +193,7 @@ mod tests {
             (json!({"queue": 3}), "queue"),
             (json!({"queue_packets": 0}), "queue_packets"),
             (json!({"queue_packets": -1}), "queue_packets"),
+            (json!({"queue_bytes": 0}), "queue_bytes"),
             (json!({"queue_packets": 5, "queue_bytes": 5}), "queue_bytes"),
         ] {
             assert_eq!(take(v.clone()).unwrap_err().field, field, "{v}");

@@ -1,0 +1,85 @@
+"""The whole-scenario fuzzer's fixed-seed slice (issue 31 item 6; the
+strategies and the property: ``scenario_fuzz.py``; the long run: ``make
+fuzz-scenarios``). Every case is either rejected with one line or runs
+within its budget and holds the transport invariants its results show:
+never a panic, another exception, a hang, or a file outside --out."""
+
+from __future__ import annotations
+
+import tempfile
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from scenario_fuzz import Outcome, check_case, check_cli_case, scenarios
+
+SLICE = settings(
+    derandomize=True,
+    database=None,
+    deadline=None,
+    max_examples=250,
+    suppress_health_check=list(HealthCheck),
+)
+
+SEEN: Counter[str] = Counter()
+
+
+@SLICE
+@given(scenarios())
+def test_every_scenario_is_rejected_cleanly_or_runs_within_its_budget(sc):
+    SEEN[check_case(sc)] += 1
+
+
+def test_the_slice_both_rejects_and_runs():
+    """The slice exercises both sides of the property (a generator that
+    only made invalid scenarios would test validation alone)."""
+    if not SEEN:
+        test_every_scenario_is_rejected_cleanly_or_runs_within_its_budget()
+    assert SEEN[Outcome.RAN] >= 50, SEEN
+    assert SEEN[Outcome.REJECTED] >= 30, SEEN
+
+
+@settings(SLICE, max_examples=40)
+@given(scenarios())
+def test_the_command_line_exits_0_or_2_with_one_line_and_writes_only_out(sc):
+    with tempfile.TemporaryDirectory() as tmp:
+        check_cli_case(sc, tmp)
+
+
+def test_the_generator_covers_every_registered_kind():
+    """Among 1,500 scenarios drawn from seeds (the long run's way) that the
+    core accepts: every registered variant, router function, queue kind,
+    application kind and schedule."""
+    from scenario_fuzz import (
+        APP_KINDS,
+        MAX_MEMORY,
+        QUEUE_KINDS,
+        ROUTER_KINDS,
+        VARIANTS,
+        random_scenario,
+    )
+
+    from satcp import _core
+    from satcp.scenario import to_json
+
+    seen: set[str] = set()
+    for seed in range(1500):
+        sc = random_scenario(seed)
+        try:
+            _core.validate_json(to_json(sc), MAX_MEMORY)
+        except Exception:
+            continue
+        text = to_json(sc)
+        tables = [sc, *sc["apps"]]
+        seen |= {f"variant {t['tcp']['variant']}" for t in tables if "tcp" in t}
+        seen |= {f"app {a['kind']}" for a in sc["apps"]}
+        seen |= {f"router {r['kind']}" for r in sc.get("routers", [])}
+        seen |= {f"queue {q}" for q in QUEUE_KINDS if f'"queue": "{q}"' in text}
+        seen |= {s for s in ("delay_schedule", "rate_schedule", "loss_schedule") if s in text}
+    want = (
+        {f"variant {v}" for v in VARIANTS}
+        | {f"app {a}" for a in APP_KINDS}
+        | {f"router {r}" for r in ROUTER_KINDS}
+        | {f"queue {q}" for q in QUEUE_KINDS}
+        | {"delay_schedule", "rate_schedule", "loss_schedule"}
+    )
+    assert want <= seen, sorted(want - seen)
