@@ -53,13 +53,13 @@ const REENTRY_INTERVALS: u64 = 16;
 #[serde(deny_unknown_fields, default, expecting = "a table")]
 pub struct CodelConfig {
     /// Acceptable standing queue delay, seconds (RFC 8289 Sec. 4.4: 5 ms).
-    #[schemars(range(max = crate::error::MAX_SIM_SECONDS), extend("exclusiveMinimum" = 0.0))]
+    #[schemars(range(min = crate::net::queue::codel::MIN_TIME_S, max = crate::error::MAX_SIM_SECONDS))]
     pub target_s: f64,
     /// The time a sojourn must stay above target before drops start, and
     /// the base of the control law, seconds (Sec. 4.3: 100 ms, a
     /// worst-case RTT of the terrestrial Internet; a GEO path's RTT is
     /// above 500 ms, so a satellite scenario may want more).
-    #[schemars(range(max = crate::error::MAX_SIM_SECONDS), extend("exclusiveMinimum" = 0.0))]
+    #[schemars(range(min = crate::net::queue::codel::MIN_TIME_S, max = crate::error::MAX_SIM_SECONDS))]
     pub interval_s: f64,
     /// Mark ECN-capable packets CE instead of dropping them.
     pub ecn_marking: bool,

@@ -28,6 +28,7 @@ pub(crate) struct QueueFields {
     #[schemars(range(min = 1))]
     queue_packets: Option<u64>,
     /// Buffer limit in bytes waiting; not with `queue_packets`.
+    #[schemars(range(min = 1))]
     queue_bytes: Option<u64>,
 }
 

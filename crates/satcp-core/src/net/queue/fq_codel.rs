@@ -51,10 +51,10 @@ pub struct FqCodelConfig {
     pub quantum_bytes: u32,
     /// CoDel's acceptable standing queue delay per flow, seconds
     /// (`codel.rs`).
-    #[schemars(range(max = crate::error::MAX_SIM_SECONDS), extend("exclusiveMinimum" = 0.0))]
+    #[schemars(range(min = crate::net::queue::codel::MIN_TIME_S, max = crate::error::MAX_SIM_SECONDS))]
     pub target_s: f64,
     /// CoDel's interval per flow, seconds (`codel.rs`).
-    #[schemars(range(max = crate::error::MAX_SIM_SECONDS), extend("exclusiveMinimum" = 0.0))]
+    #[schemars(range(min = crate::net::queue::codel::MIN_TIME_S, max = crate::error::MAX_SIM_SECONDS))]
     pub interval_s: f64,
     /// Mark ECN-capable packets CE instead of dropping them (Linux's
     /// fq_codel has this on by default; satcp's queues drop unless told,
