@@ -96,6 +96,16 @@ pub fn server_with_segments_out(cfg: &TcpConfig, parts: EndpointParts, n: u64) -
     srv
 }
 
+/// `server_with_segments_out` with as many segments again written and
+/// waiting: cwnd is full, so none of them goes.
+pub fn server_with_window_full(cfg: &TcpConfig, parts: EndpointParts, n: u64) -> TcpEndpoint {
+    let mut srv = server_with_segments_out(cfg, parts, n);
+    let mut out = TcpOutput::default();
+    srv.write(n * cfg.mss as u64, SimTime::from_secs_f64(0.5), &mut out);
+    assert!(out.segments.is_empty(), "cwnd is full");
+    srv
+}
+
 /// The segment size of the hand-driven connection tests.
 pub const MSS: u64 = 1000;
 

@@ -10,7 +10,7 @@ use crate::net::packet::SeqRange;
 use crate::protocols::adalr::AdalrRecovery;
 use crate::protocols::reno::Reno;
 use crate::tcp::recovery::{NewRenoRecovery, SackRecovery};
-use crate::tcp::test_support::{feed_ack, seg, server_with_segments_out, MSS};
+use crate::tcp::test_support::{feed_ack, seg, server_with_window_full, MSS};
 use crate::tcp::{EndpointParts, LossRecovery, TcpConfig, TcpEndpoint, TcpOutput};
 
 fn twenty_out(recovery: Box<dyn LossRecovery>, sack: bool) -> TcpEndpoint {
@@ -21,15 +21,9 @@ fn twenty_out(recovery: Box<dyn LossRecovery>, sack: bool) -> TcpEndpoint {
         ..TcpConfig::default()
     };
     let parts = EndpointParts::new(Box::new(Reno::new()), recovery, sack);
-    let mut srv = server_with_segments_out(&cfg, parts, 20);
-    let mut out = TcpOutput::default();
-    srv.write(20 * MSS, SimTime::from_secs_f64(0.5), &mut out);
-    assert!(out.segments.is_empty(), "cwnd is full");
-    srv
+    server_with_window_full(&cfg, parts, 20)
 }
 
-/// The peer's ACK of `ack` SACKing `blocks`; returns the data segments
-/// sent in answer (first sequence numbers).
 /// The peer's ACK of `ack` with SACK `blocks`, at 1 s.
 fn ack(srv: &mut TcpEndpoint, ack: u64, blocks: &[SeqRange]) -> Vec<u64> {
     feed_ack(srv, ack, blocks, SimTime::from_secs_f64(1.0))
@@ -96,7 +90,7 @@ fn newreno_sends(prr: bool) -> Vec<usize> {
         ..TcpConfig::default()
     };
     let parts = EndpointParts::new(Box::new(Reno::new()), Box::new(NewRenoRecovery), false);
-    let mut srv = server_with_segments_out(&cfg, parts, 20);
+    let mut srv = server_with_window_full(&cfg, parts, 20);
     let mut out = TcpOutput::default();
     srv.write(20 * MSS, SimTime::from_secs_f64(0.5), &mut out);
     for _ in 0..3 {

@@ -3,8 +3,8 @@ use crate::net::packet::{SeqRange, TcpHeader};
 use crate::protocols::test_support::send_state;
 use crate::tcp::delivery_rate::RateSample;
 use crate::tcp::recovery::SackRecovery;
-use crate::tcp::test_support::{feed_ack, seg, server_with_segments_out, MSS};
-use crate::tcp::{EndpointParts, TcpConfig, TcpEndpoint, TcpOutput};
+use crate::tcp::test_support::{feed_ack, seg, server_with_window_full, MSS};
+use crate::tcp::{EndpointParts, TcpConfig, TcpEndpoint};
 
 #[test]
 fn gains_are_those_of_the_draft() {
@@ -191,15 +191,9 @@ fn twenty_out() -> TcpEndpoint {
         Box::new(SackRecovery),
         true,
     );
-    let mut srv = server_with_segments_out(&cfg, parts, 20);
-    let mut out = TcpOutput::default();
-    srv.write(20 * MSS, SimTime::from_secs_f64(0.5), &mut out);
-    assert!(out.segments.is_empty(), "cwnd is full");
-    srv
+    server_with_window_full(&cfg, parts, 20)
 }
 
-/// The peer's ACK of `ack` SACKing `blocks`; the data segments sent in
-/// answer (first sequence numbers).
 /// The peer's ACK of `ack` with SACK `blocks`, at 1 s.
 fn ack(srv: &mut TcpEndpoint, ack: u64, blocks: &[SeqRange]) -> Vec<u64> {
     feed_ack(srv, ack, blocks, SimTime::from_secs_f64(1.0))
