@@ -16,6 +16,9 @@
 #                + `satcp compare` (every variant on GEO and LEO path presets)
 #                + `satcp report` (reports/index.html: all of it on one page)
 #   make test    setup + Rust format/lint/tests + Python lint/tests
+#   make claims-docs  rewrite the claims tables of docs/adalr-claims.md from
+#                the last full run in reports/ (tools/claims_doc.py; refuses
+#                a --quick run)
 #   make schema  regenerate docs/scenario.schema.json and
 #                docs/scenario-reference.md from the core (a test checks
 #                that they are current)
@@ -73,7 +76,7 @@ RUST_SOURCES := $(shell find crates -type f \( -name '*.rs' -o -name Cargo.toml 
 # clippy), so that cargo does not rebuild pyo3 when switching between them.
 export PYO3_PYTHON := $(VENV_ABS)/bin/python
 
-.PHONY: schema setup system-tools run test test-rust test-python lint-rust lint-python bench soak fuzz fuzz-scenarios clean validate validate-modern ns3-venv
+.PHONY: claims-docs schema setup system-tools run test test-rust test-python lint-rust lint-python bench soak fuzz fuzz-scenarios clean validate validate-modern ns3-venv
 
 setup: $(PLAIN_INSTALLED)
 
@@ -191,6 +194,9 @@ test-python: setup
 # The scenario format's reference, generated from the schema the core
 # derives from its parser's types (python/satcp/schema.py); test_schema.py
 # fails when the checked-in files differ from what the build prints.
+claims-docs:
+	$(PYTHON) tools/claims_doc.py adalr
+
 schema: setup
 	$(BIN)/satcp schema > docs/scenario.schema.json
 	$(BIN)/satcp schema --format markdown > docs/scenario-reference.md

@@ -99,9 +99,11 @@ def write_manifest(
     figures: Sequence[Figure],
     claims: Mapping[str, int] | None = None,
     files: Sequence[str] | None = None,
+    quick: bool | None = None,
 ) -> Path:
     """Writes ``outputs.json`` into ``folder``: ``kind`` ("reproduction",
-    "compare"), ``name``, the report's ``title`` and file, the figures
+    "compare"), ``name``, whether it was a reduced (``--quick``) run where
+    the command has one, the report's ``title`` and file, the figures
     (paths made relative to ``folder``), the claims' count and every file
     in ``folder`` (default: all of them, found by walking it: call this
     last, on the folder the run filled)."""
@@ -124,6 +126,7 @@ def write_manifest(
         "satcp_version": __version__,
         "commit": provenance.commit(),
         "claims": dict(claims) if claims is not None else None,
+        **({} if quick is None else {"quick": quick}),
         "figures": [asdict(_relative(f, root)) for f in figures],
         "files": [*files, MANIFEST],
     }

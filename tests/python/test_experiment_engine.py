@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import csv
+import json
 import math
 import sys
 import types
@@ -16,7 +17,14 @@ import satcp
 from satcp import cli, progress
 from satcp import reproduce as registry
 from satcp.reproduce import experiment
-from satcp.reproduce.claims import CLAIMS_CSV, Claim, Tolerance, claims_table, tally
+from satcp.reproduce.claims import (
+    CLAIMS_CSV,
+    CLAIMS_LIST_CSV,
+    Claim,
+    Tolerance,
+    claims_table,
+    tally,
+)
 from satcp.reproduce.experiment import MissingPart, Part, Reproduction, Section, run_jobs
 from satcp.reproduce.tables import write_csv
 from satcp.stats import jain_index, maxmin_fairness
@@ -61,13 +69,21 @@ def test_fake_part_writes_csv_claims_and_report(tmp_path):
     out = tmp_path / "out"
     rep = _fake(t).reproduce(out, workers=2)
     names = sorted(p.name for p in out.iterdir())
-    assert names == sorted([CLAIMS_CSV, "outputs.json", "report.md", "tiny.csv"])
+    assert names == sorted([CLAIMS_CSV, CLAIMS_LIST_CSV, "outputs.json", "report.md", "tiny.csv"])
     rows = _rows(out / "tiny.csv")
     assert [int(r["file_bytes"]) for r in rows] == list(SIZES)
     assert float(rows[0]["time_s"]) == pytest.approx(t, rel=1e-5)
     assert float(rows[1]["time_s"]) > float(rows[0]["time_s"])
     (claim,) = _rows(out / CLAIMS_CSV)
     assert claim["reproduced"] == "yes" and claim["diff_pct"] == "0.0"
+    (listed,) = _rows(out / CLAIMS_LIST_CSV)
+    assert (listed["part"], listed["where"], listed["verdict"], listed["counted"]) == (
+        "## Tiny",
+        "Fig. 1",
+        "yes",
+        "held",
+    )
+    assert json.loads((out / "outputs.json").read_text())["quick"] is False
     report = (out / "report.md").read_text()
     assert report == rep.markdown and "| Fig. 1 | 100 kB in this time |" in report
     assert "- a part: 2 runs" in report

@@ -122,7 +122,14 @@ def test_a_tiny_paper_runs_end_to_end(tmp_path):
     out = tmp_path / "out"
     rep = experiment.run(repro, out, workers=2, quick=True)
     written = sorted(p.name for p in out.iterdir())
-    assert written == ["claims.csv", "e.csv", "e.png", "outputs.json", "report.md"]
+    assert written == [
+        "claims.csv",
+        "claims_list.csv",
+        "e.csv",
+        "e.png",
+        "outputs.json",
+        "report.md",
+    ]
     with (out / "e.csv").open() as f:
         rows = list(csv.DictReader(f))
     assert [r["size"] for r in rows] == ["small", "large"]

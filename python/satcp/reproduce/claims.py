@@ -1,6 +1,8 @@
 """A paper's claims beside satcp's numbers: one :class:`Claim` type, one
 tolerance rule (:class:`Tolerance`) and one renderer (:func:`claims_table`
-for the report, :func:`write_claims_csv` for ``claims.csv``).
+for the report, :func:`write_claims_csv` for ``claims.csv``,
+:func:`write_claims_list` for ``claims_list.csv``, the audit list that
+``tools/claims_doc.py`` turns into the claims tables of ``docs/*-claims.md``).
 
 A claim is a number the paper states (``paper``) or a statement without one
 (``paper`` None, ``holds`` given), beside satcp's value computed the same
@@ -25,21 +27,31 @@ from .tables import diff_pct, is_nan, markdown_table, write_csv
 __all__ = [
     "CHANGE_TOLERANCE",
     "CLAIMS_CSV",
+    "CLAIMS_LIST_CSV",
     "CLAIM_COLUMNS",
+    "CLAIM_LIST_COLUMNS",
     "DEFAULT_TOLERANCE",
     "Claim",
     "Tally",
     "Tolerance",
     "claims_table",
+    "counted_as",
     "fmt",
     "tally",
     "write_claims_csv",
+    "write_claims_list",
 ]
 
 #: The file every reproduction with claims writes them into.
 CLAIMS_CSV = "claims.csv"
 #: Its columns.
 CLAIM_COLUMNS = ("figure", "statement", "unit", "paper", "satcp", "diff_pct", "reproduced", "note")
+#: The audit list every reproduction writes: every claim the overall count
+#: counts (the summary's and the tables'), by part, as the report shows it.
+CLAIMS_LIST_CSV = "claims_list.csv"
+#: Its columns: ``counted`` is how :func:`tally` counts the row (held,
+#: partly, failed, undecided).
+CLAIM_LIST_COLUMNS = ("part", "where", "statement", "paper", "satcp", "verdict", "counted")
 
 
 @dataclass(frozen=True)
@@ -261,6 +273,26 @@ def write_claims_csv(path: str | Path, claims: Iterable[Claim]) -> Path:
     return write_csv(path, CLAIM_COLUMNS, [c.row() for c in claims])
 
 
+def write_claims_list(path: str | Path, parts: Iterable[tuple[str, Iterable[Claim]]]) -> Path:
+    """``claims_list.csv``: every claim of every part (``(title, claims)``
+    pairs, the summary's and the tables' claims), with the paper's and
+    satcp's values as the report prints them (:data:`CLAIM_LIST_COLUMNS`)."""
+    rows = [
+        {
+            "part": title,
+            "where": c.where,
+            "statement": c.statement,
+            "paper": c.paper_value(),
+            "satcp": c.value(c.satcp) if c.satcp is not None else "",
+            "verdict": c.verdict,
+            "counted": counted_as(c),
+        }
+        for title, claims in parts
+        for c in claims
+    ]
+    return write_csv(path, CLAIM_LIST_COLUMNS, rows)
+
+
 @dataclass(frozen=True)
 class Tally:
     """How many claims hold, hold in part, do not hold, and could not be
@@ -294,26 +326,39 @@ class Tally:
         }
 
 
+#: How the verdict of a claim held in part begins.
+HELD_IN_PART_WORDS = ("direction", "holds except")
+
+
 def is_partly(c: Claim) -> bool:
     """A claim that does not hold but holds in part: its change goes the
     paper's way ("direction only", "direction holds, magnitude differs") or
     it holds but for statistical ties ("holds except ties ...")."""
-    v = c.verdict
-    return c.reproduced is False and (v.startswith("direction") or v.startswith("holds except"))
+    return c.reproduced is False and c.verdict.startswith(HELD_IN_PART_WORDS)
+
+
+def counted_as(c: Claim) -> str:
+    """How :func:`tally` counts the claim: "held" (``reproduced``),
+    "partly" (:func:`is_partly`), "failed", or "undecided" (``reproduced``
+    None)."""
+    r = c.reproduced
+    if r is None:
+        return "undecided"
+    if r:
+        v = c.verdict
+        if v == "no" or v.startswith((*HELD_IN_PART_WORDS, "does not")):
+            # the words and the count must agree: a claim whose verdict
+            # reads "direction holds, magnitude differs" is not held
+            raise ValueError(
+                f"claim {c.where} {c.statement!r}: held, but its verdict reads {c.verdict!r}"
+            )
+        return "held"
+    return "partly" if is_partly(c) else "failed"
 
 
 def tally(claims: Iterable[Claim]) -> Tally:
-    """The claims counted: held (``reproduced``), in part (:func:`is_partly`),
-    not held, not decided (``reproduced`` None)."""
-    held = partly = failed = undecided = 0
+    """The claims counted by :func:`counted_as`."""
+    n = {"held": 0, "partly": 0, "failed": 0, "undecided": 0}
     for c in claims:
-        r = c.reproduced
-        if r is None:
-            undecided += 1
-        elif r:
-            held += 1
-        elif is_partly(c):
-            partly += 1
-        else:
-            failed += 1
-    return Tally(held, partly, failed, undecided)
+        n[counted_as(c)] += 1
+    return Tally(n["held"], n["partly"], n["failed"], n["undecided"])

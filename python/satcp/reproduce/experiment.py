@@ -24,7 +24,15 @@ from typing import Any
 
 from .. import manifest, progress
 from .._fsutil import fill_dir_atomically
-from .claims import CLAIMS_CSV, Claim, claims_table, tally, write_claims_csv
+from .claims import (
+    CLAIMS_CSV,
+    CLAIMS_LIST_CSV,
+    Claim,
+    claims_table,
+    tally,
+    write_claims_csv,
+    write_claims_list,
+)
 
 __all__ = [
     "MissingPart",
@@ -158,9 +166,13 @@ def run(
                 figures += [manifest.Figure(f.file, f.caption, section.title) for f in drawn]
         if repro.claims_csv:
             write_claims_csv(Path(tmp, CLAIMS_CSV), [c for d in done for c in d.section.claims])
+        if any(d.section.every_claim for d in done):
+            write_claims_list(
+                Path(tmp, CLAIMS_LIST_CSV), [(d.section.title, d.section.every_claim) for d in done]
+            )
         text = repro.render(done, quick, time.perf_counter() - t0)
         Path(tmp, repro.report_file).write_text(text, encoding="utf-8")
-        _write_manifest(repro, Path(tmp), text, done, figures)
+        _write_manifest(repro, Path(tmp), text, done, figures, quick)
         return done, text
 
     (done, text), paths = fill_dir_atomically(out_dir or repro.out, fill)
@@ -173,6 +185,7 @@ def _write_manifest(
     text: str,
     done: Sequence[PartResult],
     figures: Sequence[manifest.Figure],
+    quick: bool,
 ) -> None:
     """``outputs.json`` (:mod:`satcp.manifest`): every file of this run,
     its figures with their captions and parts (a PNG written otherwise is
@@ -198,6 +211,7 @@ def _write_manifest(
         report=repro.report_file,
         figures=[*inside, *(manifest.Figure(o, manifest.caption_of(None, o)) for o in others)],
         claims=tally(c for d in done for c in d.section.every_claim).as_dict(),
+        quick=quick,
     )
 
 
