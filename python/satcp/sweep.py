@@ -404,8 +404,12 @@ class SweepResult:
             return []
         lines = []
         for _, p in self.summary[self.summary["unfinished_runs"] > 0].iterrows():
-            at = (self.runs[self.axes] == p[self.axes]).all(axis=1) if self.axes else True
-            runs = self.runs[at]
+            # without axes (seeds only) the one point is every run
+            runs = (
+                self.runs[(self.runs[self.axes] == p[self.axes]).all(axis=1)]
+                if self.axes
+                else self.runs
+            )
             why = []
             for col, words in (
                 ("transfers_aborted", "aborted at the retransmission limit"),

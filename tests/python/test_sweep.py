@@ -439,3 +439,16 @@ def test_the_worker_check_compares_version_and_commit_not_local_changes(monkeypa
         with pytest.raises(sweep.ClusterError, match=r"worker tcp://10\.0\.0\.1:1 ") as e:
             sweep.check_workers(Client([here, bad]))
         assert shown in str(e.value) and f"this is satcp 1.2.0 (commit {'a' * 40})" in str(e.value)
+
+
+def test_a_sweep_without_axes_names_its_unfinished_runs(tmp_path):
+    """Seeds only (one point, no axes), every run cut off by its duration:
+    the command names the point instead of failing."""
+    p = tmp_path / "seeds.toml"
+    p.write_text(f'base = "{FTP}"\nseeds = [1, 2]\n[set]\n"duration_s" = 1.0\n')
+    proc = run_cli("sweep", p, "--out", tmp_path / "out", "--quiet")
+    assert proc.returncode == 0, proc.stderr
+    assert (
+        "the point: 2 of 2 runs unfinished (2 transfers still under way"
+        in proc.stdout + proc.stderr
+    )
