@@ -10,6 +10,8 @@ A sweep file (TOML)::
     [axes]                             # every combination of these
     "tcp.variant" = ["sack", "newreno", "cubic"]
     "links[1].ab.errors.ber" = [0.0, 1e-6, 1e-5]
+    [metrics]                          # the sweep's own (satcp.sweep_metrics)
+    sat_lost = "links.corrupted:sum"
 
 Each run is keyed by a hash of its fully resolved scenario (JSON, keys
 sorted) and satcp's version; its summary row is appended to
@@ -43,6 +45,8 @@ web without ``transfers``) still under way at the end: no failure.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import functools
 import hashlib
 import itertools
 import json
@@ -56,6 +60,7 @@ from typing import Any, NamedTuple
 from ._fsutil import fill_dir_atomically
 from .scenario import ScenarioError, apply_override, load, parse_path, to_json
 from .stats import mean_ci95
+from .sweep_metrics import Metric, check_name, function_identity, parse_metrics
 
 __all__ = [
     "METRICS",
@@ -81,6 +86,18 @@ METRICS = (
 )
 
 
+#: The columns of the runs table besides the axes and a sweep's own
+#: metrics: a metric may not take one of these names.
+ROW_COLUMNS = (
+    "seed",
+    "run",
+    *METRICS,
+    "transfers_aborted",
+    "transfers_unfinished",
+    "transfers_ongoing",
+    "unfinished_cause",
+)
+
 #: The most runs one sweep file may make (axes' sizes times seeds): the
 #: grid is checked before anything is built or run.
 MAX_RUNS = 100_000
@@ -98,12 +115,26 @@ OUTCOME_COLUMNS = {
 
 @dataclass
 class Sweep:
-    """A grid: the base scenario, fixed overrides, axes and seeds."""
+    """A grid: the base scenario, fixed overrides, axes and seeds, and the
+    sweep's own metrics (:mod:`satcp.sweep_metrics`): columns of the
+    results tables, and Python functions of a run's results."""
 
     base: dict[str, Any]
     axes: dict[str, list[Any]]
     seeds: list[int]
     fixed: dict[str, Any] = field(default_factory=dict)
+    metrics: dict[str, Metric] = field(default_factory=dict)
+    functions: dict[str, Callable[[Any], float]] = field(default_factory=dict)
+
+    def metric_names(self) -> list[str]:
+        return [*self.metrics, *self.functions]
+
+    def row_spec(self) -> str:
+        """The sweep's own metrics, as they enter its runs' cache keys
+        ("" without any: the keys of a sweep of the built-in metrics)."""
+        parts = [f"{n}={m}" for n, m in sorted(self.metrics.items())]
+        parts += [f"{n}={function_identity(f)}" for n, f in sorted(self.functions.items())]
+        return "\n".join(parts)
 
     def count(self) -> int:
         """The number of runs: the axes' sizes times the seeds (without
@@ -136,16 +167,17 @@ class Sweep:
         sc["seed"] = _SEED_MARK
         text = to_json(sc)  # checks the values once per point
         sorted_text = _key_text(sc)
+        spec = self.row_spec()
         if text.count(mark) == 1 and sorted_text.count(mark) == 1:
             at, key_at = f'"seed": {mark}', f'"seed":{mark}'
             for seed in self.seeds:
                 v = json.dumps(seed)
-                key = _key(sorted_text.replace(key_at, f'"seed":{v}'))
+                key = _key(sorted_text.replace(key_at, f'"seed":{v}'), spec)
                 out.append(Job(point, seed, key, text.replace(at, f'"seed": {v}')))
         else:  # the mark's digits occur elsewhere in the scenario
             for seed in self.seeds:
                 sc["seed"] = seed
-                out.append(Job(point, seed, run_key(sc), to_json(sc)))
+                out.append(Job(point, seed, run_key(sc, spec), to_json(sc)))
         return out
 
     def _scenario(self, point: Mapping[str, Any]) -> dict[str, Any]:
@@ -185,7 +217,7 @@ def load_sweep(path: str | os.PathLike[str]) -> Sweep:
         doc = read_toml(os.fspath(path))
     except ScenarioError as e:
         raise ScenarioError(f"invalid sweep: {e}") from None
-    unknown = set(doc) - {"base", "seeds", "set", "axes"}
+    unknown = set(doc) - {"base", "seeds", "set", "axes", "metrics"}
     if unknown:
         raise ScenarioError(f"invalid sweep: {sorted(unknown)[0]}: unknown field")
     if not isinstance(doc.get("base"), str):
@@ -229,7 +261,8 @@ def load_sweep(path: str | os.PathLike[str]) -> Sweep:
             if key in seen:
                 raise ScenarioError(f"invalid sweep: axes.{k}: {v!r} is listed twice")
             seen.add(key)
-    sw = Sweep(base=base, axes=axes, seeds=seeds, fixed=fixed)
+    metrics = parse_metrics(doc.get("metrics", {}), [*ROW_COLUMNS, *axes])
+    sw = Sweep(base=base, axes=axes, seeds=seeds, fixed=fixed, metrics=metrics)
     n = sw.count()
     if n > MAX_RUNS:
         sizes = " x ".join(str(len(v)) for v in [*axes.values(), seeds])
@@ -240,9 +273,10 @@ def load_sweep(path: str | os.PathLike[str]) -> Sweep:
     return sw
 
 
-def run_key(scenario: Mapping[str, Any]) -> str:
-    """The cache key of a run: its resolved scenario and satcp's version."""
-    return _key(_key_text(scenario))
+def run_key(scenario: Mapping[str, Any], row_spec: str = "") -> str:
+    """The cache key of a run: its resolved scenario, satcp's version and
+    the sweep's own metrics (:meth:`Sweep.row_spec`)."""
+    return _key(_key_text(scenario), row_spec)
 
 
 def _key_text(scenario: Mapping[str, Any]) -> str:
@@ -254,69 +288,85 @@ def _key_text(scenario: Mapping[str, Any]) -> str:
 ROW_FORMAT = 2
 
 
-def _key(key_text: str) -> str:
+def _key(key_text: str, row_spec: str = "") -> str:
     from . import __version__
 
     text = f"{__version__}\nrow {ROW_FORMAT}\n{key_text}"
+    if row_spec:
+        text += f"\nmetrics\n{row_spec}"
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
 def run_one(
-    scenario_json: str, stop: Any = None, max_memory: float | None = None
+    scenario_json: str,
+    stop: Any = None,
+    max_memory: float | None = None,
+    metrics: Mapping[str, Metric] | None = None,
+    functions: Mapping[str, Callable[[Any], float]] | None = None,
 ) -> dict[str, Any]:
-    """Runs one scenario and returns its metrics (called on workers). The
-    run's time series, which no metric reads, are left out of its results:
-    in a sweep of the thesis scenario (sampled every second), parsing them
-    took half as long as the runs, with the GIL held. ``stop``: a
+    """Runs one scenario and returns its row (called on workers): the
+    built-in metrics, what became of its transfers, then the sweep's own
+    metrics. The core computes the built-in part (``RunRow``) and returns
+    only the fields the sweep's column metrics read: parsing a short run's
+    whole results took longer than the run, with the GIL held (issue 33).
+    With ``functions``, the whole results without the time series (a
+    :class:`satcp.Results` for each function). ``stop``: a
     ``_core.StopFlag`` that interrupts the run (KeyboardInterrupt);
     ``max_memory``: the run's memory limit in bytes (None: the core's
     default, 2 GB)."""
     from . import _core
 
-    return run_row(json.loads(_core.run_json_summary(scenario_json, stop, max_memory)))
+    metrics = metrics or {}
+    fields = [f for m in metrics.values() for f in m.fields()]
+    row_json, rest = _core.run_json_row(scenario_json, fields, bool(functions), stop, max_memory)
+    row = finish_row(json.loads(row_json))
+    if metrics or functions:
+        r = json.loads(rest)
+        for name, m in metrics.items():
+            row[name] = m.value(r)
+    if functions:
+        from .results import Results
+
+        res = Results(r)
+        for name, fn in functions.items():
+            row[name] = float(fn(res))
+    return row
 
 
-def run_row(r: Mapping[str, Any]) -> dict[str, Any]:
-    """A run's row from its results (the core's JSON, parsed): the
-    metrics, then what became of its transfers."""
-    transfers = r["transfers"]
-    times = [t["response_time_s"] for t in transfers if t["outcome"] == "done"]
-    flows = r["flows"]
-    counts = dict.fromkeys(OUTCOME_COLUMNS.values(), 0)
-    for t in transfers:
-        counts[OUTCOME_COLUMNS[t["outcome"]]] += 1
-    return {
-        "response_time_s": sum(times) / len(times) if times else math.nan,
-        "transfers_done": counts["transfers_done"],
-        "goodput_bps": sum(f["goodput_bps"] for f in flows),
-        "retransmitted_segments": sum(f["server"]["retransmitted_segments"] for f in flows),
-        "fast_retransmits": sum(f["server"]["fast_retransmits"] for f in flows),
-        "timeouts": sum(f["server"]["timeouts"] for f in flows),
-        "events": r["events"],
-        "end_time_s": r["end_time_s"],
-        "transfers_aborted": counts["transfers_aborted"],
-        "transfers_unfinished": counts["transfers_unfinished"],
-        "transfers_ongoing": counts["transfers_ongoing"],
-        "unfinished_cause": _unfinished_cause(r, counts),
-    }
+def finish_row(core_row: Mapping[str, Any]) -> dict[str, Any]:
+    """A run's row from the core's ``RunRow``: its numbers, in the runs
+    table's order, and why transfers did not finish, in words."""
+    row = {k: core_row[k] for k in ROW_NUMBERS}
+    if row["response_time_s"] is None:
+        row["response_time_s"] = math.nan
+    row["unfinished_cause"] = _unfinished_cause(core_row)
+    return row
 
 
-def _unfinished_cause(r: Mapping[str, Any], counts: Mapping[str, int]) -> str:
+#: The numbers of a run's row (``RunRow`` in the core), in column order.
+ROW_NUMBERS = (
+    *METRICS,
+    "transfers_aborted",
+    "transfers_unfinished",
+    "transfers_ongoing",
+)
+
+
+def _unfinished_cause(row: Mapping[str, Any]) -> str:
     """Why transfers of a run did not finish, in words ("" if all did)."""
     parts = []
-    aborted = counts["transfers_aborted"]
+    aborted = row["transfers_aborted"]
     if aborted:
-        first = min(
-            (s for s in r["stalls"] if s["aborted_s"] is not None), key=lambda s: s["aborted_s"]
-        )
+        first = row["first_abort"]
         parts.append(
             f"{aborted} aborted at the retransmission limit (first: conn {first['conn']}, "
-            f"{first['aborted_side']} gave up at {first['aborted_s']:.1f} s after "
-            f"{first['abort_timeouts']} timeouts in a row)"
+            f"{first['side']} gave up at {first['at_s']:.1f} s after "
+            f"{first['timeouts']} timeouts in a row)"
         )
-    unfinished = counts["transfers_unfinished"]
+    unfinished = row["transfers_unfinished"]
     if unfinished:
-        parts.append(f"{unfinished} still under way at the duration limit ({r['end_time_s']:g} s)")
+        end = row["end_time_s"]
+        parts.append(f"{unfinished} still under way at the duration limit ({end:g} s)")
     return "; ".join(parts)
 
 
@@ -326,9 +376,10 @@ def is_unfinished(row: Mapping[str, Any]) -> bool:
 
 
 def _run_chunk(
-    texts: Sequence[str], stop: Any = None, max_memory: float | None = None
+    texts: Sequence[str], stop: Any = None, run: Callable[..., dict[str, Any]] = run_one
 ) -> list[tuple[dict[str, Any] | None, str | None]]:
-    """:func:`run_one` of each, (row, None) or (None, error): a worker's
+    """``run(text, stop)`` (:func:`run_one` with the sweep's settings) of
+    each, (row, None) or (None, error): a worker's
     task is several short runs, so that the executor's bookkeeping per
     task does not outweigh them. Once ``stop`` is set, the runs finished
     so far (fewer than ``texts``): Ctrl-C keeps them."""
@@ -337,7 +388,7 @@ def _run_chunk(
         if stop is not None and stop.is_set():
             break
         try:
-            out.append((run_one(text, stop, max_memory), None))
+            out.append((run(text, stop), None))
         except KeyboardInterrupt:
             break  # stopped by the flag: this run did not finish
         except Exception as e:  # the run's own error, reported per run
@@ -442,9 +493,14 @@ def run_sweep(
     limit: int | None = None,
     max_memory: float | None = None,
     check: Callable[[int, Job], None] | None = None,
+    metrics: Mapping[str, str | Callable[[Any], float]] | None = None,
 ) -> SweepResult:
     """Runs the runs not yet in ``OUT/cache`` (at most ``limit`` of them,
-    for tests), then writes the tables. ``scheduler``: the address of a
+    for tests), then writes the tables. ``metrics``: more of the sweep's
+    own metrics (:mod:`satcp.sweep_metrics`), each "TABLE.COLUMN:AGG" or a
+    function of a run's :class:`satcp.Results` returning a number; they
+    are columns of the runs table and averaged in the summary, and they
+    are part of the runs' cache keys. ``scheduler``: the address of a
     Dask distributed scheduler; None runs on local threads (the core
     releases the GIL, so they use every core); the cluster's workers must
     run the same satcp (:func:`check_workers`, before anything is
@@ -458,6 +514,8 @@ def run_sweep(
     scenarios of the runs not in the cache as the workers take them, so
     that at most a few chunks of scenario texts are held at once."""
     out = Path(out_dir)
+    if metrics:
+        sweep = _with_metrics(sweep, metrics)
     with contextlib.ExitStack() as stack:
         client = None
         if scheduler is not None:
@@ -466,6 +524,23 @@ def run_sweep(
             client = stack.enter_context(Client(scheduler))
             check_workers(client)
         return _run_sweep(sweep, out, workers, client, progress, limit, max_memory, check)
+
+
+def _with_metrics(sweep: Sweep, metrics: Mapping[str, str | Callable[[Any], float]]) -> Sweep:
+    """A copy of ``sweep`` with ``metrics`` added (checked as a sweep
+    file's ``[metrics]`` are)."""
+    taken = [*ROW_COLUMNS, *sweep.axes, *sweep.metric_names()]
+    specs = {n: m for n, m in metrics.items() if not callable(m)}
+    functions = {n: m for n, m in metrics.items() if callable(m)}
+    parsed = parse_metrics(specs, taken)
+    for name in functions:
+        check_name(name, [*taken, *parsed])
+        taken.append(name)
+    return dataclasses.replace(
+        sweep,
+        metrics={**sweep.metrics, **parsed},
+        functions={**sweep.functions, **functions},
+    )
 
 
 def _run_sweep(
@@ -524,14 +599,17 @@ def _run_sweep(
                     have[key] = row
             log.flush()
 
-        _execute(todo(), n_todo, done, workers, client, progress, max_memory)
+        run = functools.partial(
+            run_one, max_memory=max_memory, metrics=sweep.metrics, functions=sweep.functions
+        )
+        _execute(todo(), n_todo, done, workers, client, progress, run)
     rows = [
         {**point, "seed": seed, "run": key, **have[key]}
         for point, seed, key in index
         if key in have
     ]
     runs = pd.DataFrame(rows)
-    summary = summarize(runs, list(sweep.axes))
+    summary = summarize(runs, list(sweep.axes), [*METRICS, *sweep.metric_names()])
 
     prov = sweep_provenance(sweep)
 
@@ -580,10 +658,11 @@ def _write_parquet(df: Any, path: Path, prov: Mapping[str, Any]) -> None:
     pq.write_table(table.replace_schema_metadata(meta), path)
 
 
-def summarize(runs: Any, axes: Sequence[str]) -> Any:
+def summarize(runs: Any, axes: Sequence[str], metrics: Sequence[str] = METRICS) -> Any:
     """Per point: the number of runs and of unfinished runs, then for each
-    metric its mean and 95 % interval over the runs that have a value, and
-    how many values that is (``<metric>_n``)."""
+    metric (the built-in ones, then a sweep's own) its mean and 95 %
+    interval over the runs that have a value, and how many values that is
+    (``<metric>_n``)."""
     import pandas as pd
 
     if runs.empty:
@@ -597,7 +676,7 @@ def summarize(runs: Any, axes: Sequence[str]) -> Any:
         row["unfinished_runs"] = int(
             ((g["transfers_aborted"] + g["transfers_unfinished"]) > 0).sum()
         )
-        for m in METRICS:
+        for m in metrics:
             v = list(g[m].astype(float).dropna())
             mean, half = mean_ci95(v) if v else (math.nan, math.nan)
             row[f"{m}_mean"] = mean
@@ -626,9 +705,11 @@ def _execute(
     workers: int | None,
     client: Any,
     progress: bool,
-    max_memory: float | None = None,
+    run: Callable[..., dict[str, Any]] = run_one,
 ) -> None:
-    """The runs on local threads, or on the Dask cluster of ``client``."""
+    """The runs on local threads, or on the Dask cluster of ``client``:
+    ``run(text)`` (:func:`run_one` with the sweep's settings bound, a
+    partial that pickles) makes each run's row."""
     from . import progress as bars
 
     def finish(key: str, row: dict[str, Any] | None, err: str | None) -> None:
@@ -637,7 +718,7 @@ def _execute(
 
     with bars.runs("sweep", n_todo, show=bars.enabled(progress)):
         if client is None:
-            _execute_local(todo, n_todo, done, workers, max_memory)
+            _execute_local(todo, n_todo, done, workers, run)
         else:
             from distributed import as_completed
 
@@ -645,13 +726,7 @@ def _execute(
             while batch := list(itertools.islice(todo, DASK_BATCH)):
                 names = [f"satcp-run-{i + k}-{j.key}" for k, j in enumerate(batch)]
                 i += len(batch)
-                futs = client.map(
-                    run_one,
-                    [j.text for j in batch],
-                    key=names,
-                    retries=2,
-                    max_memory=max_memory,
-                )
+                futs = client.map(run, [j.text for j in batch], key=names, retries=2)
                 keys = {f.key: j.key for f, j in zip(futs, batch, strict=True)}
                 # Ctrl-C: the runs not finished are cancelled on the
                 # cluster; the finished ones are in the cache already.
@@ -714,7 +789,7 @@ def _execute_local(
     n_todo: int,
     done: Callable[[Sequence[tuple[str, dict[str, Any] | None, str | None]]], None],
     workers: int | None,
-    max_memory: float | None = None,
+    run: Callable[..., dict[str, Any]] = run_one,
 ) -> None:
     """The runs on local threads, in chunks, taken from ``todo`` as the
     workers need them (a few chunks queued per worker). Ctrl-C
@@ -748,7 +823,7 @@ def _execute_local(
             chunk = list(itertools.islice(todo, size))
             if not chunk:
                 return
-            pending[pool.submit(_run_chunk, [j.text for j in chunk], stop, max_memory)] = chunk
+            pending[pool.submit(_run_chunk, [j.text for j in chunk], stop, run)] = chunk
 
     try:
         submit_more()

@@ -76,7 +76,7 @@ def plot_sweep(
     axes = list(summary.columns[: list(summary.columns).index("runs")])
     out = Path(out_dir) if out_dir is not None else d / "plots"
     paths: list[Path] = []
-    for metric, label in METRICS.items():
+    for metric, label in {**METRICS, **_own_metrics(summary)}.items():
         mean = summary.get(f"{metric}_mean")
         if mean is None or not mean.notna().any():
             continue
@@ -97,6 +97,15 @@ def plot_sweep(
 
 
 _rate_unit = rate_unit
+
+
+def _own_metrics(summary: pd.DataFrame) -> dict[str, str]:
+    """The sweep's own metrics (its ``[metrics]``: the ``<name>_mean``
+    columns that are not the built-in metrics'), labelled by their names."""
+    from .sweep import METRICS as BUILT_IN
+
+    names = [c.removesuffix("_mean") for c in summary.columns if c.endswith("_mean")]
+    return {n: n for n in names if n not in BUILT_IN}
 
 
 def _lines(

@@ -361,6 +361,8 @@ seeds = [1, 2]
 [axes]
 "duration_s" = [4.0, 300.0]
 "links[1].ab.errors.loss" = [0.0, 1.0]
+[metrics]
+lost = "links.lost:sum"
 """
 
 
@@ -402,6 +404,7 @@ def test_unfinished_and_aborted_runs_are_counted_and_flagged(tmp_path, where):
     assert cut.unfinished_cause.str.contains("duration limit").all()
     aborted = runs[dead & ~short]
     assert (aborted.transfers_aborted == 1).all() and (aborted.transfers_done == 0).all()
+    assert (aborted.lost > 0).all() and (done.lost == 0).all()  # the sweep's own metric
     assert aborted.unfinished_cause.str.contains(
         r"server gave up at [\d.]+ s after 3 timeouts in a row"
     ).all()

@@ -110,6 +110,46 @@ fn run_json_summary(
     Ok(serde_json::to_string(&r).expect("results serialize"))
 }
 
+/// A run as a sweep's row (`scenario::run_row::RunRow`, as JSON) and, as
+/// JSON too, its results cut down to `fields` (dotted paths: "events",
+/// "links.stats.queue_drops": `scenario::result_fields`), or with `whole`
+/// the results without their time series. A sweep keeps a dozen numbers
+/// of each run; parsing each run's whole results in Python (with the GIL
+/// held) cost more than a short run.
+#[pyfunction]
+#[pyo3(signature = (scenario, fields, whole=false, stop=None, max_memory=None))]
+fn run_json_row(
+    py: Python<'_>,
+    scenario: &str,
+    fields: Vec<String>,
+    whole: bool,
+    stop: Option<&StopFlag>,
+    max_memory: Option<f64>,
+) -> PyResult<(String, String)> {
+    let mut r = run_stoppable(py, scenario, Vec::new(), stop, max_memory)?;
+    r.flow_series = Default::default();
+    r.link_series = Default::default();
+    Ok(py.allow_threads(|| {
+        let row = serde_json::to_string(&satcp_core::scenario::run_row::RunRow::of(&r))
+            .expect("row serializes");
+        let rest = if whole {
+            serde_json::to_string(&r).expect("results serialize")
+        } else if fields.is_empty() {
+            String::from("{}")
+        } else {
+            satcp_core::scenario::result_fields::FieldSet::new(&fields).project_results(&r)
+        };
+        (row, rest)
+    }))
+}
+
+/// One row of each results table with every field its row type always
+/// has, as JSON (`scenario::result_fields::row_templates`).
+#[pyfunction]
+fn result_row_templates() -> String {
+    satcp_core::scenario::result_fields::row_templates()
+}
+
 /// Runs a scenario given as JSON while writing pcap files of link
 /// directions `(direction id, path)`; returns the results as JSON and the
 /// packets written per file.
@@ -276,6 +316,8 @@ fn _pgo_training(py: Python<'_>) -> u64 {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_json, m)?)?;
     m.add_function(wrap_pyfunction!(run_json_summary, m)?)?;
+    m.add_function(wrap_pyfunction!(run_json_row, m)?)?;
+    m.add_function(wrap_pyfunction!(result_row_templates, m)?)?;
     m.add_function(wrap_pyfunction!(run_json_capture, m)?)?;
     m.add_function(wrap_pyfunction!(run_json_clocked, m)?)?;
     m.add_class::<SimClock>()?;

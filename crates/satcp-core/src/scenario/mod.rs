@@ -6,7 +6,9 @@ pub mod build;
 pub mod config;
 pub mod diagnosis;
 pub mod links;
+pub mod result_fields;
 pub mod results;
+pub mod run_row;
 pub mod schema;
 pub mod validate;
 

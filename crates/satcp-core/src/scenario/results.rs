@@ -11,7 +11,8 @@ use crate::tcp::FlowStats;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-#[derive(Clone, Debug, Serialize)]
+// Default: the row templates (`result_fields::row_templates`) only.
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct TransferRow {
     pub app: u32,
     pub app_name: String,
@@ -28,9 +29,10 @@ pub struct TransferRow {
 }
 
 /// What became of a transfer by the end of the run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
+    #[default]
     Done,
     /// Its connection was given up (the retransmission limit) first.
     Aborted,
@@ -65,7 +67,7 @@ pub struct StallRow {
     pub longest_rtt_sample_gap_s: f64,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct FlowRow {
     pub conn: u32,
     pub app: u32,
@@ -98,7 +100,7 @@ pub struct FlowRow {
     pub recovery_counters: BTreeMap<String, u64>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct LinkRow {
     pub link: u32,
     pub name: String,
