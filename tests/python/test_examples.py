@@ -123,6 +123,9 @@ def test_the_sweep_example_runs(tmp_path):
     assert not result.failed
     assert len(result.runs) == 12
     assert len(result.summary) == 6
+    lossy = result.runs["links[satellite].ab.errors.ber"] > 0
+    assert (result.runs[lossy].corrupted > 0).all() and (result.runs[~lossy].corrupted == 0).all()
+    assert result.summary.mean_srtt_s_mean.gt(0.5).all()  # a GEO round trip
 
 
 def test_the_pcap_example_writes_a_capture(tmp_path):
