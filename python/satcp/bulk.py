@@ -1,0 +1,372 @@
+"""``satcp-bulk`` (``python -m satcp.bulk``): the bundled workload of
+``satcp emulate``, on the kernel's own TCP (docs/emulation.md).
+
+- ``serve``: accepts connections; each asks for a number of bytes (8 bytes,
+  big-endian) and gets them. The congestion control is the socket's
+  (``--cc``: ``TCP_CONGESTION``, e.g. reno, cubic, bbr). With ``--out``, the
+  sending socket's ``TCP_INFO`` is sampled every ``--sample-ms`` into
+  ``flow_series.csv``: the columns of ``satcp run``'s flow series that the
+  kernel reports (cwnd, ssthresh and flight size in bytes, smoothed RTT,
+  RTO, segments retransmitted, bytes acknowledged) and the kernel's own
+  (ca_state, rttvar_s, delivery_rate_bps, pacing_rate_bps).
+- ``get ADDR``: downloads ``--bytes`` from a server; prints and writes
+  (``transfer.json``) the download time, goodput and handshake RTT.
+- ``echo`` / ``ping ADDR``: UDP probes and their echo; ``ping`` writes each
+  probe's send time (on the emulation's clock: ``$SATCP_T0_NS``) and RTT
+  to ``ping.csv``.
+
+Only the standard library: it runs wherever the hosts' Python does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import socket
+import struct
+import sys
+import threading
+import time
+
+__all__ = ["TcpInfo", "main", "tcp_info"]
+
+TCP_INFO_BYTES = 232
+CHUNK = 1 << 16
+CONNECT_RETRY_S = 10.0
+
+
+class TcpInfo:
+    """The fields of Linux's ``struct tcp_info`` (include/uapi/linux/tcp.h)
+    this tool reads, from the bytes ``getsockopt(TCP_INFO)`` returns."""
+
+    def __init__(self, raw: bytes):
+        self.ca_state = raw[1]
+        (
+            self.rto_us,
+            _ato,
+            self.snd_mss,
+            _rcv_mss,
+            self.unacked,
+            _sacked,
+            self.lost,
+            self.retrans,
+        ) = struct.unpack_from("8I", raw, 8)
+        (self.rtt_us, self.rttvar_us, self.snd_ssthresh, self.snd_cwnd) = struct.unpack_from(
+            "4I", raw, 68
+        )
+        (self.total_retrans,) = struct.unpack_from("I", raw, 100)
+        (self.pacing_rate, _max_pacing) = struct.unpack_from("2Q", raw, 104)
+        (self.bytes_acked,) = struct.unpack_from("Q", raw, 120)
+        (self.min_rtt_us,) = struct.unpack_from("I", raw, 148)
+        (self.delivery_rate,) = struct.unpack_from("Q", raw, 160)
+
+
+def tcp_info(sock: socket.socket) -> TcpInfo:
+    return TcpInfo(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, TCP_INFO_BYTES))
+
+
+FLOW_SERIES_COLUMNS = (
+    "time_s",
+    "conn",
+    "cwnd",
+    "ssthresh",
+    "flight_size",
+    "srtt_s",
+    "rto_s",
+    "retransmitted_segments",
+    "bytes_delivered",
+    "ca_state",
+    "rttvar_s",
+    "min_rtt_s",
+    "delivery_rate_bps",
+    "pacing_rate_bps",
+)
+
+
+def _row(t: float, conn: int, i: TcpInfo) -> list[object]:
+    mss = i.snd_mss
+    return [
+        round(t, 6),
+        conn,
+        i.snd_cwnd * mss,
+        min(i.snd_ssthresh, 0x7FFFFFFF) * mss,
+        i.unacked * mss,
+        i.rtt_us / 1e6,
+        i.rto_us / 1e6,
+        i.total_retrans,
+        i.bytes_acked,
+        i.ca_state,
+        i.rttvar_us / 1e6,
+        i.min_rtt_us / 1e6,
+        i.delivery_rate * 8,
+        i.pacing_rate * 8,
+    ]
+
+
+def _now_s() -> float:
+    """Seconds on the emulation's clock (its relay's time zero), else since
+    this process started."""
+    t0 = int(os.environ.get("SATCP_T0_NS", "0")) or _START_NS
+    return (time.monotonic_ns() - t0) / 1e9
+
+
+_START_NS = time.monotonic_ns()
+
+
+def _write_atomically(path: str, write) -> None:
+    tmp = path + ".tmp"
+    with open(tmp, "w", newline="") as f:
+        write(f)
+    os.replace(tmp, path)
+
+
+class Sampler(threading.Thread):
+    """Samples a socket's TCP_INFO every ``interval`` seconds until stopped."""
+
+    def __init__(self, sock: socket.socket, conn: int, interval: float):
+        super().__init__(daemon=True)
+        self.sock, self.conn, self.interval = sock, conn, interval
+        self.rows: list[list[object]] = []
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        next_t = time.monotonic()
+        while not self.done.is_set():
+            self.sample()
+            next_t += self.interval
+            self.done.wait(max(0.0, next_t - time.monotonic()))
+
+    def sample(self) -> None:
+        try:
+            self.rows.append(_row(_now_s(), self.conn, tcp_info(self.sock)))
+        except OSError:
+            self.done.set()
+
+
+def _set_cc(sock: socket.socket, cc: str | None) -> None:
+    if cc:
+        try:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, cc.encode())
+        except OSError as e:
+            available = "?"
+            try:
+                with open("/proc/sys/net/ipv4/tcp_available_congestion_control") as f:
+                    available = f.read().strip()
+            except OSError:
+                pass
+            raise SystemExit(f"satcp-bulk: --cc: {cc!r}: {e.strerror} (available: {available})")
+
+
+def serve(args: argparse.Namespace) -> int:
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    _set_cc(listener, args.cc)
+    listener.bind((args.bind, args.port))
+    listener.listen(16)
+    rows: list[list[object]] = []
+    conn_id = 0
+    try:
+        while True:
+            sock, _ = listener.accept()
+            with sock:
+                rows += _send(sock, conn_id, args)
+            conn_id += 1
+            if args.out:
+                _write_series(os.path.join(args.out, "flow_series.csv"), rows)
+            if args.once:
+                return 0
+    finally:
+        listener.close()
+
+
+def _send(sock: socket.socket, conn: int, args: argparse.Namespace) -> list[list[object]]:
+    """Serves one download; the TCP_INFO samples taken meanwhile."""
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    request = _recv_exactly(sock, 8)
+    (n,) = struct.unpack("!Q", request)
+    sampler = Sampler(sock, conn, args.sample_ms / 1e3)
+    sampler.start()
+    block = bytes(CHUNK)
+    left = n
+    while left > 0:
+        sent = sock.send(block[: min(CHUNK, left)])
+        left -= sent
+    # Until everything is acknowledged: the client closes after the last byte.
+    sock.settimeout(600)
+    try:
+        sock.recv(1)
+    except OSError:
+        pass
+    sampler.done.set()
+    sampler.join()
+    sampler.sample()
+    return sampler.rows
+
+
+def _recv_exactly(sock: socket.socket, n: int) -> bytes:
+    buf = b""
+    while len(buf) < n:
+        b = sock.recv(n - len(buf))
+        if not b:
+            raise ConnectionError("the peer closed the connection")
+        buf += b
+    return buf
+
+
+def _write_series(path: str, rows: list[list[object]]) -> None:
+    def write(f) -> None:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(FLOW_SERIES_COLUMNS)
+        w.writerows(rows)
+
+    _write_atomically(path, write)
+
+
+def _connect(addr: str, port: int, cc: str | None) -> tuple[socket.socket, float]:
+    """A connection to the server (retried while it is not yet listening);
+    the time its handshake took."""
+    deadline = time.monotonic() + CONNECT_RETRY_S
+    while True:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        _set_cc(sock, cc)
+        t = time.monotonic()
+        try:
+            sock.connect((addr, port))
+            return sock, time.monotonic() - t
+        except ConnectionRefusedError:
+            sock.close()
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
+def get(args: argparse.Namespace) -> int:
+    sock, handshake = _connect(args.addr, args.port, args.cc)
+    with sock:
+        start = time.monotonic()
+        sock.sendall(struct.pack("!Q", args.bytes))
+        got = 0
+        half_at = None
+        while got < args.bytes:
+            b = sock.recv(1 << 20)
+            if not b:
+                break
+            got += len(b)
+            if half_at is None and got >= args.bytes // 2:
+                half_at, half_bytes = time.monotonic(), got
+        end = time.monotonic()
+    if got < args.bytes:
+        print(f"satcp-bulk: the server closed after {got} of {args.bytes} bytes", file=sys.stderr)
+        return 1
+    t = end - start
+    second_half = (got - half_bytes) * 8 / (end - half_at) if end > half_at else float("nan")
+    result = {
+        "bytes": got,
+        "cc": args.cc or "default",
+        "start_s": round(_now_s() - (time.monotonic() - start), 6),
+        "download_time_s": t,
+        "goodput_bps": got * 8 / t,
+        "second_half_goodput_bps": second_half,
+        "handshake_rtt_s": handshake,
+    }
+    print(
+        f"downloaded {got} bytes in {t:.3f} s: goodput {got * 8 / t / 1e6:.3f} Mb/s "
+        f"(second half {second_half / 1e6:.3f} Mb/s), handshake {handshake * 1e3:.2f} ms"
+    )
+    if args.out:
+        _write_atomically(
+            os.path.join(args.out, "transfer.json"), lambda f: json.dump(result, f, indent=1)
+        )
+    return 0
+
+
+def echo(args: argparse.Namespace) -> int:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sock.bind((args.bind, args.port))
+    while True:
+        data, peer = sock.recvfrom(2048)
+        sock.sendto(data, peer)
+
+
+def ping(args: argparse.Namespace) -> int:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sock.connect((args.addr, args.port))
+    sock.setblocking(False)
+    sent: dict[int, float] = {}
+    rows: list[tuple[int, float, float]] = []
+    interval = args.interval_ms / 1e3
+    next_t = time.monotonic()
+    seq = 0
+    end_wait = None
+    while True:
+        now = time.monotonic()
+        if seq < args.count and now >= next_t:
+            sent[seq] = _now_s()
+            sock.send(struct.pack("!I", seq) + bytes(max(0, args.size - 4)))
+            seq += 1
+            next_t += interval
+            if seq == args.count:
+                end_wait = now + args.wait_s
+        if end_wait is not None and (now > end_wait or len(rows) == args.count):
+            break
+        try:
+            data = sock.recv(2048)
+        except BlockingIOError:
+            time.sleep(min(0.0005, max(0.0, next_t - time.monotonic())))
+            continue
+        except ConnectionRefusedError:
+            continue
+        (s,) = struct.unpack_from("!I", data)
+        if s in sent:
+            rows.append((s, sent[s], _now_s() - sent.pop(s)))
+    print(f"{len(rows)} of {args.count} probes answered")
+    if args.out:
+
+        def write(f) -> None:
+            w = csv.writer(f, lineterminator="\n")
+            w.writerow(("seq", "time_s", "rtt_s"))
+            w.writerows((s, round(t, 6), round(r, 7)) for s, t, r in sorted(rows))
+
+        _write_atomically(os.path.join(args.out, "ping.csv"), write)
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="satcp-bulk", description=__doc__.split("\n\n")[0])
+    sub = p.add_subparsers(dest="command", required=True)
+    s = sub.add_parser("serve", help="serve downloads")
+    s.add_argument("--bind", default="0.0.0.0")
+    s.add_argument("--port", type=int, default=5001)
+    s.add_argument("--cc", help="congestion control (TCP_CONGESTION): reno, cubic, bbr, ...")
+    s.add_argument("--sample-ms", type=float, default=10.0, help="TCP_INFO sampling interval")
+    s.add_argument("--out", help="write flow_series.csv here")
+    s.add_argument("--once", action="store_true", help="exit after one download")
+    g = sub.add_parser("get", help="download from a server")
+    g.add_argument("addr")
+    g.add_argument("--port", type=int, default=5001)
+    g.add_argument("--bytes", type=int, default=10_000_000)
+    g.add_argument("--cc", help="the client's congestion control (its ACKs only)")
+    g.add_argument("--out", help="write transfer.json here")
+    e = sub.add_parser("echo", help="answer UDP probes")
+    e.add_argument("--bind", default="0.0.0.0")
+    e.add_argument("--port", type=int, default=5002)
+    q = sub.add_parser("ping", help="send UDP probes, measure their round trip")
+    q.add_argument("addr")
+    q.add_argument("--port", type=int, default=5002)
+    q.add_argument("--count", type=int, default=10)
+    q.add_argument("--interval-ms", type=float, default=100.0)
+    q.add_argument("--size", type=int, default=64, help="UDP payload bytes")
+    q.add_argument("--wait-s", type=float, default=2.0, help="wait for answers after the last")
+    q.add_argument("--out", help="write ping.csv here")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    return {"serve": serve, "get": get, "echo": echo, "ping": ping}[args.command](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
