@@ -73,7 +73,7 @@ RUST_SOURCES := $(shell find crates -type f \( -name '*.rs' -o -name Cargo.toml 
 # clippy), so that cargo does not rebuild pyo3 when switching between them.
 export PYO3_PYTHON := $(VENV_ABS)/bin/python
 
-.PHONY: schema setup system-tools run test test-rust test-python lint-rust lint-python bench soak fuzz fuzz-scenarios clean validate validate-modern ns3-venv
+.PHONY: emu bench-emu schema setup system-tools run test test-rust test-python lint-rust lint-python bench soak fuzz fuzz-scenarios clean validate validate-modern ns3-venv
 
 setup: $(PLAIN_INSTALLED)
 
@@ -155,10 +155,12 @@ validate-modern: setup ns3-venv
 	$(BIN)/python tools/ns3/validate_modern.py --ns3-python $(abspath $(NS3_VENV))/bin/python \
 		--jobs $(NS3_JOBS)
 
-# tshark reads the pcap files satcp writes (tests/python/test_pcap.py) and
-# headless chromium renders the HTML report (tests/python/test_html_report.py);
-# both come from Debian's packages, installed when missing and we may (root).
-SYSTEM_TOOLS := tshark chromium
+# tshark reads the pcap files satcp writes (tests/python/test_pcap.py),
+# headless chromium renders the HTML report (tests/python/test_html_report.py)
+# and ethtool turns off the offloads of satcp emulate's veth pairs
+# (tests/python/test_emulate.py); all come from Debian's packages, installed
+# when missing and we may (root).
+SYSTEM_TOOLS := tshark chromium ethtool
 system-tools:
 	@missing=""; for t in $(SYSTEM_TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
 	if [ -n "$$missing" ]; then \
@@ -169,7 +171,7 @@ system-tools:
 
 lint-rust: setup
 	cargo fmt --all -- --check
-	cargo clippy -p satcp-core -p satcp-fuzz-targets --all-targets -- -D warnings
+	cargo clippy -p satcp-core -p satcp-fuzz-targets -p satcp-emu --all-targets -- -D warnings
 	cargo clippy -p satcp-py -- -D warnings
 
 # Only the core: `cargo test --workspace` cannot link the pyo3 extension crate.
@@ -178,6 +180,7 @@ lint-rust: setup
 # debug_assert! of the TCP machinery runs on every event (docs/testing.md).
 test-rust:
 	cargo test -p satcp-core --release
+	cargo test -p satcp-emu --release
 	cargo test -p satcp-fuzz-targets --release
 	cargo test -p satcp-core --test model every_variant
 
@@ -185,8 +188,13 @@ lint-python: setup
 	$(BIN)/ruff check python tests tools
 	$(BIN)/ruff format --check python tests tools
 
-test-python: setup
+test-python: setup emu
 	$(BIN)/pytest -q tests/python
+
+# satcp emulate's relay (crates/satcp-emu; Linux): target/release/satcp-emu,
+# where python/satcp/emulate.py looks for it first.
+emu:
+	cargo build --release -p satcp-emu
 
 # The scenario format's reference, generated from the schema the core
 # derives from its parser's types (python/satcp/schema.py); test_schema.py

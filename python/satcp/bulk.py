@@ -12,8 +12,9 @@
 - ``get ADDR``: downloads ``--bytes`` from a server; prints and writes
   (``transfer.json``) the download time, goodput and handshake RTT.
 - ``echo`` / ``ping ADDR``: UDP probes and their echo; ``ping`` writes each
-  probe's send time (on the emulation's clock: ``$SATCP_T0_NS``) and RTT
-  to ``ping.csv``.
+  probe's send time (on the emulation's clock: ``$SATCP_T0_NS``), its
+  round trip and its one-way delay to ``ping.csv``, from the kernels'
+  receive times (the hosts share the machine's clock).
 
 Only the standard library: it runs wherever the hosts' Python does.
 """
@@ -21,9 +22,11 @@ Only the standard library: it runs wherever the hosts' Python does.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import json
 import os
+import select
 import socket
 import struct
 import sys
@@ -35,6 +38,7 @@ __all__ = ["TcpInfo", "main", "tcp_info"]
 TCP_INFO_BYTES = 232
 CHUNK = 1 << 16
 CONNECT_RETRY_S = 10.0
+AVAILABLE_CC = "/proc/sys/net/ipv4/tcp_available_congestion_control"
 
 
 class TcpInfo:
@@ -151,12 +155,11 @@ def _set_cc(sock: socket.socket, cc: str | None) -> None:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, cc.encode())
         except OSError as e:
             available = "?"
-            try:
-                with open("/proc/sys/net/ipv4/tcp_available_congestion_control") as f:
-                    available = f.read().strip()
-            except OSError:
-                pass
-            raise SystemExit(f"satcp-bulk: --cc: {cc!r}: {e.strerror} (available: {available})")
+            with contextlib.suppress(OSError), open(AVAILABLE_CC) as f:
+                available = f.read().strip()
+            raise SystemExit(
+                f"satcp-bulk: --cc: {cc!r}: {e.strerror} (available: {available})"
+            ) from None
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -195,10 +198,8 @@ def _send(sock: socket.socket, conn: int, args: argparse.Namespace) -> list[list
         left -= sent
     # Until everything is acknowledged: the client closes after the last byte.
     sock.settimeout(600)
-    try:
+    with contextlib.suppress(OSError):
         sock.recv(1)
-    except OSError:
-        pass
     sampler.done.set()
     sampler.join()
     sampler.sample()
@@ -282,52 +283,110 @@ def get(args: argparse.Namespace) -> int:
     return 0
 
 
+#: A probe: its number and the wall-clock time it was sent (ns), then
+#: padding; the answer appends when the echo's kernel received it and how
+#: long the echo took to answer (ns).
+PROBE = struct.Struct("!Iq")
+#: Linux's SO_TIMESTAMPNS (asm-generic/socket.h; Python names it from 3.12).
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
+ANSWER = struct.Struct("!qq")
+
+
+def _timestamped(sock: socket.socket) -> None:
+    """Received datagrams carry the kernel's receive time (SO_TIMESTAMPNS,
+    the wall clock): a probe's times are the path's, not the time a
+    program took to wake up."""
+    sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+
+
+def _recv_timestamped(sock: socket.socket) -> tuple[bytes, int, object]:
+    """A datagram, the kernel's time it arrived (ns) and its sender."""
+    data, ancillary, _flags, peer = sock.recvmsg(2048, socket.CMSG_SPACE(16))
+    at = time.time_ns()
+    for level, kind, value in ancillary:
+        if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
+            sec, nsec = struct.unpack("qq", value[:16])
+            at = sec * 1_000_000_000 + nsec
+    return data, at, peer
+
+
 def echo(args: argparse.Namespace) -> int:
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    _timestamped(sock)
     sock.bind((args.bind, args.port))
     while True:
-        data, peer = sock.recvfrom(2048)
-        sock.sendto(data, peer)
+        data, at, peer = _recv_timestamped(sock)
+        turnaround = time.time_ns() - at
+        sock.sendto(data[: PROBE.size] + ANSWER.pack(at, turnaround), peer)
+
+
+#: The number of the probes that only check that the echo answers.
+HELLO = 0xFFFFFFFF
+
+
+def _wait_for_echo(sock: socket.socket) -> None:
+    """Until the echo answers (it may start after this program): a probe
+    every 50 ms, for at most CONNECT_RETRY_S."""
+    deadline = time.monotonic() + CONNECT_RETRY_S
+    while time.monotonic() < deadline:
+        sock.send(PROBE.pack(HELLO, 0))
+        ready, _, _ = select.select([sock], [], [], 0.05)
+        if ready:
+            try:
+                if PROBE.unpack_from(sock.recv(2048))[0] == HELLO:
+                    return
+            except (ConnectionRefusedError, struct.error):
+                time.sleep(0.05)
+    raise SystemExit("satcp-bulk ping: no answer from the echo")
 
 
 def ping(args: argparse.Namespace) -> int:
+    """Probes every ``--interval-ms``; for each answered one its send time,
+    its one-way delay to the echo and its round trip without the echo's
+    turnaround (both from the kernels' receive times)."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    _timestamped(sock)
     sock.connect((args.addr, args.port))
+    _wait_for_echo(sock)
     sock.setblocking(False)
     sent: dict[int, float] = {}
-    rows: list[tuple[int, float, float]] = []
+    rows: list[tuple[int, float, float, float]] = []
     interval = args.interval_ms / 1e3
     next_t = time.monotonic()
     seq = 0
     end_wait = None
+    padding = bytes(max(0, args.size - PROBE.size))
     while True:
         now = time.monotonic()
         if seq < args.count and now >= next_t:
             sent[seq] = _now_s()
-            sock.send(struct.pack("!I", seq) + bytes(max(0, args.size - 4)))
+            sock.send(PROBE.pack(seq, time.time_ns()) + padding)
             seq += 1
             next_t += interval
             if seq == args.count:
                 end_wait = now + args.wait_s
         if end_wait is not None and (now > end_wait or len(rows) == args.count):
             break
+        wake = next_t if seq < args.count else end_wait
+        select.select([sock], [], [], max(0.0, wake - time.monotonic()))
         try:
-            data = sock.recv(2048)
-        except BlockingIOError:
-            time.sleep(min(0.0005, max(0.0, next_t - time.monotonic())))
+            data, at, _ = _recv_timestamped(sock)
+        except (BlockingIOError, ConnectionRefusedError):
             continue
-        except ConnectionRefusedError:
+        if len(data) < PROBE.size + ANSWER.size:
             continue
-        (s,) = struct.unpack_from("!I", data)
+        s, sent_ns = PROBE.unpack_from(data)
+        echo_at, turnaround = ANSWER.unpack_from(data, PROBE.size)
         if s in sent:
-            rows.append((s, sent[s], _now_s() - sent.pop(s)))
+            rtt = (at - sent_ns - turnaround) / 1e9
+            rows.append((s, sent.pop(s), rtt, (echo_at - sent_ns) / 1e9))
     print(f"{len(rows)} of {args.count} probes answered")
     if args.out:
 
         def write(f) -> None:
             w = csv.writer(f, lineterminator="\n")
-            w.writerow(("seq", "time_s", "rtt_s"))
-            w.writerows((s, round(t, 6), round(r, 7)) for s, t, r in sorted(rows))
+            w.writerow(("seq", "time_s", "rtt_s", "one_way_s"))
+            w.writerows((s, round(t, 6), round(r, 9), round(o, 9)) for s, t, r, o in sorted(rows))
 
         _write_atomically(os.path.join(args.out, "ping.csv"), write)
     return 0
@@ -357,7 +416,7 @@ def _parser() -> argparse.ArgumentParser:
     q.add_argument("--port", type=int, default=5002)
     q.add_argument("--count", type=int, default=10)
     q.add_argument("--interval-ms", type=float, default=100.0)
-    q.add_argument("--size", type=int, default=64, help="UDP payload bytes")
+    q.add_argument("--size", type=int, default=64, help="UDP payload bytes (at least 12)")
     q.add_argument("--wait-s", type=float, default=2.0, help="wait for answers after the last")
     q.add_argument("--out", help="write ping.csv here")
     return p

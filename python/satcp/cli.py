@@ -337,7 +337,9 @@ def _main(argv: Sequence[str] | None) -> int:
     raise AssertionError(args.command)
 
 
-def _load(args: argparse.Namespace, sample_interval_s: float | None = None) -> dict:
+def _load(
+    args: argparse.Namespace, sample_interval_s: float | None = None, keep_emulate: bool = False
+) -> dict:
     from . import _resolve
 
     try:
@@ -346,6 +348,7 @@ def _load(args: argparse.Namespace, sample_interval_s: float | None = None) -> d
             seed=args.seed,
             overrides=args.overrides,
             sample_interval_s=sample_interval_s,
+            keep_emulate=keep_emulate,
         )
     except OSError as e:
         raise UsageError(_os_error(e)) from None
@@ -520,7 +523,7 @@ def _cmd_emulate(args: argparse.Namespace) -> int:
             return 0
         if args.file is None:
             raise UsageError("emulate: a scenario FILE is needed (or --cleanup)")
-        sc = _load(args)
+        sc = _load(args, keep_emulate=True)
         pcap = []
         for key in args.pcap:
             link, _, d = key.partition(":")

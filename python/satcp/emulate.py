@@ -24,7 +24,9 @@ Safety rules, kept here:
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import itertools
 import json
 import os
 import re
@@ -61,6 +63,10 @@ RELAY_STOP_S = 10.0
 #: others have (a server that serves one download, then writes its
 #: results), before they are stopped, seconds.
 BACKGROUND_GRACE_S = 5.0
+
+
+#: Instances made by this process so far: a process may run several.
+_instances = itertools.count()
 
 
 class EmulationError(Exception):
@@ -142,7 +148,11 @@ def _ip(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
 
 def _in(netns: str, *argv: str) -> None:
     subprocess.run(
-        ["ip", "netns", "exec", netns, *argv], capture_output=True, text=True, check=True, timeout=30
+        ["ip", "netns", "exec", netns, *argv],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=30,
     )
 
 
@@ -167,10 +177,8 @@ def _remove_namespace(netns: str) -> None:
     with it, and with them their peers)."""
     pids = _ip("netns", "pids", netns, check=False).stdout.split()
     for pid in pids:
-        try:
+        with contextlib.suppress(ProcessLookupError, ValueError):
             os.kill(int(pid), signal.SIGKILL)
-        except (ProcessLookupError, ValueError):
-            pass
     _ip("netns", "del", netns, check=False)
 
 
@@ -228,7 +236,7 @@ class Emulation:
         self.out = out
         self.pcap = list(pcap)
         pid = os.getpid()
-        self.tag = f"{PREFIX}{pid}-{_start_time(pid)}-"
+        self.tag = f"{PREFIX}{pid}-{_start_time(pid)}-{next(_instances)}-"
         self.relay_ns = self.tag + "relay"
         nodes = hosts_of(scenario)
         self.hosts = [
@@ -285,7 +293,13 @@ class Emulation:
                 "peer", "name", h.relay_ifname, "netns", self.relay_ns,
             )  # fmt: skip
             _in(h.netns, "ethtool", "-K", "eth0", *[x for o in OFFLOADS for x in (o, "off")])
-            _in(self.relay_ns, "ethtool", "-K", h.relay_ifname, *[x for o in OFFLOADS for x in (o, "off")])
+            _in(
+                self.relay_ns,
+                "ethtool",
+                "-K",
+                h.relay_ifname,
+                *[x for o in OFFLOADS for x in (o, "off")],
+            )
             _ip("-n", h.netns, "addr", "add", f"{h.ip}/{PREFIX_LEN}", "dev", "eth0")
             _ip("-n", h.netns, "link", "set", "eth0", "up")
             _ip("-n", self.relay_ns, "link", "set", h.relay_ifname, "up")
@@ -457,7 +471,6 @@ def emulate(
     """Runs the emulation: the ``[[emulate.run]]`` commands (or ``command``
     in ``command_host``, interactively), then the relay's summary, which it
     returns (also written to ``out``/emulation.json)."""
-    check_machine()
     hosts = hosts_of(scenario)
     runs = commands_of(scenario, hosts)
     if scenario.get("routers"):
@@ -471,6 +484,7 @@ def emulate(
         names = [_link_name(sc_link) for sc_link in scenario.get("links", [])]
         if link not in names or d not in ("ab", "ba"):
             raise EmulationError(f"--pcap: no link direction {link}:{d} (links: {names})")
+    check_machine()
     relay_binary()
     os.makedirs(out, exist_ok=True)
     for stale in cleanup_stale():
@@ -483,7 +497,8 @@ def emulate(
             em.stop_children(BACKGROUND_GRACE_S)
             summary = em.stop_relay()
             assert summary is not None
-            summary["pcap"] = [{**p, "path": q} for p, q in zip(summary["pcap"], em.keep_outputs())]
+            kept = em.keep_outputs()
+            summary["pcap"] = [{**p, "path": q} for p, q in zip(summary["pcap"], kept, strict=True)]
             summary["commands_failed"] = failed
             summary["scenario"] = scenario.get("name", "scenario")
             with open(os.path.join(out, "emulation.json"), "w") as f:
@@ -546,7 +561,9 @@ def summary_text(s: dict[str, Any]) -> str:
             )
         )
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    table = "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows)
+    table = "\n".join(
+        "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows
+    )
     r = s["relay"]
     lines = [
         f'emulated "{s.get("scenario", "scenario")}" for {s["elapsed_s"]:.1f} s',

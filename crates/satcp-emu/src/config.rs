@@ -18,9 +18,16 @@ pub struct RelayConfig {
     pub summary: String,
     /// The relay ends by itself after this many seconds.
     pub max_seconds: f64,
+    /// Run under SCHED_FIFO (`os::realtime_priority`).
+    #[serde(default = "yes")]
+    pub realtime: bool,
     /// The packet sockets' buffers, bytes each way.
     #[serde(default = "default_buffer")]
     pub socket_buffer_bytes: usize,
+}
+
+fn yes() -> bool {
+    true
 }
 
 fn default_buffer() -> usize {

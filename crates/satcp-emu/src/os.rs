@@ -60,6 +60,7 @@ impl PacketSocket {
                 1,
                 "PACKET_IGNORE_OUTGOING",
             )?;
+            s.set(libc::SOL_SOCKET, libc::SO_TIMESTAMPNS, 1, "SO_TIMESTAMPNS")?;
             let bytes = buffer_bytes as libc::c_int;
             s.set(
                 libc::SOL_SOCKET,
@@ -113,10 +114,26 @@ impl PacketSocket {
         self.fd
     }
 
-    /// The next frame waiting, into `buf`: its length; None when none waits.
-    pub fn recv(&self, buf: &mut [u8]) -> io::Result<Option<usize>> {
-        // SAFETY: buf is valid for its length.
-        let n = unsafe { libc::recv(self.fd, buf.as_mut_ptr().cast(), buf.len(), libc::MSG_TRUNC) };
+    /// The next frame waiting, into `buf`: its length and the wall-clock
+    /// time the kernel received it (ns; SO_TIMESTAMPNS, so that a relay
+    /// that wakes up late still knows when the frame came); None when none
+    /// waits.
+    pub fn recv(&self, buf: &mut [u8]) -> io::Result<Option<(usize, Option<u64>)>> {
+        let mut iov = libc::iovec {
+            iov_base: buf.as_mut_ptr().cast(),
+            iov_len: buf.len(),
+        };
+        let mut control = [0u64; 8];
+        // SAFETY: msghdr points at iov and control, both valid for the call.
+        let (n, msg) = unsafe {
+            let mut msg: libc::msghdr = std::mem::zeroed();
+            msg.msg_iov = &mut iov;
+            msg.msg_iovlen = 1;
+            msg.msg_control = control.as_mut_ptr().cast();
+            msg.msg_controllen = std::mem::size_of_val(&control) as _;
+            let n = libc::recvmsg(self.fd, &mut msg, libc::MSG_TRUNC);
+            (n, msg)
+        };
         if n < 0 {
             let e = io::Error::last_os_error();
             return match e.kind() {
@@ -124,7 +141,19 @@ impl PacketSocket {
                 _ => Err(e),
             };
         }
-        Ok(Some(n as usize))
+        let mut at = None;
+        // SAFETY: the control messages the kernel wrote into `control`.
+        unsafe {
+            let mut c = libc::CMSG_FIRSTHDR(&msg);
+            while !c.is_null() {
+                if (*c).cmsg_level == libc::SOL_SOCKET && (*c).cmsg_type == libc::SO_TIMESTAMPNS {
+                    let ts = std::ptr::read_unaligned(libc::CMSG_DATA(c) as *const libc::timespec);
+                    at = Some(ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64);
+                }
+                c = libc::CMSG_NXTHDR(&msg, c);
+            }
+        }
+        Ok(Some((n as usize, at)))
     }
 
     /// Writes one frame; false if the kernel had no room for it.
@@ -199,6 +228,10 @@ impl RealClock {
     pub fn now(&self) -> SimTime {
         SimTime(clock(libc::CLOCK_MONOTONIC) - self.origin)
     }
+    /// A wall-clock time (ns) on the emulation's clock, at most `now`.
+    pub fn at_wall(&self, wall_ns: u64, now: SimTime) -> SimTime {
+        SimTime(wall_ns.saturating_sub(self.wall_origin_ns).min(now.0))
+    }
 }
 
 /// Waits until one of `fds` is readable or `timeout` has passed (None:
@@ -247,6 +280,22 @@ pub fn wait(
         }
     }
     Ok(())
+}
+
+/// The priority the relay asks for under SCHED_FIFO: above every ordinary
+/// process (a build, the hosts' own programs), so that it wakes up when a
+/// packet is due; the kernel's real-time throttling (by default 5 % of
+/// each second left to others) keeps a runaway relay from freezing the
+/// machine.
+const REALTIME_PRIORITY: libc::c_int = 10;
+
+/// Runs the relay under SCHED_FIFO; false if the kernel refused.
+pub fn realtime_priority() -> bool {
+    let param = libc::sched_param {
+        sched_priority: REALTIME_PRIORITY,
+    };
+    // SAFETY: param is valid for the call.
+    unsafe { libc::sched_setscheduler(0, libc::SCHED_FIFO, &param) == 0 }
 }
 
 static STOP: AtomicBool = AtomicBool::new(false);

@@ -162,8 +162,10 @@ impl Relay {
         self.events.peek().map(|Reverse((t, _, _))| *t)
     }
 
-    /// A frame read from the host at `port` at time `now`: after the
-    /// events due by then, it enters the first link of its route.
+    /// A frame that came from the host at `port` at time `now`: after the
+    /// events due by then, it enters the first link of its route. A time
+    /// before the model's now (the kernel's receive time of a frame read
+    /// after the relay ran later events) counts as the model's now.
     pub fn receive(&mut self, port: usize, frame: Vec<u8>, now: SimTime, out: &mut Vec<Departure>) {
         self.advance(now, out);
         self.counts.frames_in += 1;

@@ -13,9 +13,9 @@ use serde_json::{json, Value};
 const EXIT_BAD_INPUT: i32 = 2;
 /// The longest wait without looking at the stop flag.
 const MAX_WAIT: Duration = Duration(100_000_000);
-/// A deadline closer than this is waited for by polling, not sleeping:
-/// a sleep's wake-up can be later than that.
-const SPIN: Duration = Duration(20_000);
+/// The last stretch before a deadline is waited for by polling, not
+/// sleeping: a sleep's wake-up can be late by nearly that much.
+const SPIN: Duration = Duration(100_000);
 /// Frames read from one socket before the others get their turn.
 const READ_BATCH: usize = 64;
 
@@ -90,6 +90,7 @@ impl Emulation {
         let mut buf = vec![0u8; 65_536];
         let mut send_failures = 0u64;
         let mut io_error = None;
+        let realtime = self.config.realtime && os::realtime_priority();
         // The clock starts now: a schedule's time zero.
         let clock = RealClock::start();
         for (_, _, c) in &mut self.captures {
@@ -108,7 +109,9 @@ impl Emulation {
             self.capture()?;
             let wait = match self.relay.next_deadline() {
                 Some(t) if t.0 <= now.0 + SPIN.0 => Duration::ZERO,
-                Some(t) => Duration(t.0 - now.0).min(MAX_WAIT),
+                // Woken SPIN early, then polling: a sleep's wake-up is
+                // late by tens of microseconds.
+                Some(t) => Duration(t.0 - now.0 - SPIN.0).min(MAX_WAIT),
                 None => MAX_WAIT,
             };
             if let Err(e) = os::wait(&fds, Some(wait), &mut ready) {
@@ -118,9 +121,11 @@ impl Emulation {
             for &i in &ready {
                 for _ in 0..READ_BATCH {
                     match self.sockets[i].recv(&mut buf) {
-                        Ok(Some(n)) => {
+                        Ok(Some((n, at))) => {
                             let frame = buf[..n.min(buf.len())].to_vec();
-                            self.relay.receive(i, frame, clock.now(), &mut out);
+                            let now = clock.now();
+                            let at = at.map_or(now, |wall| clock.at_wall(wall, now));
+                            self.relay.receive(i, frame, at, &mut out);
                         }
                         Ok(None) => break,
                         Err(e) => {
@@ -141,7 +146,8 @@ impl Emulation {
             pcaps.push(json!({"path": path, "packets": packets}));
         }
         let socket_drops: u64 = self.sockets.iter().map(PacketSocket::drops).sum();
-        let summary = summary(&self.relay, elapsed, socket_drops, send_failures, pcaps);
+        let mut summary = summary(&self.relay, elapsed, socket_drops, send_failures, pcaps);
+        summary["relay"]["realtime_priority"] = json!(realtime);
         write_atomically(&self.config.summary, &summary.to_string())?;
         match io_error {
             Some(e) => Err(e),

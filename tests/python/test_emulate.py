@@ -1,0 +1,284 @@
+"""satcp emulate end to end (docs/emulation.md): real hosts in network
+namespaces, the relay carrying their packets through the scenario's links,
+the bundled workload (satcp-bulk) measuring what it gets.
+
+These need Linux, root, `ip`, `ethtool` and the relay (`make emu`); where
+any is missing they are skipped, unless SATCP_REQUIRE_EMULATION=1 (set by
+`.ci/run`) makes that a failure. Every test is bounded in time (the
+scenario's duration_s ends the relay; every command has a timeout) and in
+packets, and checks that nothing it made is left."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import REPO, run_cli
+
+from satcp import emulate
+
+
+def _why_not() -> str | None:
+    if sys.platform != "linux":
+        return "emulation needs Linux"
+    if os.geteuid() != 0:
+        return "emulation needs root (network namespaces)"
+    for tool in ("ip", "ethtool"):
+        if shutil.which(tool) is None:
+            return f"{tool} not installed"
+    try:
+        emulate.relay_binary()
+    except emulate.EmulationError:
+        return "the relay is not built (make emu)"
+    return None
+
+
+WHY_NOT = _why_not()
+if WHY_NOT and os.environ.get("SATCP_REQUIRE_EMULATION") == "1":
+    raise RuntimeError(f"emulation tests required (SATCP_REQUIRE_EMULATION=1): {WHY_NOT}")
+needs_emulation = pytest.mark.skipif(WHY_NOT is not None, reason=WHY_NOT or "")
+
+#: A hang guard per emulation, not a speed target.
+TIMEOUT_S = 120
+
+
+def ours() -> list[str]:
+    """The namespaces of satcp emulations on this machine."""
+    out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+    return [line.split()[0] for line in out.splitlines() if line.startswith(emulate.PREFIX)]
+
+
+@pytest.fixture
+def clean():
+    """Fails a test that leaves a namespace behind (and removes it)."""
+    before = set(ours())
+    yield
+    left = set(ours()) - before
+    for netns in left:
+        subprocess.run(["ip", "netns", "del", netns], check=False)
+    assert not left, f"left behind: {sorted(left)}"
+
+
+def scenario(tmp: Path, link: str, runs: str, duration_s: float = 30.0) -> Path:
+    """A scenario file: hosts server and client joined by `link` (TOML
+    fields of one [[links]] entry), with [[emulate.run]] entries `runs`."""
+    text = f"""
+name = "test"
+duration_s = {duration_s}
+nodes = ["server", "client"]
+[[links]]
+name = "sat"
+a = "server"
+b = "client"
+{link}
+[[apps]]
+kind = "bulk"
+client = "client"
+server = "server"
+bytes = 1000
+{runs}
+"""
+    path = tmp / "scenario.toml"
+    path.write_text(text)
+    return path
+
+
+def emulate_cli(*args) -> subprocess.CompletedProcess[str]:
+    r = subprocess.run(
+        [sys.executable, "-m", "satcp.cli", "emulate", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+        check=False,
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
+    return r
+
+
+def ping_rows(out: Path) -> list[dict[str, float]]:
+    with open(out / "ping.csv") as f:
+        return [{k: float(v) for k, v in row.items()} for row in csv.DictReader(f)]
+
+
+PING = """
+[[emulate.run]]
+host = "server"
+cmd = "satcp-bulk echo"
+background = true
+[[emulate.run]]
+host = "client"
+cmd = "satcp-bulk ping $SATCP_ADDR_server --count {count} --interval-ms {interval} --out $SATCP_OUT"
+"""
+
+
+@needs_emulation
+def test_delay_and_rate_are_those_of_the_link(tmp_path, clean):
+    # 10 Mb/s and 20 ms each way; a queue that a download does not fill.
+    link = "rate_bps = 10e6\ndelay_s = 0.02\nqueue_packets = 2000"
+    runs = (
+        PING.format(count=20, interval=20)
+        + """
+[[emulate.run]]
+host = "server"
+cmd = "satcp-bulk serve --cc cubic --once --out $SATCP_OUT"
+background = true
+[[emulate.run]]
+host = "client"
+cmd = "satcp-bulk get $SATCP_ADDR_server --bytes 4000000 --out $SATCP_OUT"
+"""
+    )
+    out = tmp_path / "out"
+    emulate_cli(scenario(tmp_path, link, runs), "--out", out)
+    # A probe: 64 bytes of UDP payload, 92 bytes of IP, each way.
+    one_way = 0.02 + 92 * 8 / 10e6
+    rows = ping_rows(out)
+    assert statistics.median(r["one_way_s"] for r in rows) == pytest.approx(one_way, rel=0.02)
+    assert statistics.median(r["rtt_s"] for r in rows) == pytest.approx(2 * one_way, rel=0.02)
+    # Full segments: 1,448 bytes of payload in 1,500 of IP (timestamps on).
+    t = json.loads((out / "transfer.json").read_text())
+    assert t["second_half_goodput_bps"] == pytest.approx(10e6 * 1448 / 1500, rel=0.02)
+    s = json.loads((out / "emulation.json").read_text())
+    assert s["relay"]["unroutable"] == 0 and s["relay"]["socket_drops"] == 0
+    with open(out / "flow_series.csv") as f:
+        series = list(csv.DictReader(f))
+    assert len(series) > 10 and max(int(r["cwnd"]) for r in series) > 14480
+
+
+@needs_emulation
+def test_a_delay_schedule_is_seen_by_probes_at_its_time(tmp_path, clean):
+    link = "rate_bps = 10e6\ndelay_schedule = [[0.0, 0.01], [2.0, 0.04]]"
+    out = tmp_path / "out"
+    emulate_cli(scenario(tmp_path, link, PING.format(count=40, interval=100)), "--out", out)
+    rows = ping_rows(out)
+    assert len(rows) >= 38
+    before = [r["rtt_s"] for r in rows if r["time_s"] < 1.95]
+    after = [r["rtt_s"] for r in rows if r["time_s"] > 2.05]
+    ser = 92 * 8 / 10e6
+    assert statistics.median(before) == pytest.approx(2 * (0.01 + ser), rel=0.02)
+    assert statistics.median(after) == pytest.approx(2 * (0.04 + ser), rel=0.02)
+
+
+@needs_emulation
+def test_a_gilbert_elliott_link_loses_probes_in_bursts(tmp_path, clean):
+    # Only the forward direction loses: every probe lost is a loss there.
+    link = (
+        "rate_bps = 10e6\ndelay_s = 0.005\n"
+        "ba = { errors = { gilbert_elliott = { p = 0.02, r = 0.25 } } }"
+    )
+    out = tmp_path / "out"
+    count = 400
+    emulate_cli(
+        scenario(tmp_path, link, PING.format(count=count, interval=2)),
+        "--out",
+        out,
+        "--pcap",
+        "sat:ba",
+    )
+    answered = {int(r["seq"]) for r in ping_rows(out)}
+    lost = [s for s in range(count) if s not in answered]
+    s = json.loads((out / "emulation.json").read_text())
+    ba = next(link for link in s["links"] if link["dir"] == "ba")
+    assert ba["lost"] == len(lost) > 0
+    bursts = sum(1 for s in lost if s - 1 not in lost)
+    assert bursts < len(lost), "some losses come in bursts of two or more"
+    # The capture holds every frame sent on the lossy direction, lost or not.
+    assert s["pcap"][0]["packets"] == ba["tx_packets"] >= count
+    assert (out / "sat-ba.pcap").stat().st_size > count * 100
+
+
+@needs_emulation
+def test_sigkill_leaves_nothing_after_cleanup(tmp_path, clean):
+    runs = '[[emulate.run]]\nhost = "client"\ncmd = "sleep 61"\n'
+    path = scenario(tmp_path, "rate_bps = 1e6", runs, duration_s=60)
+    p = subprocess.Popen(
+        [sys.executable, "-m", "satcp.cli", "emulate", str(path), "--out", str(tmp_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        mine = f"{emulate.PREFIX}{p.pid}-"
+        deadline = time.monotonic() + 30
+        while len([n for n in ours() if n.startswith(mine)]) < 3:
+            assert time.monotonic() < deadline, "the emulation did not start"
+            time.sleep(0.1)
+        # Until the command runs in its host.
+        while (
+            "sleep 61"
+            not in subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+        ):
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        p.send_signal(signal.SIGKILL)
+        p.wait(timeout=10)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert any(n.startswith(mine) for n in ours()), "a SIGKILL leaves the namespaces"
+    r = emulate_cli("--cleanup")
+    assert "stale namespaces removed" in r.stdout
+    assert not any(n.startswith(mine) for n in ours())
+    # The relay died with its controller; the host's command was ended.
+    time.sleep(0.5)
+    ps = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True).stdout
+    assert mine not in ps and "sleep 61" not in ps, ps
+
+
+@needs_emulation
+def test_two_instances_do_not_collide(tmp_path, clean):
+    runs = PING.format(count=5, interval=50)
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    procs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "satcp.cli",
+                "emulate",
+                str(scenario(d, "rate_bps = 1e6", runs)),
+                "--out",
+                str(d / "out"),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        for d in (a, b)
+    ]
+    for p in procs:
+        out, _ = p.communicate(timeout=TIMEOUT_S)
+        assert p.returncode == 0, out
+    for d in (a, b):
+        assert len(ping_rows(d / "out")) == 5
+
+
+def test_bad_emulate_tables_are_one_line_errors(tmp_path):
+    for runs, field in [
+        ('[[emulate.run]]\nhost = "nobody"\ncmd = "true"\n', "emulate.run[0].host"),
+        ('[[emulate.run]]\nhost = "client"\n', "emulate.run[0].cmd"),
+        ('[emulate]\nhosts = ["client"]\n', "emulate.hosts"),
+        ("[emulate]\nspeed = 1\n", "emulate.speed"),
+        ("", "nothing to run"),
+    ]:
+        r = run_cli("emulate", scenario(tmp_path, "rate_bps = 1e6", runs), "--out", tmp_path / "o")
+        assert r.returncode == 2, r.stderr
+        assert field in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+        assert not (tmp_path / "o").exists()
+
+
+def test_a_simulation_leaves_the_emulate_table_out(tmp_path):
+    runs = '[[emulate.run]]\nhost = "client"\ncmd = "true"\n'
+    r = run_cli("run", scenario(tmp_path, "rate_bps = 1e6", runs), "--quiet")
+    assert r.returncode == 0, r.stderr
+    assert (REPO / "scenarios/examples/emulate_leo_cubic.toml").exists()
