@@ -30,6 +30,8 @@
 #                and under random loss (own ns-3 venv; not in CI; ns-3's 154
 #                runs take hours on 2 cores, Hybla's GEO runs up to 14 min
 #                each; they are cached, so a rerun redoes only satcp's side)
+#   make bench-emu  satcp emulate's relay: packets/s it forwards, delay
+#                error at 100 Mb/s (root; tools/bench_emu.py; not in CI)
 #   make flamegraph  flame graphs of benchmark scenarios a and c into docs/perf/
 #                (perf and inferno; not in CI: tools/flamegraph.sh)
 #   make soak    the transport-invariant property test with PROPTEST_CASES
@@ -195,6 +197,11 @@ test-python: setup emu
 # where python/satcp/emulate.py looks for it first.
 emu:
 	cargo build --release -p satcp-emu
+
+# The relay's real-time capacity (root; not in CI): forwarding rate at
+# 1,500-byte packets, delay error at 100 Mb/s (tools/bench_emu.py).
+bench-emu: setup emu
+	$(BIN)/python tools/bench_emu.py
 
 # The scenario format's reference, generated from the schema the core
 # derives from its parser's types (python/satcp/schema.py); test_schema.py

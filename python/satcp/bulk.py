@@ -11,6 +11,8 @@
   (ca_state, rttvar_s, delivery_rate_bps, pacing_rate_bps).
 - ``get ADDR``: downloads ``--bytes`` from a server; prints and writes
   (``transfer.json``) the download time, goodput and handshake RTT.
+- ``blast ADDR`` / ``sink``: UDP datagrams at a set rate, and their one-way
+  delays (``make bench-emu``).
 - ``echo`` / ``ping ADDR``: UDP probes and their echo; ``ping`` writes each
   probe's send time (on the emulation's clock: ``$SATCP_T0_NS``), its
   round trip and its one-way delay to ``ping.csv``, from the kernels'
@@ -25,6 +27,7 @@ import argparse
 import contextlib
 import csv
 import json
+import math
 import os
 import select
 import socket
@@ -392,6 +395,96 @@ def ping(args: argparse.Namespace) -> int:
     return 0
 
 
+#: A datagram of ``blast``: its number and the wall-clock time it was sent (ns).
+BLAST = struct.Struct("!Qq")
+
+
+def blast(args: argparse.Namespace) -> int:
+    """UDP datagrams of ``--size`` bytes to ADDR for ``--seconds``: at
+    ``--rate-bps`` (sent in bursts every half millisecond), or as fast as
+    this process can with a rate of 0."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4 << 20)
+    sock.connect((args.addr, args.port))
+    padding = bytes(max(0, args.size - BLAST.size))
+    per_s = args.rate_bps / ((args.size + 28) * 8) if args.rate_bps > 0 else 0.0
+    start = time.monotonic()
+    end = start + args.seconds
+    n = 0
+    while True:
+        now = time.monotonic()
+        if now >= end:
+            break
+        due = int((now - start) * per_s) + 1 if per_s else n + 64
+        while n < due:
+            try:
+                sock.send(BLAST.pack(n, time.time_ns()) + padding)
+            except (BlockingIOError, ConnectionRefusedError, OSError):
+                break
+            n += 1
+        if per_s:
+            time.sleep(0.0005)
+    # The end marker, a few times: the sink stops on the first it gets.
+    for _ in range(20):
+        with contextlib.suppress(OSError):
+            sock.send(BLAST.pack(2**64 - 1, n))
+        time.sleep(0.01)
+    print(f"sent {n} datagrams in {time.monotonic() - start:.2f} s")
+    return 0
+
+
+def sink(args: argparse.Namespace) -> int:
+    """Receives ``blast``'s datagrams until its end marker (or
+    ``--seconds`` of silence); writes ``sink.json``: datagrams sent and
+    received, the rate they came at, the median gap between two, and their
+    one-way delays (the kernel's receive time against the send time in the
+    datagram)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
+    _timestamped(sock)
+    sock.bind((args.bind, args.port))
+    sock.settimeout(args.seconds)
+    delays: list[int] = []
+    gaps: list[int] = []
+    first = last = 0
+    sent = None
+    while True:
+        try:
+            data, at, _ = _recv_timestamped(sock)
+        except TimeoutError:
+            break
+        seq, sent_ns = BLAST.unpack_from(data)
+        if seq == 2**64 - 1:
+            sent = sent_ns
+            break
+        delays.append(at - sent_ns)
+        if last:
+            gaps.append(at - last)
+        first = first or at
+        last = at
+    delays.sort()
+    gaps.sort()
+
+    def q(p: float) -> float:
+        return delays[min(len(delays) - 1, int(p * len(delays)))] / 1e9 if delays else math.nan
+
+    result = {
+        "sent": sent,
+        "received": len(delays),
+        "rate_pps": (len(delays) - 1) / ((last - first) / 1e9) if last > first else math.nan,
+        "one_way_p50_s": q(0.5),
+        "one_way_p99_s": q(0.99),
+        "one_way_min_s": q(0.0),
+        "one_way_max_s": delays[-1] / 1e9 if delays else math.nan,
+        # On a busy link: the transmission time of one datagram.
+        "gap_p50_s": gaps[len(gaps) // 2] / 1e9 if gaps else math.nan,
+    }
+    if args.out:
+        _write_atomically(os.path.join(args.out, "sink.json"), lambda f: json.dump(result, f))
+    print(json.dumps(result))
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="satcp-bulk", description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="command", required=True)
@@ -419,12 +512,24 @@ def _parser() -> argparse.ArgumentParser:
     q.add_argument("--size", type=int, default=64, help="UDP payload bytes (at least 12)")
     q.add_argument("--wait-s", type=float, default=2.0, help="wait for answers after the last")
     q.add_argument("--out", help="write ping.csv here")
+    b = sub.add_parser("blast", help="send UDP datagrams at a rate (benchmarks)")
+    b.add_argument("addr")
+    b.add_argument("--port", type=int, default=5003)
+    b.add_argument("--size", type=int, default=1472, help="UDP payload bytes (at least 16)")
+    b.add_argument("--rate-bps", type=float, default=0.0, help="IP bits per second; 0: flat out")
+    b.add_argument("--seconds", type=float, default=2.0)
+    k = sub.add_parser("sink", help="receive blast's datagrams, measure their delays")
+    k.add_argument("--bind", default="0.0.0.0")
+    k.add_argument("--port", type=int, default=5003)
+    k.add_argument("--seconds", type=float, default=10.0, help="give up after this silence")
+    k.add_argument("--out", help="write sink.json here")
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    return {"serve": serve, "get": get, "echo": echo, "ping": ping}[args.command](args)
+    commands = {"serve": serve, "get": get, "echo": echo, "ping": ping, "blast": blast}
+    return {**commands, "sink": sink}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -322,6 +322,8 @@ class Emulation:
             "summary": os.path.join(self.work, "summary.json"),
             "max_seconds": float(sc.get("duration_s", 18_000.0)),
         }
+        if os.environ.get("SATCP_EMU_SPIN_US"):
+            config["spin_us"] = int(os.environ["SATCP_EMU_SPIN_US"])
         path = os.path.join(self.work, "relay.json")
         with open(path, "w") as f:
             json.dump(config, f)
@@ -489,6 +491,9 @@ def emulate(
     os.makedirs(out, exist_ok=True)
     for stale in cleanup_stale():
         report(f"removed a stale namespace: {stale}")
+    warning = capacity_warning(scenario)
+    if warning:
+        report(warning)
     old_term = signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
         with Emulation(scenario, out, pcap) as em:
@@ -507,6 +512,44 @@ def emulate(
             return summary
     finally:
         signal.signal(signal.SIGTERM, old_term)
+
+
+def bench_file() -> str:
+    """Where `make bench-emu` leaves the relay's measured forwarding rate."""
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
+    return os.path.join(cache, "satcp", "emu-bench.json")
+
+
+def fastest_rate_bps(scenario: dict[str, Any]) -> float:
+    """The highest rate any link direction of the scenario takes, at any
+    time of its schedules."""
+    rates = [0.0]
+    for link in scenario.get("links", []):
+        for table in (link, link.get("ab", {}), link.get("ba", {})):
+            if isinstance(table.get("rate_bps"), int | float):
+                rates.append(float(table["rate_bps"]))
+            for point in table.get("rate_schedule") or []:
+                rates.append(float(point[1]))
+    return max(rates)
+
+
+def capacity_warning(scenario: dict[str, Any]) -> str | None:
+    """A warning when the scenario's fastest link, in 1,500-byte packets,
+    asks for more than 80 % of what `make bench-emu` measured the relay
+    forwards (None without a measurement, or within it)."""
+    try:
+        with open(bench_file()) as f:
+            pps = float(json.load(f)["forwarding_pps"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    need = fastest_rate_bps(scenario) / (1500 * 8)
+    if need <= 0.8 * pps:
+        return None
+    return (
+        f"warning: a link of this scenario runs at up to {need:,.0f} full-size packets/s; "
+        f"the relay was measured to forward {pps:,.0f} (make bench-emu, {bench_file()}): "
+        "it may not keep up in real time"
+    )
 
 
 def _link_name(link: dict[str, Any]) -> str:

@@ -21,6 +21,10 @@ pub struct RelayConfig {
     /// Run under SCHED_FIFO (`os::realtime_priority`).
     #[serde(default = "yes")]
     pub realtime: bool,
+    /// The last stretch before a deadline waited for by polling rather
+    /// than sleeping, microseconds (`run::Emulation::run`).
+    #[serde(default = "default_spin_us")]
+    pub spin_us: u64,
     /// The packet sockets' buffers, bytes each way.
     #[serde(default = "default_buffer")]
     pub socket_buffer_bytes: usize,
@@ -28,6 +32,10 @@ pub struct RelayConfig {
 
 fn yes() -> bool {
     true
+}
+
+fn default_spin_us() -> u64 {
+    30
 }
 
 fn default_buffer() -> usize {

@@ -5,6 +5,7 @@
 //! and queue models) and writes them to the destination host's pair.
 //!
 //!     satcp-emu CONFIG.json
+//!     satcp-emu --bench-model     (the model's cost per packet: bench.rs)
 //!
 //! The controller writes CONFIG.json (`config::RelayConfig`). The relay
 //! prints `ready` once its sockets are open (the clock's time zero), runs
@@ -12,6 +13,7 @@
 //! the summary file (JSON) and exits 0. A bad configuration: one line on
 //! stderr, exit 2.
 
+mod bench;
 mod config;
 mod frame;
 mod lateness;
@@ -24,13 +26,20 @@ mod os;
 #[cfg(target_os = "linux")]
 mod run;
 
-#[cfg(target_os = "linux")]
 fn main() {
-    std::process::exit(run::main());
+    if std::env::args().nth(1).as_deref() == Some("--bench-model") {
+        std::process::exit(bench::main());
+    }
+    std::process::exit(emulate());
+}
+
+#[cfg(target_os = "linux")]
+fn emulate() -> i32 {
+    run::main()
 }
 
 #[cfg(not(target_os = "linux"))]
-fn main() {
+fn emulate() -> i32 {
     eprintln!("satcp-emu: emulation needs Linux (network namespaces and packet sockets)");
-    std::process::exit(2);
+    2
 }

@@ -13,9 +13,6 @@ use serde_json::{json, Value};
 const EXIT_BAD_INPUT: i32 = 2;
 /// The longest wait without looking at the stop flag.
 const MAX_WAIT: Duration = Duration(100_000_000);
-/// The last stretch before a deadline is waited for by polling, not
-/// sleeping: a sleep's wake-up can be late by nearly that much.
-const SPIN: Duration = Duration(100_000);
 /// Frames read from one socket before the others get their turn.
 const READ_BATCH: usize = 64;
 
@@ -90,6 +87,12 @@ impl Emulation {
         let mut buf = vec![0u8; 65_536];
         let mut send_failures = 0u64;
         let mut io_error = None;
+        // The last stretch before a deadline is waited for by polling, not
+        // sleeping: a sleep's wake-up is late by tens of microseconds. Not
+        // longer: at high packet rates deadlines are that close together,
+        // and a relay that polls all the time starves the hosts' programs
+        // (and, under SCHED_FIFO, meets the kernel's real-time throttling).
+        let spin = Duration(self.config.spin_us * 1_000);
         let realtime = self.config.realtime && os::realtime_priority();
         // The clock starts now: a schedule's time zero.
         let clock = RealClock::start();
@@ -108,10 +111,8 @@ impl Emulation {
             send_failures += self.send(&mut out);
             self.capture()?;
             let wait = match self.relay.next_deadline() {
-                Some(t) if t.0 <= now.0 + SPIN.0 => Duration::ZERO,
-                // Woken SPIN early, then polling: a sleep's wake-up is
-                // late by tens of microseconds.
-                Some(t) => Duration(t.0 - now.0 - SPIN.0).min(MAX_WAIT),
+                Some(t) if t.0 <= now.0 + spin.0 => Duration::ZERO,
+                Some(t) => Duration(t.0 - now.0 - spin.0).min(MAX_WAIT),
                 None => MAX_WAIT,
             };
             if let Err(e) = os::wait(&fds, Some(wait), &mut ready) {
