@@ -6,9 +6,11 @@
   (``--cc``: ``TCP_CONGESTION``, e.g. reno, cubic, bbr). With ``--out``, the
   sending socket's ``TCP_INFO`` is sampled every ``--sample-ms`` into
   ``flow_series.csv``: the columns of ``satcp run``'s flow series that the
-  kernel reports (cwnd, ssthresh and flight size in bytes, smoothed RTT,
-  RTO, segments retransmitted, bytes acknowledged) and the kernel's own
-  (ca_state, rttvar_s, delivery_rate_bps, pacing_rate_bps).
+  kernel reports (cwnd, ssthresh, flight size and pipe in bytes, smoothed
+  RTT, RTO, segments retransmitted, bytes acknowledged as bytes_delivered
+  and snd_una, bytes sent as snd_max: sequence numbers from 0, as satcp's)
+  and the kernel's own (ca_state, rttvar_s, min_rtt_s, delivery_rate_bps,
+  pacing_rate_bps); ``satcp plot`` draws them.
 - ``get ADDR``: downloads ``--bytes`` from a server; prints and writes
   (``transfer.json``) the download time, goodput and handshake RTT.
 - ``blast ADDR`` / ``sink``: UDP datagrams at a set rate, and their one-way
@@ -39,6 +41,7 @@ import time
 __all__ = ["TcpInfo", "main", "tcp_info"]
 
 TCP_INFO_BYTES = 232
+INFINITE_SSTHRESH = 0x7FFFFFFF
 CHUNK = 1 << 16
 CONNECT_RETRY_S = 10.0
 AVAILABLE_CC = "/proc/sys/net/ipv4/tcp_available_congestion_control"
@@ -64,10 +67,12 @@ class TcpInfo:
             "4I", raw, 68
         )
         (self.total_retrans,) = struct.unpack_from("I", raw, 100)
+        (self.sacked, self.lost) = struct.unpack_from("2I", raw, 28)
         (self.pacing_rate, _max_pacing) = struct.unpack_from("2Q", raw, 104)
         (self.bytes_acked,) = struct.unpack_from("Q", raw, 120)
         (self.min_rtt_us,) = struct.unpack_from("I", raw, 148)
         (self.delivery_rate,) = struct.unpack_from("Q", raw, 160)
+        (self.bytes_sent,) = struct.unpack_from("Q", raw, 200)
 
 
 def tcp_info(sock: socket.socket) -> TcpInfo:
@@ -80,10 +85,13 @@ FLOW_SERIES_COLUMNS = (
     "cwnd",
     "ssthresh",
     "flight_size",
+    "pipe",
     "srtt_s",
     "rto_s",
     "retransmitted_segments",
     "bytes_delivered",
+    "snd_una",
+    "snd_max",
     "ca_state",
     "rttvar_s",
     "min_rtt_s",
@@ -98,12 +106,17 @@ def _row(t: float, conn: int, i: TcpInfo) -> list[object]:
         round(t, 6),
         conn,
         i.snd_cwnd * mss,
-        min(i.snd_ssthresh, 0x7FFFFFFF) * mss,
+        # Empty while infinite (TCP_INFINITE_SSTHRESH, before the first loss).
+        "" if i.snd_ssthresh >= INFINITE_SSTHRESH else i.snd_ssthresh * mss,
         i.unacked * mss,
+        # Linux's packets in flight (tcp_packets_in_flight): the pipe.
+        max(0, i.unacked - i.sacked - i.lost + i.retrans) * mss,
         i.rtt_us / 1e6,
         i.rto_us / 1e6,
         i.total_retrans,
         i.bytes_acked,
+        i.bytes_acked,
+        i.bytes_sent,
         i.ca_state,
         i.rttvar_us / 1e6,
         i.min_rtt_us / 1e6,

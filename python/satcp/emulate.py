@@ -25,6 +25,7 @@ Safety rules, kept here:
 from __future__ import annotations
 
 import contextlib
+import csv
 import dataclasses
 import itertools
 import json
@@ -508,6 +509,7 @@ def emulate(
             summary["scenario"] = scenario.get("name", "scenario")
             with open(os.path.join(out, "emulation.json"), "w") as f:
                 json.dump(summary, f, indent=1)
+            write_link_tables(summary, out)
             report(summary_text(summary))
             return summary
     finally:
@@ -579,6 +581,42 @@ def _run_commands(
         finally:
             signal.signal(signal.SIGINT, old)
     return failed
+
+
+#: The columns of links.csv: those of `satcp run`'s links table the relay has.
+LINK_COLUMNS = (
+    "link",
+    "name",
+    "enqueued_packets",
+    "queue_drops",
+    "ce_marks",
+    "tx_packets",
+    "tx_bytes",
+    "rx_packets",
+    "rx_bytes",
+    "corrupted",
+    "lost",
+    "duplicated",
+    "reordered",
+    "busy_ns",
+    "max_queue_packets",
+    "arq_retransmissions",
+    "congestion_drops",
+)
+
+
+def write_link_tables(summary: dict[str, Any], out: str) -> None:
+    """links.csv (one row per link direction, named `<link>:<dir>` as in
+    `satcp run`'s table) and link_series.csv (no samples: the relay keeps
+    none), so that `satcp plot` draws an emulation's flow series."""
+    with open(os.path.join(out, "links.csv"), "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(LINK_COLUMNS)
+        for i, link in enumerate(summary["links"]):
+            row = {**link, "link": i, "name": f"{link['link']}:{link['dir']}"}
+            w.writerow(row[c] for c in LINK_COLUMNS)
+    with open(os.path.join(out, "link_series.csv"), "w") as f:
+        f.write("time_s,link,utilization,queue_packets\n")
 
 
 def describe(em: Emulation) -> str:

@@ -151,6 +151,10 @@ cmd = "satcp-bulk get $SATCP_ADDR_server --bytes 4000000 --out $SATCP_OUT"
     with open(out / "flow_series.csv") as f:
         series = list(csv.DictReader(f))
     assert len(series) > 10 and max(int(r["cwnd"]) for r in series) > 14480
+    # satcp plot draws the kernel's series as it draws a simulation's.
+    r = run_cli("plot", out)
+    assert r.returncode == 0, r.stderr
+    assert (out / "cwnd.png").exists() and (out / "links.csv").exists()
 
 
 @needs_emulation
