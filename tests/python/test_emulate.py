@@ -201,27 +201,8 @@ def test_a_gilbert_elliott_link_loses_probes_in_bursts(tmp_path, clean):
 
 @needs_emulation
 def test_sigkill_leaves_nothing_after_cleanup(tmp_path, clean):
-    runs = '[[emulate.run]]\nhost = "client"\ncmd = "sleep 61"\n'
-    path = scenario(tmp_path, "rate_bps = 1e6", runs, duration_s=60)
-    p = subprocess.Popen(
-        [sys.executable, "-m", "satcp.cli", "emulate", str(path), "--out", str(tmp_path)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    p, mine = start_long_emulation(tmp_path)
     try:
-        mine = f"{emulate.PREFIX}{p.pid}-"
-        deadline = time.monotonic() + 30
-        while len([n for n in ours() if n.startswith(mine)]) < 3:
-            assert time.monotonic() < deadline, "the emulation did not start"
-            time.sleep(0.1)
-        # Until the command runs in its host.
-        while (
-            "sleep 61"
-            not in subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
-        ):
-            assert time.monotonic() < deadline
-            time.sleep(0.1)
         p.send_signal(signal.SIGKILL)
         p.wait(timeout=10)
     finally:
@@ -235,6 +216,45 @@ def test_sigkill_leaves_nothing_after_cleanup(tmp_path, clean):
     time.sleep(0.5)
     ps = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True).stdout
     assert mine not in ps and "sleep 61" not in ps, ps
+
+
+def start_long_emulation(tmp_path: Path) -> tuple[subprocess.Popen[str], str]:
+    """An emulation whose command runs for a minute, once it runs; the
+    prefix of its namespaces."""
+    runs = '[[emulate.run]]\nhost = "client"\ncmd = "sleep 61"\n'
+    path = scenario(tmp_path, "rate_bps = 1e6", runs, duration_s=60)
+    p = subprocess.Popen(
+        [sys.executable, "-m", "satcp.cli", "emulate", str(path), "--out", str(tmp_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    mine = f"{emulate.PREFIX}{p.pid}-"
+    deadline = time.monotonic() + 30
+    while (
+        "sleep 61"
+        not in subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    ):
+        assert time.monotonic() < deadline, "the emulation did not start"
+        time.sleep(0.1)
+    assert len([n for n in ours() if n.startswith(mine)]) == 3
+    return p, mine
+
+
+@needs_emulation
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_or_sigterm_removes_everything(tmp_path, clean, sig):
+    p, mine = start_long_emulation(tmp_path)
+    try:
+        p.send_signal(sig)
+        out, _ = p.communicate(timeout=30)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 130, out
+    assert not any(n.startswith(mine) for n in ours())
+    ps = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True).stdout
+    assert "sleep 61" not in ps and mine not in ps, ps
 
 
 @needs_emulation
