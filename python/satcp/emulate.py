@@ -60,6 +60,8 @@ OFFLOADS = ("tx", "rx", "gso", "tso", "gro")
 #: summary once asked to stop, seconds.
 RELAY_START_S = 10.0
 RELAY_STOP_S = 10.0
+#: The link time series' interval when the scenario sets none, seconds.
+DEFAULT_SAMPLE_INTERVAL_S = 0.1
 #: How long background commands may take to end by themselves once the
 #: others have (a server that serves one download, then writes its
 #: results), before they are stopped, seconds.
@@ -322,6 +324,7 @@ class Emulation:
             ],
             "summary": os.path.join(self.work, "summary.json"),
             "max_seconds": float(sc.get("duration_s", 18_000.0)),
+            "sample_interval_s": float(sc.get("sample_interval_s") or DEFAULT_SAMPLE_INTERVAL_S),
         }
         if os.environ.get("SATCP_EMU_SPIN_US"):
             config["spin_us"] = int(os.environ["SATCP_EMU_SPIN_US"])
@@ -507,9 +510,9 @@ def emulate(
             summary["pcap"] = [{**p, "path": q} for p, q in zip(summary["pcap"], kept, strict=True)]
             summary["commands_failed"] = failed
             summary["scenario"] = scenario.get("name", "scenario")
+            write_link_tables(summary, out)
             with open(os.path.join(out, "emulation.json"), "w") as f:
                 json.dump(summary, f, indent=1)
-            write_link_tables(summary, out)
             report(summary_text(summary))
             return summary
     finally:
@@ -605,18 +608,32 @@ LINK_COLUMNS = (
 )
 
 
+LINK_SERIES_COLUMNS = (
+    "time_s",
+    "link",
+    "rx_bytes",
+    "throughput_bps",
+    "utilization",
+    "queue_packets",
+)
+
+
 def write_link_tables(summary: dict[str, Any], out: str) -> None:
     """links.csv (one row per link direction, named `<link>:<dir>` as in
-    `satcp run`'s table) and link_series.csv (no samples: the relay keeps
-    none), so that `satcp plot` draws an emulation's flow series."""
+    `satcp run`'s table) and link_series.csv (the relay's samples, every
+    sample_interval_s: 0.1 s unless the scenario sets one), the tables
+    `satcp plot` draws beside the hosts' flow series."""
     with open(os.path.join(out, "links.csv"), "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
         w.writerow(LINK_COLUMNS)
         for i, link in enumerate(summary["links"]):
             row = {**link, "link": i, "name": f"{link['link']}:{link['dir']}"}
             w.writerow(row[c] for c in LINK_COLUMNS)
-    with open(os.path.join(out, "link_series.csv"), "w") as f:
-        f.write("time_s,link,utilization,queue_packets\n")
+    series = summary.pop("link_series")
+    with open(os.path.join(out, "link_series.csv"), "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(LINK_SERIES_COLUMNS)
+        w.writerows(zip(*(series[c] for c in LINK_SERIES_COLUMNS), strict=True))
 
 
 def describe(em: Emulation) -> str:

@@ -154,7 +154,11 @@ cmd = "satcp-bulk get $SATCP_ADDR_server --bytes 4000000 --out $SATCP_OUT"
     # satcp plot draws the kernel's series as it draws a simulation's.
     r = run_cli("plot", out)
     assert r.returncode == 0, r.stderr
-    assert (out / "cwnd.png").exists() and (out / "links.csv").exists()
+    assert (out / "cwnd.png").exists() and (out / "links.png").exists()
+    with open(out / "link_series.csv") as f:
+        ab = [r for r in csv.DictReader(f) if r["link"] == "0"]
+    # Sampled every 0.1 s; the download kept the link busy for seconds.
+    assert len(ab) > 20 and max(float(r["utilization"]) for r in ab) > 0.95
 
 
 @needs_emulation

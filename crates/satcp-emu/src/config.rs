@@ -18,6 +18,9 @@ pub struct RelayConfig {
     pub summary: String,
     /// The relay ends by itself after this many seconds.
     pub max_seconds: f64,
+    /// Interval of the link time series, seconds (0: none).
+    #[serde(default)]
+    pub sample_interval_s: f64,
     /// Run under SCHED_FIFO (`os::realtime_priority`).
     #[serde(default = "yes")]
     pub realtime: bool,

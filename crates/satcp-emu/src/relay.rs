@@ -15,6 +15,7 @@
 use crate::frame::{self, FrameInfo};
 use crate::lateness::Lateness;
 use satcp_core::engine::{Duration, SimTime};
+use satcp_core::metrics::timeseries::LinkSeries;
 use satcp_core::net::link::{Link, LinkStats, Outcome};
 use satcp_core::net::link_config::Streams;
 use satcp_core::net::packet::{Ecn, LinkId, NodeId, Packet, PacketId, PacketPool, TcpHeader};
@@ -40,6 +41,8 @@ enum Event {
     Arrive(LinkId, PacketId),
     /// Link `l`'s link-level ARQ NAK is back.
     ArqNak(LinkId),
+    /// Time for the link time series' next sample.
+    Sample,
 }
 
 /// Frames the relay did not carry through the links, by reason.
@@ -88,6 +91,11 @@ pub struct Relay {
     /// Link directions whose transmissions are copied into `transmissions`.
     tapped: Vec<bool>,
     pub transmissions: Vec<Transmission>,
+    /// The link time series, sampled every `sample_interval` (as the
+    /// simulator's), and each direction's bytes received at the last sample.
+    sample_interval: Option<Duration>,
+    link_series: LinkSeries,
+    last_rx: Vec<u64>,
 }
 
 impl Relay {
@@ -135,9 +143,42 @@ impl Relay {
             now: SimTime::ZERO,
             counts: RelayCounts::default(),
             lateness: Lateness::default(),
+            last_rx: vec![0; tapped.len()],
             tapped,
             transmissions: Vec::new(),
+            sample_interval: None,
+            link_series: LinkSeries::default(),
         }
+    }
+
+    /// Samples the link time series every `interval` from now on.
+    pub fn set_sampling(&mut self, interval: Duration) {
+        self.sample_interval = Some(interval);
+        self.schedule(self.now + interval, Event::Sample);
+    }
+
+    pub fn link_series(&self) -> &LinkSeries {
+        &self.link_series
+    }
+
+    /// One sample of every link direction, as the simulator's `on_sample`.
+    fn sample(&mut self) {
+        let interval = self.sample_interval.expect("sampling set");
+        let dt = interval.as_secs_f64();
+        let t = self.now.as_secs_f64();
+        for (i, l) in self.links.iter().enumerate() {
+            let ls = &mut self.link_series;
+            let rx = l.stats().rx_bytes;
+            let bps = (rx - self.last_rx[i]) as f64 * 8.0 / dt;
+            self.last_rx[i] = rx;
+            ls.time_s.push(t);
+            ls.link.push(i as u32);
+            ls.rx_bytes.push(rx);
+            ls.throughput_bps.push(bps);
+            ls.utilization.push(bps / l.rate_bps() as f64);
+            ls.queue_packets.push(l.queue_packets() as u64);
+        }
+        self.schedule(self.now + interval, Event::Sample);
     }
 
     /// The link direction named `link` and `dir` ("ab" or "ba").
@@ -213,6 +254,7 @@ impl Relay {
                     self.links[l as usize].on_arq_nak();
                     self.start_link(l);
                 }
+                Event::Sample => self.sample(),
             }
             for _ in before..out.len() {
                 self.lateness.record(Duration(now.0 - t.0));
@@ -561,6 +603,32 @@ mod tests {
             (0..got.len() as u32).collect::<Vec<_>>(),
             "one burst to the end"
         );
+    }
+
+    #[test]
+    fn the_link_series_is_sampled_as_the_simulators() {
+        let mut r = one_link(json!({}));
+        r.set_sampling(Duration(10 * MS));
+        let mut out = Vec::new();
+        for seq in 0..20 {
+            r.receive(0, segment(seq), SimTime(0), &mut out);
+        }
+        r.advance(SimTime(200 * MS), &mut out);
+        let ls = r.link_series();
+        // Two directions per sample, at 10, 20, ... 200 ms.
+        assert_eq!(ls.time_s.len(), 40);
+        assert_eq!(ls.time_s[0], 0.01);
+        // Ten packets arrived between 100 and 110 ms: 12 Mb/s, all the link.
+        let at_110 = ls
+            .time_s
+            .iter()
+            .position(|&t| (t - 0.11).abs() < 1e-9)
+            .unwrap();
+        assert_eq!(ls.utilization[at_110], 1.0);
+        // At 10 ms (before the tenth transmission ends): one in service, ten waiting.
+        assert_eq!(ls.queue_packets[0], 10);
+        let last_ab = ls.rx_bytes.len() - 2;
+        assert_eq!(ls.rx_bytes[last_ab], 20 * 1500);
     }
 
     #[test]

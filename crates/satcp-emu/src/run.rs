@@ -61,6 +61,9 @@ fn setup(path: &str) -> Result<Emulation, String> {
         .map(|h| PacketSocket::open(&h.ifname, config.socket_buffer_bytes))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| e.to_string())?;
+    if config.sample_interval_s > 0.0 {
+        relay.set_sampling(Duration::from_secs_f64(config.sample_interval_s));
+    }
     let mut captures = Vec::new();
     for p in &config.pcap {
         let l = relay
@@ -220,6 +223,7 @@ fn summary(
         "elapsed_s": elapsed.as_secs_f64(),
         "hosts": relay.hosts().iter().map(|h| json!({"node": h.node, "ip": std::net::Ipv4Addr::from(h.ip).to_string()})).collect::<Vec<_>>(),
         "links": links,
+        "link_series": relay.link_series(),
         "relay": counts,
         "pcap": pcaps,
     })
