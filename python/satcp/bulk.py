@@ -13,6 +13,9 @@
   pacing_rate_bps); ``satcp plot`` draws them.
 - ``get ADDR``: downloads ``--bytes`` from a server; prints and writes
   (``transfer.json``) the download time, goodput and handshake RTT.
+- ``http-serve`` / ``http-get ADDR``: HTTP/1.1 (persistent connection):
+  a page and its objects, fetched one after the other; ``http.json`` has
+  the page's time and each object's.
 - ``blast ADDR`` / ``sink``: UDP datagrams at a set rate, and their one-way
   delays (``make bench-emu``).
 - ``echo`` / ``ping ADDR``: UDP probes and their echo; ``ping`` writes each
@@ -28,6 +31,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import csv
+import http.client
+import http.server
 import json
 import math
 import os
@@ -498,6 +503,78 @@ def sink(args: argparse.Namespace) -> int:
     return 0
 
 
+class _Objects(http.server.BaseHTTPRequestHandler):
+    """GET /N answers N bytes (HTTP/1.1, persistent connections)."""
+
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self) -> None:
+        try:
+            n = int(self.path.strip("/"))
+        except ValueError:
+            self.send_error(404)
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", str(n))
+        self.end_headers()
+        block = bytes(CHUNK)
+        while n > 0:
+            self.wfile.write(block[: min(CHUNK, n)])
+            n -= min(CHUNK, n)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def http_serve(args: argparse.Namespace) -> int:
+    """An HTTP/1.1 server of generated objects, with ``--cc``."""
+
+    class Server(http.server.ThreadingHTTPServer):
+        def server_bind(self) -> None:
+            _set_cc(self.socket, args.cc)
+            super().server_bind()
+
+    with Server((args.bind, args.port), _Objects) as server:
+        server.serve_forever()
+    return 0
+
+
+def http_get(args: argparse.Namespace) -> int:
+    """Fetches objects of ``--sizes`` bytes one after the other on one
+    persistent connection (a page and its embedded objects); prints and
+    writes (``http.json``) the page's time and each object's."""
+    sizes = [int(x) for x in args.sizes.split(",")]
+    deadline = time.monotonic() + CONNECT_RETRY_S
+    while True:
+        conn = http.client.HTTPConnection(args.addr, args.port, timeout=600)
+        try:
+            conn.connect()
+            break
+        except ConnectionRefusedError:
+            conn.close()
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+    start = time.monotonic()
+    objects = []
+    for n in sizes:
+        t = time.monotonic()
+        conn.request("GET", f"/{n}")
+        body = conn.getresponse().read()
+        if len(body) != n:
+            print(f"satcp-bulk: /{n}: {len(body)} bytes", file=sys.stderr)
+            return 1
+        objects.append({"bytes": n, "time_s": time.monotonic() - t})
+    page = time.monotonic() - start
+    conn.close()
+    print(f"page of {len(sizes)} objects ({sum(sizes)} bytes) in {page:.3f} s")
+    if args.out:
+        result = {"page_time_s": page, "objects": objects}
+        _write_atomically(os.path.join(args.out, "http.json"), lambda f: json.dump(result, f))
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="satcp-bulk", description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="command", required=True)
@@ -525,6 +602,15 @@ def _parser() -> argparse.ArgumentParser:
     q.add_argument("--size", type=int, default=64, help="UDP payload bytes (at least 12)")
     q.add_argument("--wait-s", type=float, default=2.0, help="wait for answers after the last")
     q.add_argument("--out", help="write ping.csv here")
+    h = sub.add_parser("http-serve", help="an HTTP/1.1 server: GET /N answers N bytes")
+    h.add_argument("--bind", default="0.0.0.0")
+    h.add_argument("--port", type=int, default=8080)
+    h.add_argument("--cc", help="congestion control (TCP_CONGESTION)")
+    hg = sub.add_parser("http-get", help="fetch a page's objects on one connection")
+    hg.add_argument("addr")
+    hg.add_argument("--port", type=int, default=8080)
+    hg.add_argument("--sizes", default="100000,20000,20000", help="object sizes, bytes")
+    hg.add_argument("--out", help="write http.json here")
     b = sub.add_parser("blast", help="send UDP datagrams at a rate (benchmarks)")
     b.add_argument("addr")
     b.add_argument("--port", type=int, default=5003)
@@ -542,7 +628,8 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     commands = {"serve": serve, "get": get, "echo": echo, "ping": ping, "blast": blast}
-    return {**commands, "sink": sink}[args.command](args)
+    commands |= {"sink": sink, "http-serve": http_serve, "http-get": http_get}
+    return commands[args.command](args)
 
 
 if __name__ == "__main__":

@@ -162,6 +162,29 @@ cmd = "satcp-bulk get $SATCP_ADDR_server --bytes 4000000 --out $SATCP_OUT"
 
 
 @needs_emulation
+def test_an_http_page_over_a_geo_link(tmp_path, clean):
+    link = "rate_bps = 2e6\ndelay_s = 0.27\nqueue_packets = 100"
+    runs = """
+[[emulate.run]]
+host = "server"
+cmd = "satcp-bulk http-serve --cc cubic"
+background = true
+[[emulate.run]]
+host = "client"
+cmd = "satcp-bulk http-get $SATCP_ADDR_server --sizes 50000,10000,10000 --out $SATCP_OUT"
+"""
+    out = tmp_path / "out"
+    emulate_cli(scenario(tmp_path, link, runs), "--out", out)
+    h = json.loads((out / "http.json").read_text())
+    rtt = 2 * 0.27
+    # Each object is a request and its answer: at least a round trip each,
+    # the first one's slow start a few more.
+    assert [o["bytes"] for o in h["objects"]] == [50000, 10000, 10000]
+    assert all(o["time_s"] > rtt for o in h["objects"])
+    assert 3 * rtt < h["page_time_s"] < 20 * rtt
+
+
+@needs_emulation
 def test_a_delay_schedule_is_seen_by_probes_at_its_time(tmp_path, clean):
     link = "rate_bps = 10e6\ndelay_schedule = [[0.0, 0.01], [2.0, 0.04]]"
     out = tmp_path / "out"
