@@ -16,6 +16,8 @@
 - ``http-serve`` / ``http-get ADDR``: HTTP/1.1 (persistent connection):
   a page and its objects, fetched one after the other; ``http.json`` has
   the page's time and each object's.
+- ``quic-serve`` / ``quic-get ADDR``: the download over QUIC (aioquic;
+  ``satcp.bulk_quic``), for QUIC against TCP on the same path.
 - ``blast ADDR`` / ``sink``: UDP datagrams at a set rate, and their one-way
   delays (``make bench-emu``).
 - ``echo`` / ``ping ADDR``: UDP probes and their echo; ``ping`` writes each
@@ -42,6 +44,8 @@ import struct
 import sys
 import threading
 import time
+
+from . import bulk_quic
 
 __all__ = ["TcpInfo", "main", "tcp_info"]
 
@@ -611,6 +615,7 @@ def _parser() -> argparse.ArgumentParser:
     hg.add_argument("--port", type=int, default=8080)
     hg.add_argument("--sizes", default="100000,20000,20000", help="object sizes, bytes")
     hg.add_argument("--out", help="write http.json here")
+    bulk_quic.add_parsers(sub)
     b = sub.add_parser("blast", help="send UDP datagrams at a rate (benchmarks)")
     b.add_argument("addr")
     b.add_argument("--port", type=int, default=5003)
@@ -629,6 +634,7 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     commands = {"serve": serve, "get": get, "echo": echo, "ping": ping, "blast": blast}
     commands |= {"sink": sink, "http-serve": http_serve, "http-get": http_get}
+    commands |= {"quic-serve": bulk_quic.quic_serve, "quic-get": bulk_quic.quic_get}
     return commands[args.command](args)
 
 

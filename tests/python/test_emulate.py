@@ -184,6 +184,50 @@ cmd = "satcp-bulk http-get $SATCP_ADDR_server --sizes 50000,10000,10000 --out $S
     assert 3 * rtt < h["page_time_s"] < 20 * rtt
 
 
+def _has_aioquic() -> bool:
+    try:
+        import aioquic  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+HAS_AIOQUIC = _has_aioquic()
+if not HAS_AIOQUIC and WHY_NOT is None and os.environ.get("SATCP_REQUIRE_EMULATION") == "1":
+    raise RuntimeError("aioquic is required (requirements-dev.txt) for the QUIC emulation test")
+
+
+@needs_emulation
+@pytest.mark.skipif(not HAS_AIOQUIC, reason="aioquic not installed")
+def test_quic_and_tcp_both_complete_over_a_lossy_geo_path(tmp_path, clean):
+    link = "rate_bps = 2e6\ndelay_s = 0.27\nqueue_packets = 100\nab = { errors = { loss = 0.02 } }"
+    runs = """
+[[emulate.run]]
+host = "server"
+cmd = "satcp-bulk quic-serve --cc cubic"
+background = true
+[[emulate.run]]
+host = "server"
+cmd = "satcp-bulk serve --cc cubic --once"
+background = true
+[[emulate.run]]
+host = "client"
+cmd = "satcp-bulk quic-get $SATCP_ADDR_server --bytes 300000 --timeout 60 --out $SATCP_OUT"
+[[emulate.run]]
+host = "client"
+cmd = "satcp-bulk get $SATCP_ADDR_server --bytes 300000 --out $SATCP_OUT"
+"""
+    out = tmp_path / "out"
+    emulate_cli(scenario(tmp_path, link, runs, duration_s=120), "--out", out)
+    quic = json.loads((out / "quic_transfer.json").read_text())
+    tcp = json.loads((out / "transfer.json").read_text())
+    assert quic["bytes"] == tcp["bytes"] == 300_000
+    # 300 kB at 2 Mb/s is 1.2 s; both took longer (round trips of 540 ms).
+    assert quic["download_time_s"] > 1.2 and tcp["download_time_s"] > 1.2
+    s = json.loads((out / "emulation.json").read_text())
+    assert next(x for x in s["links"] if x["dir"] == "ab")["lost"] > 0
+
+
 @needs_emulation
 def test_a_delay_schedule_is_seen_by_probes_at_its_time(tmp_path, clean):
     link = "rate_bps = 10e6\ndelay_schedule = [[0.0, 0.01], [2.0, 0.04]]"

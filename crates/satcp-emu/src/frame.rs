@@ -9,6 +9,7 @@ use satcp_core::net::packet::{flags, Ecn};
 const ETHERNET_HEADER: usize = 14;
 const ETHERTYPE_IPV4: u16 = 0x0800;
 const PROTO_TCP: u8 = 6;
+const PROTO_UDP: u8 = 17;
 
 /// The fields of one IPv4 frame the relay reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,7 +20,8 @@ pub struct FrameInfo {
     pub ip_len: u32,
     pub ecn: Ecn,
     /// TCP only: the sequence number, payload bytes and flags (satcp's
-    /// `flags` bits); zero for other protocols.
+    /// `flags` bits); for other protocols, the payload (after the UDP header
+    /// for UDP) and zeros.
     pub tcp_seq: u32,
     pub tcp_payload: u32,
     pub tcp_flags: u8,
@@ -65,6 +67,16 @@ pub fn parse(frame: &[u8]) -> Option<FrameInfo> {
         info.tcp_seq = u32::from_be_bytes(tcp[4..8].try_into().expect("4 bytes"));
         info.tcp_payload = tcp.len().saturating_sub(data_offset) as u32;
         info.tcp_flags = tcp_flags(tcp[13]);
+    } else {
+        // Anything else is data by its payload (a QUIC datagram is, an
+        // empty one is not), so that `errors.data_only` and friends treat
+        // it as they treat TCP.
+        let header = if ip[9] == PROTO_UDP && first_fragment {
+            8
+        } else {
+            0
+        };
+        info.tcp_payload = tcp.len().saturating_sub(header) as u32;
     }
     Some(info)
 }
@@ -155,6 +167,15 @@ pub(crate) mod tests {
         assert_eq!((i.tcp_seq, i.tcp_payload), (77, 1448));
         assert_eq!(i.tcp_flags, flags::ACK);
         assert_eq!(i.ecn, Ecn::Ect);
+    }
+
+    #[test]
+    fn a_udp_datagram_is_data_by_its_payload() {
+        let mut f = tcp_frame([198, 18, 0, 1], [198, 18, 0, 2], 0, 1000, 0);
+        f[ETHERNET_HEADER + 9] = PROTO_UDP;
+        let i = parse(&f).unwrap();
+        // 32 bytes of would-be TCP header + 1000: all UDP, 8 of it header.
+        assert_eq!((i.tcp_payload, i.tcp_seq, i.tcp_flags), (1032 - 8, 0, 0));
     }
 
     #[test]
