@@ -31,6 +31,7 @@ import itertools
 import json
 import os
 import re
+import select
 import shlex
 import shutil
 import signal
@@ -38,7 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from . import _core
@@ -338,11 +339,13 @@ class Emulation:
             text=True,
             start_new_session=True,
         )
-        deadline = time.monotonic() + RELAY_START_S
         assert self.relay.stdout is not None
-        line = self.relay.stdout.readline()
+        started, _, _ = select.select([self.relay.stdout], [], [], RELAY_START_S)
+        line = self.relay.stdout.readline() if started else "(no answer)"
         self.t0_ns = time.monotonic_ns()
-        if line.strip() != "ready" or time.monotonic() > deadline:
+        if line.strip() != "ready":
+            if self.relay.poll() is None:
+                self.relay.kill()
             err = self.relay.stderr.read() if self.relay.stderr else ""
             self.relay.wait(timeout=5)
             raise EmulationError(f"the relay did not start: {err.strip() or line.strip()}")
@@ -511,8 +514,10 @@ def emulate(
             summary["commands_failed"] = failed
             summary["scenario"] = scenario.get("name", "scenario")
             write_link_tables(summary, out)
-            with open(os.path.join(out, "emulation.json"), "w") as f:
+            path = os.path.join(out, "emulation.json")
+            with open(path + ".tmp", "w") as f:
                 json.dump(summary, f, indent=1)
+            os.replace(path + ".tmp", path)
             report(summary_text(summary))
             return summary
     finally:
@@ -623,17 +628,25 @@ def write_link_tables(summary: dict[str, Any], out: str) -> None:
     `satcp run`'s table) and link_series.csv (the relay's samples, every
     sample_interval_s: 0.1 s unless the scenario sets one), the tables
     `satcp plot` draws beside the hosts' flow series."""
-    with open(os.path.join(out, "links.csv"), "w", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(LINK_COLUMNS)
-        for i, link in enumerate(summary["links"]):
-            row = {**link, "link": i, "name": f"{link['link']}:{link['dir']}"}
-            w.writerow(row[c] for c in LINK_COLUMNS)
+    rows = [
+        {**link, "link": i, "name": f"{link['link']}:{link['dir']}"}
+        for i, link in enumerate(summary["links"])
+    ]
+    _write_csv(
+        os.path.join(out, "links.csv"), LINK_COLUMNS, ([r[c] for c in LINK_COLUMNS] for r in rows)
+    )
     series = summary.pop("link_series")
-    with open(os.path.join(out, "link_series.csv"), "w", newline="") as f:
+    samples = zip(*(series[c] for c in LINK_SERIES_COLUMNS), strict=True)
+    _write_csv(os.path.join(out, "link_series.csv"), LINK_SERIES_COLUMNS, samples)
+
+
+def _write_csv(path: str, header: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
+    """A CSV file, written whole or not at all (a temporary file renamed)."""
+    with open(path + ".tmp", "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
-        w.writerow(LINK_SERIES_COLUMNS)
-        w.writerows(zip(*(series[c] for c in LINK_SERIES_COLUMNS), strict=True))
+        w.writerow(header)
+        w.writerows(rows)
+    os.replace(path + ".tmp", path)
 
 
 def describe(em: Emulation) -> str:

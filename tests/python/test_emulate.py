@@ -358,6 +358,19 @@ def test_two_instances_do_not_collide(tmp_path, clean):
         assert len(ping_rows(d / "out")) == 5
 
 
+@needs_emulation
+def test_a_relay_that_does_not_start_leaves_nothing(tmp_path, clean):
+    path = scenario(tmp_path, "rate_bps = 1e6", PING.format(count=1, interval=10))
+    r = subprocess.run(
+        [sys.executable, "-m", "satcp.cli", "emulate", str(path), "--out", str(tmp_path / "o")],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+        env={**os.environ, "SATCP_EMU_BIN": "/bin/false"},
+    )
+    assert r.returncode == 2 and "the relay did not start" in r.stderr, r.stderr
+
+
 def test_bad_emulate_tables_are_one_line_errors(tmp_path):
     for runs, field in [
         ('[[emulate.run]]\nhost = "nobody"\ncmd = "true"\n', "emulate.run[0].host"),
