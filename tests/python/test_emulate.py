@@ -39,6 +39,12 @@ def _why_not() -> str | None:
         emulate.relay_binary()
     except emulate.EmulationError:
         return "the relay is not built (make emu)"
+    # Root in a container may still lack the right to make namespaces.
+    probe = f"satcp-probe-{os.getpid()}"
+    made = subprocess.run(["ip", "netns", "add", probe], capture_output=True, text=True)
+    if made.returncode != 0:
+        return f"cannot create a network namespace: {made.stderr.strip()}"
+    subprocess.run(["ip", "netns", "del", probe], check=False)
     return None
 
 
