@@ -30,6 +30,8 @@
 #                and under random loss (own ns-3 venv; not in CI; ns-3's 154
 #                runs take hours on 2 cores, Hybla's GEO runs up to 14 min
 #                each; they are cached, so a rerun redoes only satcp's side)
+#   make emu     satcp emulate's relay, target/release/satcp-emu (make test
+#                builds it: tests/python/test_emulate.py, root, Linux)
 #   make bench-emu  satcp emulate's relay: packets/s it forwards, delay
 #                error at 100 Mb/s (root; tools/bench_emu.py; not in CI)
 #   make flamegraph  flame graphs of benchmark scenarios a and c into docs/perf/
