@@ -34,6 +34,8 @@
 #                builds it: tests/python/test_emulate.py, root, Linux)
 #   make bench-emu  satcp emulate's relay: packets/s it forwards, delay
 #                error at 100 Mb/s (root; tools/bench_emu.py; not in CI)
+#   make validate-linux  a download simulated and emulated over the kernel's
+#                reno, cubic, bbr (root; tools/validate_linux.py; not in CI)
 #   make flamegraph  flame graphs of benchmark scenarios a and c into docs/perf/
 #                (perf and inferno; not in CI: tools/flamegraph.sh)
 #   make soak    the transport-invariant property test with PROPTEST_CASES
@@ -77,7 +79,7 @@ RUST_SOURCES := $(shell find crates -type f \( -name '*.rs' -o -name Cargo.toml 
 # clippy), so that cargo does not rebuild pyo3 when switching between them.
 export PYO3_PYTHON := $(VENV_ABS)/bin/python
 
-.PHONY: emu bench-emu schema setup system-tools run test test-rust test-python lint-rust lint-python bench soak fuzz fuzz-scenarios clean validate validate-modern ns3-venv
+.PHONY: emu bench-emu validate-linux schema setup system-tools run test test-rust test-python lint-rust lint-python bench soak fuzz fuzz-scenarios clean validate validate-modern ns3-venv
 
 setup: $(PLAIN_INSTALLED)
 
@@ -204,6 +206,12 @@ emu:
 # 1,500-byte packets, delay error at 100 Mb/s (tools/bench_emu.py).
 bench-emu: setup emu
 	$(BIN)/python tools/bench_emu.py
+
+# The kernel as a reference (root; not in CI; first slice of issue 34 item
+# 4): a bulk download simulated (linux profile) and emulated (the kernel's
+# reno, cubic, bbr) on a GEO path, lossless and with Gilbert-Elliott bursts.
+validate-linux: setup emu
+	$(BIN)/python tools/validate_linux.py
 
 # The scenario format's reference, generated from the schema the core
 # derives from its parser's types (python/satcp/schema.py); test_schema.py
