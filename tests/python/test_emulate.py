@@ -365,6 +365,26 @@ def test_two_instances_do_not_collide(tmp_path, clean):
 
 
 @needs_emulation
+def test_a_command_after_dashes_runs_in_a_host_with_one_route_inside_198_18(tmp_path, clean):
+    # No [[emulate.run]]: the command after -- is the emulation's.
+    path = scenario(tmp_path, "rate_bps = 1e6", "")
+    out = tmp_path / "out"
+    probe = "ip -4 -o addr show; echo ROUTES; ip -4 route show; echo ALL; ip -o link show"
+    emulate_cli(
+        path, "--out", out, "--host", "server", "--", "sh", "-c", f"({probe}) > {out}/net.txt"
+    )
+    text = (out / "net.txt").read_text()
+    addrs, rest = text.split("ROUTES")
+    routes, links = rest.split("ALL")
+    assert "198.18.0.2/24" in addrs and "eth0" in addrs
+    assert [r.split()[0] for r in routes.strip().splitlines()] == ["198.18.0.0/24"]
+    assert {line.split(":")[1].strip().split("@")[0] for line in links.strip().splitlines()} == {
+        "lo",
+        "eth0",
+    }
+
+
+@needs_emulation
 def test_a_relay_that_does_not_start_leaves_nothing(tmp_path, clean):
     path = scenario(tmp_path, "rate_bps = 1e6", PING.format(count=1, interval=10))
     r = subprocess.run(
