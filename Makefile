@@ -33,6 +33,12 @@
 #                and under random loss (own ns-3 venv; not in CI; ns-3's 154
 #                runs take hours on 2 cores, Hybla's GEO runs up to 14 min
 #                each; they are cached, so a rerun redoes only satcp's side)
+#   make emu     satcp emulate's relay, target/release/satcp-emu (make test
+#                builds it: tests/python/test_emulate.py, root, Linux)
+#   make bench-emu  satcp emulate's relay: packets/s it forwards, delay
+#                error at 100 Mb/s (root; tools/bench_emu.py; not in CI)
+#   make validate-linux  a download simulated and emulated over the kernel's
+#                reno, cubic, bbr (root; tools/validate_linux.py; not in CI)
 #   make flamegraph  flame graphs of benchmark scenarios a and c into docs/perf/
 #                (perf and inferno; not in CI: tools/flamegraph.sh)
 #   make soak    the transport-invariant property test with PROPTEST_CASES
@@ -76,7 +82,7 @@ RUST_SOURCES := $(shell find crates -type f \( -name '*.rs' -o -name Cargo.toml 
 # clippy), so that cargo does not rebuild pyo3 when switching between them.
 export PYO3_PYTHON := $(VENV_ABS)/bin/python
 
-.PHONY: claims-docs schema setup system-tools run test test-rust test-python lint-rust lint-python bench soak fuzz fuzz-scenarios clean validate validate-modern ns3-venv
+.PHONY: claims-docs emu bench-emu validate-linux schema setup system-tools run test test-rust test-python lint-rust lint-python bench soak fuzz fuzz-scenarios clean validate validate-modern ns3-venv
 
 setup: $(PLAIN_INSTALLED)
 
@@ -158,10 +164,12 @@ validate-modern: setup ns3-venv
 	$(BIN)/python tools/ns3/validate_modern.py --ns3-python $(abspath $(NS3_VENV))/bin/python \
 		--jobs $(NS3_JOBS)
 
-# tshark reads the pcap files satcp writes (tests/python/test_pcap.py) and
-# headless chromium renders the HTML report (tests/python/test_html_report.py);
-# both come from Debian's packages, installed when missing and we may (root).
-SYSTEM_TOOLS := tshark chromium
+# tshark reads the pcap files satcp writes (tests/python/test_pcap.py),
+# headless chromium renders the HTML report (tests/python/test_html_report.py)
+# and ethtool turns off the offloads of satcp emulate's veth pairs
+# (tests/python/test_emulate.py); all come from Debian's packages, installed
+# when missing and we may (root).
+SYSTEM_TOOLS := tshark chromium ethtool
 system-tools:
 	@missing=""; for t in $(SYSTEM_TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
 	if [ -n "$$missing" ]; then \
@@ -172,7 +180,7 @@ system-tools:
 
 lint-rust: setup
 	cargo fmt --all -- --check
-	cargo clippy -p satcp-core -p satcp-fuzz-targets --all-targets -- -D warnings
+	cargo clippy -p satcp-core -p satcp-fuzz-targets -p satcp-emu --all-targets -- -D warnings
 	cargo clippy -p satcp-py -- -D warnings
 
 # Only the core: `cargo test --workspace` cannot link the pyo3 extension crate.
@@ -181,6 +189,7 @@ lint-rust: setup
 # debug_assert! of the TCP machinery runs on every event (docs/testing.md).
 test-rust:
 	cargo test -p satcp-core --release
+	cargo test -p satcp-emu --release
 	cargo test -p satcp-fuzz-targets --release
 	cargo test -p satcp-core --test model every_variant
 
@@ -188,8 +197,24 @@ lint-python: setup
 	$(BIN)/ruff check python tests tools
 	$(BIN)/ruff format --check python tests tools
 
-test-python: setup
+test-python: setup emu
 	$(BIN)/pytest -q tests/python
+
+# satcp emulate's relay (crates/satcp-emu; Linux): target/release/satcp-emu,
+# where python/satcp/emulate.py looks for it first.
+emu:
+	cargo build --release -p satcp-emu
+
+# The relay's real-time capacity (root; not in CI): forwarding rate at
+# 1,500-byte packets, delay error at 100 Mb/s (tools/bench_emu.py).
+bench-emu: setup emu
+	$(BIN)/python tools/bench_emu.py
+
+# The kernel as a reference (root; not in CI; first slice of issue 34 item
+# 4): a bulk download simulated (linux profile) and emulated (the kernel's
+# reno, cubic, bbr) on a GEO path, lossless and with Gilbert-Elliott bursts.
+validate-linux: setup emu
+	$(BIN)/python tools/validate_linux.py
 
 # The scenario format's reference, generated from the schema the core
 # derives from its parser's types (python/satcp/schema.py); test_schema.py

@@ -84,12 +84,17 @@ def _resolve(
     seed: int | None = None,
     overrides: Iterable[str] = (),
     sample_interval_s: float | None = None,
+    keep_emulate: bool = False,
 ) -> dict[str, Any]:
     """The scenario as a dict with overrides, ``seed`` and ``sample_interval_s``
-    applied (not yet validated by the core)."""
+    applied (not yet validated by the core). Its ``[emulate]`` table is
+    ``satcp emulate``'s (docs/emulation.md): a simulation leaves it out,
+    so that the same file is simulated and emulated."""
     from .scenario import load
 
     sc = load(scenario, overrides, seed)
+    if not keep_emulate:
+        sc.pop("emulate", None)
     if sample_interval_s is not None:
         sc["sample_interval_s"] = sample_interval_s
     return sc

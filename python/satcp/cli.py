@@ -174,6 +174,41 @@ def _build_parser() -> argparse.ArgumentParser:
     sw.add_argument("--quiet", "-q", action="store_true", help="no progress bar or summary")
     max_memory_arg(sw)
 
+    em = sub.add_parser(
+        "emulate",
+        help="real hosts (network namespaces) joined by a scenario's links in real time "
+        "(Linux, root; docs/emulation.md)",
+    )
+    em.add_argument("file", metavar="FILE", nargs="?", help="scenario TOML file")
+    em.add_argument(
+        "--set",
+        dest="overrides",
+        metavar="K=V",
+        action="append",
+        default=[],
+        help="override a field, as in `satcp run` (repeatable)",
+    )
+    em.add_argument("--seed", type=int, help="random seed (overrides the file's)")
+    em.add_argument(
+        "--out", metavar="DIR", default=".", help="emulation.json, captures, $SATCP_OUT"
+    )
+    em.add_argument(
+        "--pcap",
+        action="append",
+        metavar="LINK[:DIR]",
+        default=[],
+        help="capture the frames sent on a link direction (ab or ba, default ab) as "
+        "<link>-<dir>.pcap in --out (repeatable)",
+    )
+    em.add_argument(
+        "--host", default=None, help="the host of `-- COMMAND` (default: the first host)"
+    )
+    em.add_argument(
+        "--cleanup",
+        action="store_true",
+        help="remove what emulations whose controller is gone left behind, and exit",
+    )
+
     cp = sub.add_parser(
         "compare", help="every variant on named path presets: ranking table and plots"
     )
@@ -254,7 +289,14 @@ def _internal_error(e: BaseException) -> str:
 
 
 def _main(argv: Sequence[str] | None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # `satcp emulate FILE -- COMMAND ...`: the command is not satcp's to parse.
+    command: list[str] = []
+    if "emulate" in argv and "--" in argv[argv.index("emulate") :]:
+        cut = argv.index("--", argv.index("emulate"))
+        argv, command = argv[:cut], argv[cut + 1 :]
     args = _build_parser().parse_args(argv)
+    args.command_argv = command
     if args.version:
         from .provenance import version_line
 
@@ -263,7 +305,7 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.command is None:
         raise UsageError(
             "a command is needed: run, validate, variants, schema, reproduce, compare, "
-            "sweep, plot or report"
+            "sweep, plot, report or emulate"
         )
 
     # Imported here so that `--help` and usage errors stay fast.
@@ -288,12 +330,16 @@ def _main(argv: Sequence[str] | None) -> int:
             return _cmd_plot(args)
         if args.command == "report":
             return _cmd_report(args)
+        if args.command == "emulate":
+            return _cmd_emulate(args)
     except ScenarioError as e:
         raise UsageError(e) from None
     raise AssertionError(args.command)
 
 
-def _load(args: argparse.Namespace, sample_interval_s: float | None = None) -> dict:
+def _load(
+    args: argparse.Namespace, sample_interval_s: float | None = None, keep_emulate: bool = False
+) -> dict:
     from . import _resolve
 
     try:
@@ -302,6 +348,7 @@ def _load(args: argparse.Namespace, sample_interval_s: float | None = None) -> d
             seed=args.seed,
             overrides=args.overrides,
             sample_interval_s=sample_interval_s,
+            keep_emulate=keep_emulate,
         )
     except OSError as e:
         raise UsageError(_os_error(e)) from None
@@ -461,6 +508,40 @@ def _remove_tree(path: str) -> None:
 def _check_out_dir(out: str) -> None:
     if os.path.exists(out) and not os.path.isdir(out):
         raise UsageError(f"--out {out}: exists and is not a directory")
+
+
+def _cmd_emulate(args: argparse.Namespace) -> int:
+    from . import emulate
+
+    try:
+        if args.cleanup:
+            emulate.check_machine()
+            removed = emulate.cleanup_stale()
+            for netns in removed:
+                print(f"removed {netns}")
+            print(f"{len(removed)} stale namespaces removed")
+            return 0
+        if args.file is None:
+            raise UsageError("emulate: a scenario FILE is needed (or --cleanup)")
+        sc = _load(args, keep_emulate=True)
+        pcap = []
+        for key in args.pcap:
+            link, _, d = key.partition(":")
+            if not _plain_file_name(f"{link}-{d or 'ab'}.pcap"):
+                raise UsageError(f"--pcap {key}: not a plain file name")
+            pcap.append((link, d or "ab"))
+        summary = emulate.emulate(
+            sc,
+            out=args.out,
+            pcap=pcap,
+            command=args.command_argv,
+            command_host=args.host,
+        )
+    except emulate.EmulationError as e:
+        raise UsageError(e) from None
+    except OSError as e:
+        raise UsageError(_os_error(e)) from None
+    return 1 if summary["commands_failed"] else 0
 
 
 def _cmd_report(args: argparse.Namespace) -> int:

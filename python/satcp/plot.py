@@ -74,8 +74,8 @@ def _table(d: Path, name: str) -> pd.DataFrame:
 
 def _checked(df: pd.DataFrame, p: Path, name: str) -> pd.DataFrame:
     """``df`` if it has the columns plotting reads, numeric; else ValueError."""
-    if df.empty and len(df.columns) == 0:
-        return df  # an empty series table: nothing to draw from it
+    if df.empty and (len(df.columns) == 0 or set(COLUMNS[name]) <= set(df.columns)):
+        return df  # an empty series table (or only its header): nothing to draw
     for col in COLUMNS[name]:
         if col not in df.columns:
             raise ValueError(f"{p}: no column {col!r} (not a table satcp wrote)")
