@@ -12,7 +12,7 @@
 //! flags that the invariant checks and the packet observers already test.
 
 use crate::engine::{Duration, SimTime};
-use crate::error::{bad, count, number, seconds, ScenarioError};
+use crate::error::{bad, count, number, seconds, ScenarioError, MAX_SIM_SECONDS};
 use crate::tcp::{CongState, TcpEndpoint};
 use serde::Deserialize;
 
@@ -94,9 +94,11 @@ pub struct TraceSettings {
     /// What to record at every change (docs/traces.md); empty: no trace.
     pub kinds: Vec<TraceKind>,
     /// Record from this simulated time on, seconds.
-    #[schemars(range(min = 0.0))]
+    #[schemars(range(min = 0.0, max = MAX_SIM_SECONDS))]
     pub start_s: f64,
-    /// Record until this simulated time, seconds (none: the end of the run).
+    /// Record until this simulated time, seconds (none: the end of the
+    /// run); after `start_s`.
+    #[schemars(range(min = 0.0, max = MAX_SIM_SECONDS))]
     pub end_s: Option<f64>,
     /// Only these connections (their index, as `conn` in the results);
     /// none: every connection. The queue kinds are not filtered.
