@@ -280,32 +280,35 @@ impl TraceRecorder {
         if self.endpoints.len() <= i {
             self.endpoints.resize(i + 1, None);
         }
-        let last = self.endpoints[i];
-        self.endpoints[i] = Some(seen);
-        let changed = |f: &dyn Fn(&EndpointSeen) -> bool| last.as_ref().is_none_or(f);
-        if self.has(TraceKind::Cwnd) && changed(&|l| l.cwnd != seen.cwnd) {
+        let last = self.endpoints[i].replace(seen);
+        // Whether a value differs from the one last recorded (or none was).
+        let differs =
+            |same: fn(&EndpointSeen, &EndpointSeen) -> bool| last.is_none_or(|l| !same(&l, &seen));
+        if self.has(TraceKind::Cwnd) && differs(|a, b| a.cwnd == b.cwnd) {
             self.push(now, TraceKind::Cwnd, e, seen.cwnd as f64);
         }
-        if self.has(TraceKind::Ssthresh) && changed(&|l| l.ssthresh != seen.ssthresh) {
+        if self.has(TraceKind::Ssthresh) && differs(|a, b| a.ssthresh == b.ssthresh) {
             self.push(now, TraceKind::Ssthresh, e, seen.ssthresh as f64);
         }
+        // A sample is an event, not a value: one row per sample counted.
         let samples_before = last.map_or(0, |l| l.rtt_samples);
         if self.has(TraceKind::Rtt) && seen.rtt_samples > samples_before {
             if let Some(r) = tx.rtt().last_sample() {
                 self.push(now, TraceKind::Rtt, e, r.as_secs_f64());
             }
         }
-        if self.has(TraceKind::Srtt) && changed(&|l| l.srtt != seen.srtt) {
+        if self.has(TraceKind::Srtt) && differs(|a, b| a.srtt == b.srtt) {
             if let Some(s) = seen.srtt {
                 self.push(now, TraceKind::Srtt, e, s.as_secs_f64());
             }
         }
-        if self.has(TraceKind::Rto) && changed(&|l| l.rto != seen.rto) {
+        if self.has(TraceKind::Rto) && differs(|a, b| a.rto == b.rto) {
             self.push(now, TraceKind::Rto, e, seen.rto.as_secs_f64());
         }
-        if self.has(TraceKind::State) && changed(&|l| l.state != seen.state) {
+        if self.has(TraceKind::State) && differs(|a, b| a.state == b.state) {
             self.push(now, TraceKind::State, e, state_code(seen.state));
         }
+        // No row for the zero a connection starts with.
         let retx_before = last.map_or(0, |l| l.retx);
         if self.has(TraceKind::Retx) && seen.retx != retx_before {
             self.push(now, TraceKind::Retx, e, seen.retx as f64);
