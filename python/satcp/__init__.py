@@ -180,15 +180,31 @@ def _run_resolved(
     """Runs a resolved scenario; ``stop``, a ``_core.StopFlag``, is given by
     callers that run several in threads (they handle Ctrl-C), else the run
     is :func:`_interruptible`."""
-    from .results import Results
-
+    trace = _trace_buffer(sc)
     t0 = _time.perf_counter()
     if stop is not None:
-        out = _core.run_json(text, stop, max_memory)
+        out = _core.run_json(text, stop, max_memory, trace)
     else:
-        out = _interruptible(lambda flag: _core.run_json(text, flag, max_memory))
+        out = _interruptible(lambda flag: _core.run_json(text, flag, max_memory, trace))
     wall = _time.perf_counter() - t0
-    return Results(out, scenario=sc, wall_time_s=wall)
+    return _results(out, sc, wall, trace)
+
+
+def _trace_buffer(sc: Mapping[str, Any]) -> Any:
+    """A ``_core.TraceBuffer`` for a scenario whose ``[trace]`` names kinds
+    (the run leaves its trace there), else None."""
+    trace = sc.get("trace")
+    if isinstance(trace, dict) and trace.get("kinds"):
+        return _core.TraceBuffer()
+    return None
+
+
+def _results(out: str, sc: dict[str, Any], wall: float, trace: Any) -> Results:
+    """The :class:`Results` of a run, with the trace it left in ``trace``."""
+    from .results import Results
+
+    columns = trace.take() if trace is not None else None
+    return Results(out, scenario=sc, wall_time_s=wall, trace=columns)
 
 
 def _run_watched(sc: dict[str, Any], text: str, max_memory: float | None = None) -> Results:
@@ -196,15 +212,15 @@ def _run_watched(sc: dict[str, Any], text: str, max_memory: float | None = None)
     (:func:`satcp.progress.watch_sim_time`): the run goes on in a thread while
     this one reads the core's clock."""
     from . import progress
-    from .results import Results
 
     clock = _core.SimClock()
+    trace = _trace_buffer(sc)
     t0 = _time.perf_counter()
     out = _interruptible(
-        lambda flag: _core.run_json_clocked(text, clock, flag, max_memory),
+        lambda flag: _core.run_json_clocked(text, clock, flag, max_memory, trace),
         lambda job: progress.watch_sim_time(job, clock, sc.get("duration_s")),
     )
-    return Results(out, scenario=sc, wall_time_s=_time.perf_counter() - t0)
+    return _results(out, sc, _time.perf_counter() - t0, trace)
 
 
 def run(
@@ -215,26 +231,48 @@ def run(
     sample_interval_s: float | None = None,
     pcap: Mapping[str, str | _os.PathLike[str]] | None = None,
     max_memory: float | None = None,
+    trace: str | Iterable[str] | None = None,
 ) -> Results:
     """Runs one scenario: a path to a TOML file or a dict in the same shape.
     ``overrides`` are ``"dotted.path[index].field=value"`` strings.
+    ``trace``: trace kinds (``"cwnd,rtt,queue"``, a list, or ``"all"``) to
+    record at every change, as the scenario's ``[trace] kinds``
+    (docs/traces.md); the rows are the result's ``trace``.
     ``pcap`` maps link directions (``"satellite:ab"``, ``"1:ba"``; the
     direction defaults to ab) to pcap files to write: what was transmitted
     on them, with IPv4/TCP headers (docs/pcap.md). ``max_memory``: a run
     estimated to need more bytes than this is refused with ScenarioError
     before it starts, naming the fields (:func:`estimate_memory`; None:
     :data:`DEFAULT_MAX_MEMORY`, 2 GB)."""
-    from .results import Results
     from .scenario import to_json
 
     sc = _resolve(scenario, seed=seed, overrides=overrides, sample_interval_s=sample_interval_s)
+    if trace is not None:
+        _set_trace(sc, trace)
     if not pcap:
         return _run_resolved(sc, to_json(sc), max_memory=max_memory)
     caps = [(_link_direction(sc, key), _os.fspath(path)) for key, path in pcap.items()]
+    trace = _trace_buffer(sc)
     t0 = _time.perf_counter()
     text = to_json(sc)
-    out, _counts = _interruptible(lambda flag: _core.run_json_capture(text, caps, flag, max_memory))
-    return Results(out, scenario=sc, wall_time_s=_time.perf_counter() - t0)
+    out, _counts = _interruptible(
+        lambda flag: _core.run_json_capture(text, caps, flag, max_memory, trace)
+    )
+    return _results(out, sc, _time.perf_counter() - t0, trace)
+
+
+def _set_trace(sc: dict[str, Any], kinds: str | Iterable[str]) -> None:
+    """Sets the scenario's ``[trace] kinds`` (its other trace fields kept);
+    a name that is no kind is a ScenarioError."""
+    from .trace import parse_kinds
+
+    text = kinds if isinstance(kinds, str) else ",".join(kinds)
+    try:
+        names = parse_kinds(text)
+    except ValueError as e:
+        raise ScenarioError(f"trace: {e}") from None
+    table = sc.get("trace")
+    sc["trace"] = {**(table if isinstance(table, dict) else {}), "kinds": names}
 
 
 def _link_direction(scenario: Mapping[str, Any], key: str) -> int:

@@ -2,7 +2,7 @@
 
     satcp run FILE [--set K=V]... [--seed N] [--sample-interval S]
                    [--out DIR] [--format csv|parquet] [--quiet] [--pcap LINK[:DIR]]...
-                   [--max-memory SIZE]
+                   [--max-memory SIZE] [--trace KINDS]
     satcp validate FILE [--set K=V]...
     satcp variants
     satcp reproduce [--list]                       (the reproductions, one line each)
@@ -113,6 +113,14 @@ def _build_parser() -> argparse.ArgumentParser:
         default=[],
         help="write what was sent on a link direction (ab or ba, default ab) as a pcap file "
         "<link>-<dir>.pcap, in --out or the current directory (repeatable)",
+    )
+    r.add_argument(
+        "--trace",
+        metavar="KINDS",
+        default=None,
+        help="record every change of these, comma-separated, into trace.parquet in --out: "
+        "cwnd, ssthresh, rtt (each sample), srtt, rto, state, retx, queue, queue_bytes, "
+        "or all (docs/traces.md)",
     )
 
     v = sub.add_parser("validate", help="check a scenario without running it")
@@ -391,10 +399,17 @@ def _cmd_variants() -> int:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from . import _core, _run_resolved, _run_watched, progress
+    from . import ScenarioError, _core, _run_resolved, _run_watched, progress
     from .scenario import to_json
 
     sc = _load(args, args.sample_interval)
+    if args.trace is not None:
+        from . import _set_trace
+
+        try:
+            _set_trace(sc, args.trace)
+        except ScenarioError as e:
+            raise UsageError(f"--trace: {str(e).removeprefix('trace: ')}") from None
     text = to_json(sc)
     _core.validate_json(text, args.max_memory)
     if args.out is not None:
@@ -416,10 +431,19 @@ def _cmd_run(args: argparse.Namespace) -> int:
             _remove_tree(pcaps[0][0])
         raise
     _move_pcaps(pcaps, args.out or ".")
+    if res.trace_truncated_at_s is not None:  # even with --quiet: rows are missing
+        print(
+            f"{PROG}: warning: the trace stopped at {len(res.trace):,} rows "
+            f"(trace.max_rows) at t = {res.trace_truncated_at_s:.3f} s",
+            file=sys.stderr,
+        )
     if not args.quiet:
         print(res.summary())
         if args.out is not None:
             print(f"wrote {args.out} ({args.format})")
+        if res.has_trace:
+            where = "trace.parquet" if args.out is not None else "not written: no --out"
+            print(f"trace: {len(res.trace):,} rows ({where})")
     return 0
 
 

@@ -9,7 +9,10 @@ CSV or Parquet), as PNG files next to them (or in ``--out``):
   time, the samples in which the sender retransmitted marked with a red
   x (one legend entry for every connection's marks);
 - ``links.png``: utilisation and queue length (whole packets) per link
-  direction.
+  direction;
+- with a per-event trace (``trace.parquet``), ``trace-cwnd.png``,
+  ``trace-rtt.png`` and ``trace-queue.png`` (:mod:`satcp.trace_plot`). A
+  run with a trace and no time series draws only these.
 
 Connections are drawn up to ``max_flows`` (the first ones), each in its
 own colour; byte values in kB, MB or GB as they need, the unit on the
@@ -58,6 +61,27 @@ COLUMNS = {
 OPTIONAL_COLUMNS = {"flow_series": ("retransmitted_segments",), "links": ("link",)}
 
 
+def _trace(d: Path) -> pd.DataFrame | None:
+    """``trace.parquet`` of a results directory (None if there is none),
+    checked to have the trace's columns."""
+    from .trace import COLUMNS
+
+    p = d / "trace.parquet"
+    if not p.exists():
+        return None
+    try:
+        df = pd.read_parquet(p)
+    except (ValueError, OSError) as e:
+        raise ValueError(f"{p}: not a trace satcp wrote: {e}") from None
+    for col in COLUMNS:
+        if col not in df.columns:
+            raise ValueError(f"{p}: no column {col!r} (not a trace satcp wrote)")
+    for col in ("time_s", "value"):
+        if not pd.api.types.is_numeric_dtype(df[col]):
+            raise ValueError(f"{p}: column {col!r} is not numeric")
+    return df
+
+
 def _table(d: Path, name: str) -> pd.DataFrame:
     for ext, read in ((".parquet", pd.read_parquet), (".csv", pd.read_csv)):
         p = d / f"{name}{ext}"
@@ -79,6 +103,8 @@ def _checked(df: pd.DataFrame, p: Path, name: str) -> pd.DataFrame:
     for col in COLUMNS[name]:
         if col not in df.columns:
             raise ValueError(f"{p}: no column {col!r} (not a table satcp wrote)")
+    if df.empty:
+        return df  # a header only (no sample interval): no values to check
     for col in (*COLUMNS[name], *OPTIONAL_COLUMNS.get(name, ())):
         if col in df.columns and not pd.api.types.is_numeric_dtype(df[col]):
             bad = pd.to_numeric(df[col], errors="coerce").isna() & df[col].notna()
@@ -100,10 +126,14 @@ def plot_results(
 ) -> list[Path]:
     d = Path(results_dir)
     out = Path(out_dir) if out_dir is not None else d
+    trace = _trace(d)
     fs = _table(d, "flow_series")
     ls = _table(d, "link_series")
-    if fs.empty and ls.empty:
-        raise ValueError(f"{d}: the time series are empty (set a sample interval)")
+    if fs.empty and ls.empty and trace is None:
+        raise ValueError(
+            f"{d}: the time series are empty and there is no trace "
+            "(set a sample interval, or run with --trace)"
+        )
     links = _table(d, "links")
     conns = sorted(fs.conn.unique())[:max_flows] if not fs.empty else []
     paths = []
@@ -214,4 +244,9 @@ def plot_results(
             [("utilisation", "utilization"), ("queue (packets)", "queue_packets")],
             lambda ax, col: util(ax, col),
         )
+    if trace is not None:
+        from .trace_plot import plot_trace
+
+        names = dict(zip(links.link, links.name, strict=False)) if "link" in links else {}
+        paths += plot_trace(trace, out, names, max_flows)
     return paths

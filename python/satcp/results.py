@@ -17,6 +17,9 @@ the parsed dict (``raw``) and turns the tables into data frames:
   longest stretch with data outstanding and no RTT sample,
 - ``apps``: one row per application: its transfers by outcome, whether it
   finished, and ``why`` not in words,
+- ``trace``: the per-event trace (:mod:`satcp.trace`), when the scenario
+  asked for one (``[trace]``, ``satcp run --trace``): one row per change,
+  written to ``trace.parquet``;
 - ``warnings``: one row per pathology (``kind``, ``subject``, ``message``):
   an RTO backed off above 30 s, data outstanding for more than 100
   smoothed RTTs without an RTT sample, a queue that dropped more than 10 %
@@ -87,6 +90,7 @@ class Results:
         results: str | Mapping[str, Any],
         scenario: Mapping[str, Any] | None = None,
         wall_time_s: float | None = None,
+        trace: Mapping[str, Any] | None = None,
     ) -> None:
         if isinstance(results, str):
             self.raw_json = results
@@ -98,6 +102,8 @@ class Results:
         self.scenario: dict[str, Any] | None = dict(scenario) if scenario is not None else None
         #: Wall-clock seconds of the simulation (not part of the results JSON).
         self.wall_time_s = wall_time_s
+        # The trace's columns as the core handed them over (None: no trace).
+        self._trace_columns = trace
 
     # --- scalars -----------------------------------------------------------
     @property
@@ -186,6 +192,27 @@ class Results:
     @cached_property
     def warnings(self) -> pd.DataFrame:
         return self._frame("warnings")
+
+    @property
+    def has_trace(self) -> bool:
+        """Whether the run recorded a per-event trace (the scenario's
+        ``[trace]`` named kinds)."""
+        return self._trace_columns is not None
+
+    @cached_property
+    def trace(self) -> pd.DataFrame:
+        """The per-event trace: ``time_s``, ``kind``, ``conn``, ``side``,
+        ``link``, ``value``, a row per change (:mod:`satcp.trace`; empty
+        without a trace)."""
+        from .trace import frame
+
+        return frame(self._trace_columns)
+
+    @property
+    def trace_truncated_at_s(self) -> float | None:
+        """When the trace stopped because it reached ``trace.max_rows``
+        (None if it did not, or without a trace)."""
+        return (self._trace_columns or {}).get("truncated_at_s")
 
     def tables(self) -> dict[str, pd.DataFrame]:
         return {name: getattr(self, name) for name in TABLES}
@@ -438,8 +465,10 @@ class Results:
     def write(self, out_dir: str | os.PathLike[str], fmt: str = "csv") -> list[str]:
         """Writes the tables (``<table>.csv`` or ``<table>.parquet``),
         ``results.json`` (the core's output with its provenance,
-        :meth:`results_json`) and ``scenario.json``
-        (the scenario that was run) into ``out_dir``, all or nothing: the
+        :meth:`results_json`), ``scenario.json`` (the scenario that was
+        run) and, with a trace, ``trace.parquet`` (Parquet in either
+        format: a trace may have millions of rows) into ``out_dir``, all
+        or nothing: the
         files are written into a temporary sibling directory and moved into
         place with ``os.replace``. Returns the paths written."""
         if fmt not in FORMATS:
@@ -451,6 +480,8 @@ class Results:
                 writers[f"{name}.csv"] = text_writer(csv_text(self._table_data(name)))
             else:
                 writers[f"{name}.{fmt}"] = _table_writer(getattr(self, name), fmt)
+        if self.has_trace:
+            writers["trace.parquet"] = _table_writer(self.trace, "parquet")
         writers["results.json"] = text_writer(self.results_json())
         scenario = json.dumps(self.scenario, indent=2) + "\n" if self.scenario is not None else "{}"
         writers["scenario.json"] = text_writer(scenario)

@@ -44,6 +44,7 @@ VARIANTS = list(_core.variants())
 ROUTER_KINDS = [k for k, _ in _core.router_kinds()]
 QUEUE_KINDS = ["drop_tail", "priority", "red", "drr", "codel", "fq_codel"]
 APP_KINDS = ["ftp", "http", "bulk", "web"]
+TRACE_KINDS = list(_core.trace_kinds())
 
 #: Values a hostile field gets: out of every range, not finite, of the
 #: wrong type, and the edges of the integer types.
@@ -437,6 +438,12 @@ def scenarios(draw: Any) -> dict[str, Any]:
     }
     if draw(B):
         sc["tcp"] = draw(tcp_table())
+    if draw(ints(0, 3)) == 0:
+        sc["trace"] = {
+            "kinds": [k for k in TRACE_KINDS if draw(B)],
+            "start_s": draw(pick(0.0, 0.0, 0.5)),
+            "max_rows": draw(pick(1, 1000, 100_000)),
+        }
     if n > 2 and draw(ints(0, 3)) == 0:
         kind = draw(pick(*ROUTER_KINDS))
         router: dict[str, Any] = {"node": draw(pick(*nodes[1:-1])), "kind": kind}
@@ -498,8 +505,9 @@ def check_case(sc: dict[str, Any]) -> str:
     stop = _core.StopFlag()
     timer = threading.Timer(RUN_BUDGET_S, stop.set)
     timer.start()
+    trace = _core.TraceBuffer()
     try:
-        out = _core.run_json(text, stop, MAX_MEMORY)
+        out = _core.run_json(text, stop, MAX_MEMORY, trace)
     except satcp.ScenarioError as e:
         assert_one_line(e)
         return Outcome.REJECTED
@@ -508,7 +516,25 @@ def check_case(sc: dict[str, Any]) -> str:
     finally:
         timer.cancel()
     check_results(sc, json.loads(out))
+    check_trace(sc, trace.take())
     return Outcome.RAN
+
+
+def check_trace(sc: dict[str, Any], columns: dict[str, Any] | None) -> None:
+    """A trace exactly when the scenario names kinds: of those kinds, in
+    time order, within the window and ``max_rows``."""
+    from satcp.trace import frame
+
+    wanted = sc.get("trace", {}).get("kinds")
+    assert (columns is not None) == bool(wanted), (wanted, columns is None)
+    if columns is None:
+        return
+    t = frame(columns)
+    settings = sc["trace"]
+    assert len(t) <= settings.get("max_rows", 5_000_000)
+    assert set(t.kind.astype(str)) <= set(wanted)
+    assert t.time_s.is_monotonic_increasing
+    assert (t.time_s >= settings.get("start_s", 0.0)).all()
 
 
 def assert_one_line(e: BaseException) -> None:

@@ -94,6 +94,18 @@ def check_pcap(r):
     assert r.flows["server_fast_retransmits"].sum() == 2
 
 
+def check_trace(r):
+    t = r.trace
+    assert set(t.kind.astype(str)) == {
+        "cwnd", "ssthresh", "rtt", "srtt", "rto", "state", "retx", "queue",
+    }  # fmt: skip
+    # Both senders overflowed the gateway's buffer and recovered.
+    server = t[t.side == "server"]
+    assert set(server[server.kind == "state"].conn) == {0, 1}
+    gateway = r.links.loc[r.links.name == "satellite:ab", "link"].item()
+    assert t[(t.kind == "queue") & (t.link == gateway)].value.max() == 20
+
+
 def check_variant_families(r):
     ran = set(r.flows["variant"])
     families = satcp._core.variant_families()  # (name, about, recoveries, shorthands)
@@ -148,7 +160,24 @@ def test_the_pcap_example_writes_a_capture(tmp_path):
     assert packets > 300_000 // 1448  # every data segment
 
 
+def test_the_trace_script_loads_and_plots_the_trace(tmp_path):
+    import subprocess
+    import sys
+
+    p = subprocess.run(
+        [sys.executable, EXAMPLES / "trace_cwnd.py", tmp_path],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert p.returncode == 0, p.stderr
+    assert (tmp_path / "trace.parquet").exists()
+    assert (tmp_path / "trace-cwnd-example.png").read_bytes()[:4] == b"\x89PNG"
+    assert "seconds in recovery per connection: {0: " in p.stdout
+
+
 def test_the_gallery_readme_lists_every_example():
     readme = (EXAMPLES / "README.md").read_text()
-    listed = set(re.findall(r"\[([a-z_]+\.toml)\]", readme))
-    assert listed == {p.name for p in EXAMPLES.glob("*.toml")}
+    listed = set(re.findall(r"\[([a-z_]+\.(?:toml|py))\]", readme))
+    assert listed == {p.name for p in [*EXAMPLES.glob("*.toml"), *EXAMPLES.glob("*.py")]}

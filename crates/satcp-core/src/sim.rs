@@ -5,6 +5,7 @@
 use crate::apps::{AppAction, AppCtx, AppId, Application, ConnId, Side};
 use crate::engine::{Duration, EventQueue, SimTime};
 use crate::metrics::timeseries::{FlowSeries, LinkSeries};
+use crate::metrics::trace::{Trace, TraceRecorder};
 use crate::metrics::EndpointRecord;
 use crate::net::link::{Link, Outcome};
 use crate::net::observer::{PacketEvent, PacketEventKind, PacketObserver};
@@ -109,6 +110,12 @@ pub struct Simulation {
     /// Router functions per node.
     routers: Vec<Vec<Box<dyn RouterFunction>>>,
     observers: Vec<Box<dyn PacketObserver>>,
+    /// Someone looks at every packet event: an observer, or a trace of the
+    /// queues. Without, an idle link sends a packet at once and the events
+    /// cost one test of this flag.
+    watched: bool,
+    /// The per-event trace, if the scenario asks for one.
+    trace: Option<Box<TraceRecorder>>,
     pub endpoints: Vec<EndpointSlot>,
     pub conns: Vec<ConnInfo>,
     pub apps: Vec<AppSlot>,
@@ -152,6 +159,10 @@ pub struct Simulation {
     /// Check every endpoint's transport invariants after each of its events
     /// (`check_invariants`); off in normal runs, where it costs one branch.
     checking: bool,
+    /// Something reads every endpoint after each call into it: the
+    /// invariant checks (`checking`) or a trace of a connection kind. One
+    /// test of this flag per call when neither.
+    inspecting: bool,
     violations: Vec<String>,
     /// Set (only while checking) when the run cannot go on: an endpoint
     /// asked to be woken again at the instant it was just woken, which
@@ -192,6 +203,8 @@ impl Simulation {
             routes,
             routers: (0..n_nodes).map(|_| Vec::new()).collect(),
             observers: Vec::new(),
+            watched: false,
+            trace: None,
             endpoints: Vec::new(),
             conns: Vec::new(),
             apps,
@@ -212,6 +225,7 @@ impl Simulation {
             propagating: (0..n_links).map(|_| VecDeque::new()).collect(),
             may_retire: Vec::new(),
             checking: false,
+            inspecting: false,
             halted: false,
             attention: false,
             stop_flag: None,
@@ -229,6 +243,19 @@ impl Simulation {
     /// arrival on every link direction.
     pub fn add_observer(&mut self, o: Box<dyn PacketObserver>) {
         self.observers.push(o);
+        self.watched = true;
+    }
+
+    /// Records a per-event trace as `recorder` asks (`metrics::trace`).
+    pub fn set_trace(&mut self, recorder: TraceRecorder) {
+        self.watched |= recorder.reads_queues();
+        self.inspecting |= recorder.reads_endpoints();
+        self.trace = Some(Box::new(recorder));
+    }
+
+    /// The trace recorded so far, taken out (None without a trace).
+    pub fn take_trace(&mut self) -> Option<Trace> {
+        self.trace.as_mut().map(|t| t.take())
     }
 
     /// The observers, to read what they collected after the run.
@@ -236,7 +263,23 @@ impl Simulation {
         &self.observers
     }
 
+    #[inline]
     fn observe(&mut self, link: LinkId, kind: PacketEventKind, p: PacketId) {
+        if self.watched {
+            self.observed(link, kind, p);
+        }
+    }
+
+    /// A packet event someone looks at: the queue trace reads the link
+    /// direction's queue after it, the observers see it.
+    #[inline(never)]
+    fn observed(&mut self, link: LinkId, kind: PacketEventKind, p: PacketId) {
+        if let Some(t) = self.trace.as_deref_mut() {
+            if t.reads_queues() {
+                let l = &self.links[link as usize];
+                t.queue(link, self.now, l.queue_packets() as u64, l.queue_bytes());
+            }
+        }
         if self.observers.is_empty() {
             return;
         }
@@ -256,6 +299,7 @@ impl Simulation {
     /// collected in `violations`. For tests: it costs O(window) per event.
     pub fn check_invariants(&mut self, on: bool) {
         self.checking = on;
+        self.inspecting = on || self.trace.as_ref().is_some_and(|t| t.reads_endpoints());
     }
 
     /// The invariant violations seen (the first few, with time and endpoint).
@@ -527,7 +571,7 @@ impl Simulation {
             }
             pkt.resize();
         }
-        if !routed && self.observers.is_empty() {
+        if !routed && !self.watched {
             // No one to tell: an idle link sends the packet at once.
             if let Some(done) = self.links[l as usize].offer_to_idle(p, &self.pool, now) {
                 self.events.schedule(done, Event::TxDone(l));
@@ -535,7 +579,7 @@ impl Simulation {
             }
         }
         self.links[l as usize].offer(p, &mut self.pool, now, &mut self.dropped);
-        if self.dropped.is_empty() && !routed && self.observers.is_empty() {
+        if self.dropped.is_empty() && !routed && !self.watched {
             // Nothing dropped and no one to tell: the common case.
             self.start_link(l);
             return;
@@ -643,16 +687,8 @@ impl Simulation {
     /// makes sure a timer event is queued for its next deadline.
     fn after_tcp(&mut self, e: EndpointId, out: &mut TcpOutput) {
         let now = self.now;
-        if self.checking && self.violations.len() < MAX_VIOLATIONS {
-            // A retired endpoint is never called, so `e` is live here.
-            let checked = match &self.endpoints[e as usize].ep {
-                Endpoint::Live(ep) => ep.check_invariants(),
-                Endpoint::Retired(_) => Ok(()),
-            };
-            if let Err(v) = checked {
-                self.violations
-                    .push(format!("t = {} s, endpoint {e}: {v}", now.as_secs_f64()));
-            }
+        if self.inspecting {
+            self.inspect(e);
         }
         let (node, peer_node, peer) = {
             let s = &self.endpoints[e as usize];
@@ -710,6 +746,28 @@ impl Simulation {
             }
             notices.clear();
             out.notices = notices;
+        }
+    }
+
+    /// After a call into endpoint `e`: its invariants checked, its trace
+    /// recorded (whichever is on). A retired endpoint is never called, so
+    /// `e` is live here.
+    #[inline(never)]
+    fn inspect(&mut self, e: EndpointId) {
+        let now = self.now;
+        let Endpoint::Live(ep) = &self.endpoints[e as usize].ep else {
+            return;
+        };
+        if self.checking && self.violations.len() < MAX_VIOLATIONS {
+            if let Err(v) = ep.check_invariants() {
+                self.violations
+                    .push(format!("t = {} s, endpoint {e}: {v}", now.as_secs_f64()));
+            }
+        }
+        if let Some(t) = self.trace.as_deref_mut() {
+            if t.reads_endpoints() {
+                t.endpoint(e, now, ep);
+            }
         }
     }
 

@@ -4,9 +4,11 @@
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+use satcp_core::metrics::trace::{Trace, TraceKind};
 use satcp_core::net::observer::{PacketEvent, PacketObserver};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 create_exception!(_core, ScenarioError, PyValueError);
 
@@ -40,6 +42,65 @@ impl StopFlag {
     fn is_set(&self) -> bool {
         self.flag.load(Ordering::Relaxed)
     }
+}
+
+/// Where a run leaves its per-event trace (the scenario's `[trace]`), for
+/// Python to take as arrays: the results' JSON does not carry it, as a
+/// trace may have millions of rows.
+#[pyclass]
+#[derive(Default)]
+struct TraceBuffer {
+    trace: Mutex<Option<Trace>>,
+}
+
+#[pymethods]
+impl TraceBuffer {
+    #[new]
+    fn new() -> Self {
+        Self::default()
+    }
+
+    /// The trace's columns, taken out (None if the run recorded none):
+    /// `time_s` and `value` as little-endian float64 bytes, `subject` as
+    /// little-endian uint32 bytes, `kind` as one byte per row (an index
+    /// into `kinds`), `kinds` the kind names, `truncated_at_s` the time
+    /// the trace stopped at `max_rows` (None if it did not).
+    fn take<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(t) = self.trace.lock().expect("not poisoned").take() else {
+            return Ok(None);
+        };
+        let d = PyDict::new(py);
+        let bytes = |v: Vec<u8>| PyBytes::new(py, &v);
+        d.set_item(
+            "time_s",
+            bytes(t.time_s.iter().flat_map(|x| x.to_le_bytes()).collect()),
+        )?;
+        d.set_item(
+            "value",
+            bytes(t.value.iter().flat_map(|x| x.to_le_bytes()).collect()),
+        )?;
+        d.set_item(
+            "subject",
+            bytes(t.subject.iter().flat_map(|x| x.to_le_bytes()).collect()),
+        )?;
+        d.set_item("kind", bytes(t.kind.iter().map(|&k| k as u8).collect()))?;
+        d.set_item("kinds", trace_kinds())?;
+        d.set_item("truncated_at_s", t.truncated_at.map(|s| s.as_secs_f64()))?;
+        Ok(Some(d))
+    }
+}
+
+impl TraceBuffer {
+    fn keep(&self, r: &mut satcp_core::RunResult) {
+        *self.trace.lock().expect("not poisoned") = r.trace.take();
+    }
+}
+
+/// The trace kinds, in the order of their codes (`TraceBuffer.take`'s
+/// `kind` column).
+#[pyfunction]
+fn trace_kinds() -> Vec<&'static str> {
+    TraceKind::ALL.iter().map(|k| k.name()).collect()
 }
 
 fn interrupted() -> PyErr {
@@ -82,15 +143,20 @@ use satcp_core::scenario::validate::DEFAULT_MAX_MEMORY_BYTES;
 
 /// Runs a scenario given as JSON; returns the results as JSON. The GIL is
 /// released while the simulation runs, so Python threads can run several.
+/// A run's per-event trace, if any, goes into `trace` (else it is dropped).
 #[pyfunction]
-#[pyo3(signature = (scenario, stop=None, max_memory=None))]
+#[pyo3(signature = (scenario, stop=None, max_memory=None, trace=None))]
 fn run_json(
     py: Python<'_>,
     scenario: &str,
     stop: Option<&StopFlag>,
     max_memory: Option<f64>,
+    trace: Option<&TraceBuffer>,
 ) -> PyResult<String> {
-    let r = run_stoppable(py, scenario, Vec::new(), stop, max_memory)?;
+    let mut r = run_stoppable(py, scenario, Vec::new(), stop, max_memory)?;
+    if let Some(t) = trace {
+        t.keep(&mut r);
+    }
     Ok(serde_json::to_string(&r).expect("results serialize"))
 }
 
@@ -152,21 +218,22 @@ fn result_row_templates() -> String {
 
 /// Runs a scenario given as JSON while writing pcap files of link
 /// directions `(direction id, path)`; returns the results as JSON and the
-/// packets written per file.
+/// packets written per file; the trace, if any, into `trace`.
 #[pyfunction]
-#[pyo3(signature = (scenario, captures, stop=None, max_memory=None))]
+#[pyo3(signature = (scenario, captures, stop=None, max_memory=None, trace=None))]
 fn run_json_capture(
     py: Python<'_>,
     scenario: &str,
     captures: Vec<(u32, String)>,
     stop: Option<&StopFlag>,
     max_memory: Option<f64>,
+    trace: Option<&TraceBuffer>,
 ) -> PyResult<(String, Vec<u64>)> {
     let s = parsed(scenario, max_memory)?;
     let caps: Vec<(u32, std::path::PathBuf)> =
         captures.into_iter().map(|(l, p)| (l, p.into())).collect();
     let flag = stop.map(|f| f.flag.clone());
-    let (r, counts) = py
+    let (mut r, counts) = py
         .allow_threads(move || satcp_core::scenario::run_with_captures_stoppable(&s, &caps, flag))
         .map_err(|e| {
             if e == satcp_core::scenario::Interrupted.to_string() {
@@ -175,6 +242,9 @@ fn run_json_capture(
                 pyo3::exceptions::PyOSError::new_err(e)
             }
         })?;
+    if let Some(t) = trace {
+        t.keep(&mut r);
+    }
     Ok((
         serde_json::to_string(&r).expect("results serialize"),
         counts,
@@ -214,18 +284,22 @@ impl PacketObserver for ClockObserver {
 }
 
 /// Runs a scenario given as JSON like `run_json`, advancing `clock` as it
-/// goes (for `satcp run`'s progress bar).
+/// goes (for `satcp run`'s progress bar); the trace, if any, into `trace`.
 #[pyfunction]
-#[pyo3(signature = (scenario, clock, stop=None, max_memory=None))]
+#[pyo3(signature = (scenario, clock, stop=None, max_memory=None, trace=None))]
 fn run_json_clocked(
     py: Python<'_>,
     scenario: &str,
     clock: &SimClock,
     stop: Option<&StopFlag>,
     max_memory: Option<f64>,
+    trace: Option<&TraceBuffer>,
 ) -> PyResult<String> {
     let observer: Box<dyn PacketObserver + Send> = Box::new(ClockObserver(clock.ns.clone()));
-    let r = run_stoppable(py, scenario, vec![observer], stop, max_memory)?;
+    let mut r = run_stoppable(py, scenario, vec![observer], stop, max_memory)?;
+    if let Some(t) = trace {
+        t.keep(&mut r);
+    }
     Ok(serde_json::to_string(&r).expect("results serialize"))
 }
 
@@ -322,6 +396,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_json_clocked, m)?)?;
     m.add_class::<SimClock>()?;
     m.add_class::<StopFlag>()?;
+    m.add_class::<TraceBuffer>()?;
+    m.add_function(wrap_pyfunction!(trace_kinds, m)?)?;
     m.add_function(wrap_pyfunction!(validate_json, m)?)?;
     m.add_function(wrap_pyfunction!(estimate_memory, m)?)?;
     m.add("DEFAULT_MAX_MEMORY", DEFAULT_MAX_MEMORY_BYTES)?;

@@ -165,6 +165,10 @@ impl Link {
     pub fn queue_packets(&self) -> usize {
         self.queue.len_packets()
     }
+    /// Bytes waiting in the queue.
+    pub fn queue_bytes(&self) -> u64 {
+        self.queue.len_bytes()
+    }
     /// The packet being serialized, if any.
     pub fn in_service(&self) -> Option<PacketId> {
         self.in_service.map(|s| s.packet)

@@ -72,6 +72,9 @@ pub fn build(s: &Scenario) -> Simulation {
     if s.sample_interval_s > 0.0 {
         sim.set_sampling(Some(Duration::from_secs_f64(s.sample_interval_s)));
     }
+    if s.trace.enabled() {
+        sim.set_trace(crate::metrics::trace::TraceRecorder::new(&s.trace));
+    }
     sim
 }
 

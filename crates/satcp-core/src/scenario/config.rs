@@ -27,6 +27,10 @@ pub struct Scenario {
     #[serde(default)]
     #[schemars(range(min = 0.0, max = MAX_SIM_SECONDS))]
     pub sample_interval_s: f64,
+    /// A per-event trace: what to record at every change (`[trace]`,
+    /// docs/traces.md).
+    #[serde(default)]
+    pub trace: crate::metrics::trace::TraceSettings,
     /// The node names (hosts and routers), each once; links and
     /// applications refer to them.
     #[schemars(length(min = 1))]

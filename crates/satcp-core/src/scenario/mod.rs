@@ -258,7 +258,7 @@ pub fn run(s: &Scenario) -> RunResult {
     let mut sim = build::build(s);
     let stop = crate::engine::SimTime::from_secs_f64(s.duration_s);
     sim.run(stop, s.stop_when_done);
-    results::collect(s, &sim)
+    results::finish(s, &mut sim)
 }
 
 /// Runs a validated scenario with packet observers attached (e.g. the
@@ -307,7 +307,7 @@ pub fn run_watched(s: &Scenario, watch: Watch) -> Result<RunResult, Interrupted>
     if sim.interrupted() {
         return Err(Interrupted);
     }
-    Ok(results::collect(s, &sim))
+    Ok(results::finish(s, &mut sim))
 }
 
 /// A run with every endpoint's transport invariants checked after each of
@@ -331,7 +331,7 @@ pub fn run_checked(s: &Scenario) -> CheckedRun {
     sim.run(stop, s.stop_when_done);
     let ended_early = (sim.apps_done() && s.stop_when_done) || sim.idle();
     CheckedRun {
-        result: results::collect(s, &sim),
+        result: results::finish(s, &mut sim),
         violations: sim.violations().to_vec(),
         ended_early,
         states: sim.endpoints.iter().map(|e| e.ep.record().state).collect(),
@@ -379,7 +379,7 @@ pub fn run_with_captures_stoppable(
     if sim.interrupted() {
         return Err(Interrupted.to_string());
     }
-    let result = results::collect(s, &sim);
+    let result = results::finish(s, &mut sim);
     let mut counts = Vec::new();
     for (c, path) in handles {
         let n = c

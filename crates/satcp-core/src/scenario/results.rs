@@ -5,6 +5,7 @@ use super::build::link_name;
 use super::config::Scenario;
 use super::diagnosis::{self, AppRow, Warning};
 use crate::metrics::timeseries::{FlowSeries, LinkSeries};
+use crate::metrics::trace::Trace;
 use crate::net::link::LinkStats;
 use crate::sim::Simulation;
 use crate::tcp::FlowStats;
@@ -134,6 +135,19 @@ pub struct RunResult {
     /// outstanding for 100 RTTs without an RTT sample, queues that
     /// dropped more than 10 % of their packets.
     pub warnings: Vec<Warning>,
+    /// The per-event trace, if the scenario asked for one. Not part of the
+    /// JSON: the Python binding hands its columns over as arrays.
+    #[serde(skip)]
+    pub trace: Option<Trace>,
+}
+
+/// The results of a finished run, its trace taken out of the simulation.
+pub fn finish(s: &Scenario, sim: &mut Simulation) -> RunResult {
+    let trace = sim.take_trace();
+    RunResult {
+        trace,
+        ..collect(s, sim)
+    }
 }
 
 pub fn collect(s: &Scenario, sim: &Simulation) -> RunResult {
@@ -252,6 +266,7 @@ pub fn collect(s: &Scenario, sim: &Simulation) -> RunResult {
         stalls,
         apps,
         warnings,
+        trace: None,
     }
 }
 

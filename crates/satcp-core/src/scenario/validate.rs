@@ -31,6 +31,7 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
             ),
         ));
     }
+    s.trace.validate()?;
     if s.nodes.is_empty() {
         return Err(ScenarioError::new("nodes", "at least one node is needed"));
     }
@@ -419,6 +420,14 @@ pub fn estimate_memory(s: &Scenario) -> MemoryEstimate {
                 how_many(conns_total),
                 dirs
             ),
+        ));
+    }
+    if s.trace.enabled() {
+        let rows = s.trace.max_rows as f64;
+        parts.push((
+            "trace.max_rows".to_string(),
+            rows * crate::metrics::trace::TRACE_ROW_BYTES,
+            format!("up to {} trace rows", how_many(rows)),
         ));
     }
     let packets = window_packets.min(network_capacity(s));
