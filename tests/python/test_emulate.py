@@ -63,12 +63,22 @@ def ours() -> list[str]:
     return [line.split()[0] for line in out.splitlines() if line.startswith(emulate.PREFIX)]
 
 
+def _owner_alive(netns: str) -> bool:
+    """The emulation that made ``netns`` is still running (its controller's
+    pid, in the name, is alive): another instance on this machine, not one
+    this test left behind."""
+    m = emulate._NAME_RE.match(netns)
+    return m is not None and emulate._start_time(int(m.group(1))) == int(m.group(2))
+
+
 @pytest.fixture
 def clean():
-    """Fails a test that leaves a namespace behind (and removes it)."""
+    """Fails a test that leaves a namespace behind (and removes it). The
+    namespaces of emulations still running elsewhere on the machine (their
+    controller alive) are not this test's."""
     before = set(ours())
     yield
-    left = set(ours()) - before
+    left = {n for n in set(ours()) - before if not _owner_alive(n)}
     for netns in left:
         subprocess.run(["ip", "netns", "del", netns], check=False)
     assert not left, f"left behind: {sorted(left)}"
