@@ -49,7 +49,17 @@ const MIDDLE_OVERHEAD: u32 = GSE_FIXED + GSE_FRAG_ID;
 const LAST_OVERHEAD: u32 = GSE_FIXED + GSE_FRAG_ID + GSE_CRC;
 
 /// The FECFRAME length.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum FrameSize {
     /// 64,800 bits.

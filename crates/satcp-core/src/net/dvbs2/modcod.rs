@@ -43,7 +43,17 @@ impl Modulation {
 
 /// The standard that defines a MODCOD; as a setting, the MODCODs a
 /// carrier may use: DVB-S2's, or DVB-S2's and DVB-S2X's.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Standard {
     /// EN 302 307-1.
