@@ -110,3 +110,88 @@ def test_a_bad_csv_row_is_named(tmp_path):
     p = run_cli("run", tmp_path / "s.toml", "--out", tmp_path / "out")
     assert p.returncode == 2
     assert "links[1].ab.dvbs2.esn0_schedule" in p.stderr and "line 3" in p.stderr, p.stderr
+
+
+def shared_beam(fade_t2):
+    """A GEO beam: one DVB-S2 carrier from the gateway to the beam, shared
+    by terminals t1 (clear sky, 12 dB) and t2 (12 dB, or the example's
+    fade down to 1 dB from 30 s to 50 s), each downloading from its
+    server."""
+    example = satcp.load(EXAMPLE)
+    t2 = {"node": "t2", "esn0_db": 12.0}
+    if fade_t2:
+        t2 = {"node": "t2", "esn0_schedule": example["links"][1]["ab"]["dvbs2"]["esn0_schedule"]}
+    fast = {"rate_bps": 1e9, "delay_s": 0.0}
+    return {
+        "name": "shared-beam",
+        "duration_s": 70.0,
+        "sample_interval_s": 1.0,
+        "nodes": ["s1", "s2", "gateway", "beam", "t1", "t2"],
+        "tcp": {"profile": "linux"},
+        "links": [
+            {"a": "s1", "b": "gateway", "rate_bps": 100e6, "delay_s": 0.01},
+            {"a": "s2", "b": "gateway", "rate_bps": 100e6, "delay_s": 0.01},
+            {
+                "name": "satellite",
+                "a": "gateway",
+                "b": "beam",
+                "delay_s": 0.25,
+                "queue_packets": 300,
+                "ba": {"rate_bps": 1e6},
+                "ab": {
+                    "dvbs2": {
+                        "symbol_rate_baud": 2e6,
+                        "margin_db": 1.0,
+                        "esn0_db": 12.0,
+                        "terminals": [{"node": "t1", "esn0_db": 12.0}, t2],
+                    }
+                },
+            },
+            {"a": "beam", "b": "t1", **fast},
+            {"a": "beam", "b": "t2", **fast},
+        ],
+        "apps": [
+            {"kind": "bulk", "client": "t1", "server": "s1"},
+            {"kind": "bulk", "client": "t2", "server": "s2"},
+        ],
+    }
+
+
+def terminal_throughput(r, name, start_s, end_s):
+    """Mean throughput of the beam-to-terminal link over [start_s, end_s), b/s."""
+    links = r.links.set_index("name")
+    link_id = links.loc[f"beam-{name}:ab", "link"]
+    s = r.link_series
+    s = s[(s["link"] == link_id) & (s["time_s"] >= start_s) & (s["time_s"] < end_s)]
+    return s["throughput_bps"].mean()
+
+
+def test_terminals_share_the_carrier_each_with_its_modcod():
+    clear = satcp.run(shared_beam(fade_t2=False))
+    faded = satcp.run(shared_beam(fade_t2=True))
+    # In clear sky the two downloads share the 5.8 Mb/s carrier about
+    # equally (round robin over frames of the same MODCOD).
+    t1, t2 = (terminal_throughput(clear, t, 10, 60) for t in ("t1", "t2"))
+    assert t1 + t2 == pytest.approx(5.75e6, rel=0.05)
+    assert t1 == pytest.approx(t2, rel=0.15)
+    # t2's fade (QPSK 2/5 at its depth) slows t2 down; t1 keeps its own
+    # MODCOD, and its frames alternate with t2's longer ones.
+    t2_fade = terminal_throughput(faded, "t2", 32, 40)
+    t1_fade = terminal_throughput(faded, "t1", 32, 40)
+    assert t2_fade < 0.5 * t2
+    assert t1_fade > t2_fade
+    carrier = faded.raw["links"][4]["dvbs2"]
+    assert carrier["terminals"]["t2"]["frames_lost"] > 0
+    assert carrier["terminals"]["t1"]["frames_lost"] == 0
+    assert carrier["terminals"]["beam"]["frames"] == 0
+
+
+def test_a_shared_carrier_needs_drop_tail_queues_and_known_nodes():
+    s = shared_beam(fade_t2=False)
+    s["links"][2]["ab"]["queue"] = "red"
+    with pytest.raises(satcp.ScenarioError, match=r"dvbs2\.terminals.*drop_tail"):
+        satcp.run(s)
+    s = shared_beam(fade_t2=False)
+    s["links"][2]["ab"]["dvbs2"]["terminals"][0]["node"] = "t9"
+    with pytest.raises(satcp.ScenarioError, match=r"terminals\[0\]\.node.*t9"):
+        satcp.run(s)

@@ -10,7 +10,7 @@ use super::error_model::{ErrorModel, Fate};
 use super::link_arq::{ArqVerdict, LinkArq};
 use super::link_config::{DirectionConfig, Streams};
 use super::packet::{LinkId, NodeId, Packet, PacketId, PacketPool};
-use super::queue::Queue;
+use super::queue::{Queue, QueueLimit};
 use super::router::DropCause;
 use super::schedule::Schedule;
 use crate::engine::{Duration, SimTime};
@@ -133,10 +133,13 @@ impl Link {
             rate_schedule: config.rate_schedule.as_deref().map(Schedule::new),
             arq: config.arq.build(),
             congestion_loss: CongestionLoss::new(config.congestion_loss, streams.rng("congestion")),
-            dvbs2: config
-                .dvbs2
-                .as_ref()
-                .map(|c| Box::new(c.build(config.delay_s, streams.rng("rain")))),
+            dvbs2: config.dvbs2.as_ref().map(|c| {
+                let queue_limit = match config.queue.limit() {
+                    QueueLimit::Packets(n) => n,
+                    _ => usize::MAX,
+                };
+                Box::new(c.build(config.delay_s, queue_limit, streams))
+            }),
             in_service: None,
             // No packet is 0 bytes long: the first one computes.
             last_tx: (0, 0, Duration::ZERO),
@@ -174,9 +177,14 @@ impl Link {
     pub fn dvbs2_stats(&self) -> Option<CarrierStats> {
         self.dvbs2.as_deref().map(Carrier::stats)
     }
-    /// Packets waiting in the queue.
+    /// Packets waiting in the queue (and in the queues of the terminals
+    /// that share a DVB-S2 carrier).
     pub fn queue_packets(&self) -> usize {
-        self.queue.len_packets()
+        self.queue.len_packets() + self.dvbs2.as_deref().map_or(0, Carrier::queued)
+    }
+    /// The DVB-S2 carrier, if the direction has one (to place it).
+    pub fn dvbs2_mut(&mut self) -> Option<&mut Carrier> {
+        self.dvbs2.as_deref_mut()
     }
     /// The packet being serialized, if any.
     pub fn in_service(&self) -> Option<PacketId> {
@@ -304,6 +312,26 @@ impl Link {
         true
     }
 
+    /// `offer` on a DVB-S2 carrier that terminals share: into the queue of
+    /// the packet's terminal, or dropped if it is full.
+    #[cold]
+    #[inline(never)]
+    fn offer_to_terminal(
+        &mut self,
+        pkt: PacketId,
+        pool: &PacketPool,
+        dropped: &mut Vec<(PacketId, DropCause)>,
+    ) {
+        let p = pool.get(pkt);
+        let carrier = self.dvbs2.as_deref_mut().expect("a carrier");
+        if !carrier.enqueue(pkt, p.size, p.dst) {
+            dropped.push((pkt, DropCause::Overflow));
+            self.stats.queue_drops += 1;
+        }
+        let q = carrier.queued() as u64;
+        self.stats.max_queue_packets = self.stats.max_queue_packets.max(q);
+    }
+
     /// The next frame to send with ARQ on: a resend if one waits, else
     /// the queue's next packet. Out of line, like `congestion_drop`.
     #[cold]
@@ -334,6 +362,10 @@ impl Link {
     ) {
         self.stats.enqueued_packets += 1;
         if self.congestion_loss.is_some() && self.congestion_drop(pkt, pool, dropped) {
+            return;
+        }
+        if self.dvbs2.as_deref().is_some_and(Carrier::is_shared) {
+            self.offer_to_terminal(pkt, pool, dropped);
             return;
         }
         let before = dropped.len();

@@ -100,6 +100,16 @@ impl DirectionConfig {
         self.errors.validate().map_err(|e| e.under("errors"))?;
         self.reorder.validate().map_err(|e| e.under("reorder"))?;
         self.arq.validate().map_err(|e| e.under("arq"))?;
+        if self.dvbs2.as_ref().is_some_and(|c| !c.terminals.is_empty()) {
+            // Each terminal has a drop-tail queue of queue_packets.
+            let packets = matches!(self.queue.limit(), super::queue::QueueLimit::Packets(_));
+            if self.queue.kind() != "drop_tail" || !packets {
+                return Err(ScenarioError::new(
+                    "dvbs2.terminals",
+                    "needs queue = \"drop_tail\" with queue_packets (each terminal's queue)",
+                ));
+            }
+        }
         if self.dvbs2.is_some() {
             // The carrier sets the rate and decides the frames' fate.
             if self.rate_schedule.is_some() {

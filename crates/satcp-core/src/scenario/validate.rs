@@ -53,6 +53,14 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
         }
         node(format!("links[{i}].a"), &l.a)?;
         node(format!("links[{i}].b"), &l.b)?;
+        for (dir, d) in [("ab", &l.ab), ("ba", &l.ba)] {
+            for (j, t) in d.dvbs2.iter().flat_map(|c| c.terminals.iter().enumerate()) {
+                node(
+                    format!("links[{i}].{dir}.dvbs2.terminals[{j}].node"),
+                    &t.node,
+                )?;
+            }
+        }
         if l.a == l.b {
             return Err(bad(format!("links[{i}].b"), &l.b, "must differ from a"));
         }
@@ -522,10 +530,12 @@ fn network_capacity(s: &Scenario) -> f64 {
             let rates = d.rate_schedule.iter().flatten().map(|p| p[1]);
             let rate = rates.chain(d.rate_bps).fold(0.0, f64::max);
             total += queue + (rate * delay / 8.0 / MIN_PACKET_BYTES).ceil() + 1.0;
-            if d.dvbs2.is_some() {
+            if let Some(c) = &d.dvbs2 {
                 // The packets of the frame on the air, in its largest data
-                // field (DVB-S2's 9/10 codes, Kbch 58,192).
+                // field (DVB-S2's 9/10 codes, Kbch 58,192), and the queue
+                // of each terminal that shares the carrier.
                 total += (58_192.0 / 8.0 / MIN_PACKET_BYTES).ceil();
+                total += queue * c.terminals.len() as f64;
             }
         }
     }

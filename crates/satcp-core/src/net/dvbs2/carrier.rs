@@ -1,15 +1,21 @@
 //! A DVB-S2 forward carrier on a link direction: frame after frame, each
-//! with the MODCOD that ACM chose for the terminal, filled with the queue's
-//! packets in GSE, sent in the PLFRAME's time at the symbol rate. The
-//! packets whose last byte is in a frame leave when it ends, together
-//! (the receiver decodes the whole frame first), or are lost together
-//! when it fails.
+//! with the MODCOD that ACM chose for its terminal, filled with that
+//! terminal's packets in GSE, sent in the PLFRAME's time at the symbol
+//! rate. The packets whose last byte is in a frame leave when it ends,
+//! together (the receiver decodes the whole frame first), or are lost
+//! together when it fails.
+//!
+//! With one terminal (the far end), the frames take the direction's queue's
+//! packets in its order. With several (`dvbs2.terminals`), each terminal
+//! has its own drop-tail queue of the direction's `queue_packets`, and the
+//! frames go to the terminals with packets in turn (round robin, a frame
+//! each), each with its own MODCOD.
 //!
 //! A frame is built when the transmitter is free and a packet waits; it
-//! takes what the queue holds then (later packets wait for the next
-//! frame) and is padded if that is not enough: the gateway does not wait
-//! to fill frames, and an idle carrier sends nothing (its dummy frames
-//! cost no one anything). A frame that completes no packet (a long
+//! takes what its terminal's queue holds then (later packets wait for the
+//! next frame) and is padded if that is not enough: the gateway does not
+//! wait to fill frames, and an idle carrier sends nothing (its dummy
+//! frames cost no one anything). A frame that completes no packet (a long
 //! packet's middle fragment in a small frame) is followed at once by the
 //! next.
 
@@ -19,7 +25,7 @@ use super::framing::{data_field_bytes, FrameSize, Packer, Released};
 use super::modcod::Modcod;
 use super::Dvbs2Config;
 use crate::engine::{Duration, SimTime};
-use crate::net::packet::PacketId;
+use crate::net::packet::{NodeId, PacketId};
 use serde::Serialize;
 use std::collections::{BTreeMap, VecDeque};
 
@@ -35,6 +41,29 @@ pub struct CarrierStats {
     pub padding_bytes: u64,
     /// Frames per MODCOD.
     pub frames_by_modcod: BTreeMap<String, u64>,
+    /// With several terminals: frames, frames lost and packets dropped at
+    /// their queues, per terminal (the far end by its node's name too).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub terminals: BTreeMap<String, TerminalStats>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct TerminalStats {
+    pub frames: u64,
+    pub frames_lost: u64,
+    pub queue_drops: u64,
+}
+
+/// A terminal the carrier sends to: its Es/N0, the packet it is carrying
+/// in fragments, and (when it shares the carrier) its queue.
+#[derive(Debug)]
+struct Terminal {
+    /// Its node's name; empty for the far end until the link is placed.
+    node: String,
+    esn0: EsN0,
+    packer: Packer,
+    queue: VecDeque<(PacketId, u32)>,
+    stats: TerminalStats,
 }
 
 #[derive(Debug)]
@@ -44,8 +73,15 @@ pub struct Carrier {
     pilots: bool,
     loop_delay: Duration,
     acm: Acm,
-    esn0: EsN0,
-    packer: Packer,
+    /// The far end first, then the terminals that share the carrier.
+    terminals: Vec<Terminal>,
+    /// The terminal of each destination node (index into `terminals`);
+    /// empty: all the far end's.
+    terminal_of: Vec<u16>,
+    /// The most packets each terminal's queue holds (shared carriers).
+    queue_limit: usize,
+    /// The terminal that had the last frame.
+    turn: usize,
     /// Packets of the last frame sent, to leave when it ends.
     packed: VecDeque<Released>,
     /// When the last frame sent ends.
@@ -57,9 +93,17 @@ pub struct Carrier {
 }
 
 impl Carrier {
-    /// The carrier `c` describes, its MODCOD chosen from Es/N0 measured
-    /// `loop_delay` earlier on `esn0`.
-    pub fn new(c: &Dvbs2Config, loop_delay: Duration, esn0: EsN0) -> Carrier {
+    /// The carrier `c` describes, its MODCODs chosen from Es/N0 measured
+    /// `loop_delay` earlier: the far end's `far_end`, and each terminal's
+    /// that shares it (`shared`: node and Es/N0) with a queue of
+    /// `queue_limit` packets.
+    pub fn new(
+        c: &Dvbs2Config,
+        loop_delay: Duration,
+        far_end: EsN0,
+        shared: Vec<(String, EsN0)>,
+        queue_limit: usize,
+    ) -> Carrier {
         let (frame, pilots) = (c.frame, c.pilots);
         let efficiency = |m: &Modcod| {
             let bits = frame.kbch(m).expect("validated: the frame size exists") as f64;
@@ -67,14 +111,26 @@ impl Carrier {
         };
         let modcods = c.modcod_set().expect("validated");
         let set = modcods.iter().map(|&m| (m, efficiency(m))).collect();
+        let terminal = |node: String, esn0: EsN0| Terminal {
+            node,
+            esn0,
+            packer: Packer::new(c.gse_label_bytes),
+            queue: VecDeque::new(),
+            stats: TerminalStats::default(),
+        };
+        let terminals = std::iter::once(terminal(String::new(), far_end))
+            .chain(shared.into_iter().map(|(n, e)| terminal(n, e)))
+            .collect();
         Carrier {
             symbol_rate_baud: c.symbol_rate_baud,
             frame,
             pilots,
             loop_delay,
             acm: Acm::new(set, c.margin_db),
-            esn0,
-            packer: Packer::new(c.gse_label_bytes),
+            terminals,
+            terminal_of: Vec::new(),
+            queue_limit,
+            turn: 0,
             packed: VecDeque::new(),
             frames_end: SimTime::ZERO,
             released_lost: false,
@@ -83,8 +139,53 @@ impl Carrier {
         }
     }
 
+    /// Several terminals share the carrier: packets go to their queues
+    /// (`enqueue`), not to the direction's.
+    pub fn is_shared(&self) -> bool {
+        self.terminals.len() > 1
+    }
+
+    /// The nodes of the terminals that share the carrier, in order (the
+    /// far end's not included).
+    pub fn shared_nodes(&self) -> impl Iterator<Item = &str> {
+        self.terminals[1..].iter().map(|t| t.node.as_str())
+    }
+
+    /// Places the carrier: the far end's node name, and the terminal of
+    /// each destination node (0: the far end, i: `shared_nodes`' i-th).
+    pub fn place(&mut self, far_end: &str, terminal_of: Vec<u16>) {
+        self.terminals[0].node = far_end.to_string();
+        self.terminal_of = terminal_of;
+    }
+
+    /// A packet for `dst` arrives (a shared carrier): into its terminal's
+    /// queue; false if the queue is full (the packet is dropped).
+    pub fn enqueue(&mut self, p: PacketId, size: u32, dst: NodeId) -> bool {
+        let k = self.terminal_of.get(dst as usize).copied().unwrap_or(0) as usize;
+        let t = &mut self.terminals[k];
+        if t.queue.len() >= self.queue_limit {
+            t.stats.queue_drops += 1;
+            return false;
+        }
+        t.queue.push_back((p, size));
+        true
+    }
+
+    /// Packets waiting in the terminals' queues.
+    pub fn queued(&self) -> usize {
+        self.terminals.iter().map(|t| t.queue.len()).sum()
+    }
+
     pub fn stats(&self) -> CarrierStats {
-        self.stats.clone()
+        let mut s = self.stats.clone();
+        if self.is_shared() {
+            s.terminals = self
+                .terminals
+                .iter()
+                .map(|t| (t.node.clone(), t.stats))
+                .collect();
+        }
+        s
     }
 
     /// Time spent sending frames, ns.
@@ -98,9 +199,10 @@ impl Carrier {
     }
 
     /// The transmitter is free at `now`: the next packet to leave and when
-    /// (the end of its frame), sending new frames with packets from
-    /// `dequeue` (id and size) if none is left of the last; None when
-    /// nothing waits.
+    /// (the end of its frame), sending new frames if none is left of the
+    /// last: from `dequeue` (id and size; the direction's queue) with one
+    /// terminal, from the terminals' queues when shared. None when nothing
+    /// waits.
     pub fn next(
         &mut self,
         now: SimTime,
@@ -117,6 +219,16 @@ impl Carrier {
         Some((r.packet, r.size, self.frames_end))
     }
 
+    /// The terminal whose turn it is: the next after the last served with
+    /// a packet waiting (whole or in part); None if none has one.
+    fn next_turn(&self) -> Option<usize> {
+        let n = self.terminals.len();
+        (1..=n).map(|i| (self.turn + i) % n).find(|&k| {
+            let t = &self.terminals[k];
+            t.packer.has_partial() || !t.queue.is_empty()
+        })
+    }
+
     /// Sends a frame from `t`; returns when it ends, None if there was
     /// nothing to send.
     fn send_frame(
@@ -124,21 +236,38 @@ impl Carrier {
         t: SimTime,
         dequeue: &mut impl FnMut() -> Option<(PacketId, u32)>,
     ) -> Option<SimTime> {
-        let measured = self
-            .esn0
-            .measured(SimTime(t.0.saturating_sub(self.loop_delay.0)));
+        let k = if self.is_shared() {
+            self.next_turn()?
+        } else {
+            0
+        };
+        let shared = self.is_shared();
+        let Terminal {
+            esn0,
+            packer,
+            queue,
+            stats,
+            ..
+        } = &mut self.terminals[k];
+        let measured = esn0.measured(SimTime(t.0.saturating_sub(self.loop_delay.0)));
         let m = self.acm.choose(measured);
-        let lost = !acm::received(m, self.esn0.at(t));
+        let lost = !acm::received(m, esn0.at(t));
         let kbch = self
             .frame
             .kbch(m)
             .expect("validated: the frame size exists");
-        let f = self
-            .packer
-            .fill(data_field_bytes(kbch), lost, dequeue, &mut self.packed);
+        let room = data_field_bytes(kbch);
+        let f = if shared {
+            packer.fill(room, lost, || queue.pop_front(), &mut self.packed)
+        } else {
+            packer.fill(room, lost, &mut *dequeue, &mut self.packed)
+        };
         if f.payload_bytes == 0 {
             return None;
         }
+        self.turn = k;
+        stats.frames += 1;
+        stats.frames_lost += u64::from(lost);
         let symbols = self.frame.symbols(m.modulation, self.pilots);
         let duration = Duration::from_secs_f64(symbols as f64 / self.symbol_rate_baud);
         self.frames_end = t + duration;
@@ -165,7 +294,13 @@ mod tests {
             "symbol_rate_baud": 1e6, "pilots": false, "margin_db": margin_db, "esn0_db": 0.0
         }))
         .unwrap();
-        Carrier::new(&c, Duration::from_secs_f64(loop_delay_s), esn0)
+        Carrier::new(
+            &c,
+            Duration::from_secs_f64(loop_delay_s),
+            esn0,
+            Vec::new(),
+            0,
+        )
     }
 
     /// Sends one 1,500-byte packet at each second; returns the MODCOD of
@@ -230,5 +365,48 @@ mod tests {
         // Nothing waits: no frame.
         assert_eq!(c.next(SimTime(40_000_000), || None), None);
         assert_eq!(c.stats.frames, 1);
+    }
+
+    /// Two terminals share the carrier: node 1 at 12 dB (16APSK 3/4 with
+    /// 1 dB of margin), node 2 at 3 dB (QPSK 1/2, 1.00 <= 2.0 < QPSK 3/5's
+    /// 2.23). Their frames alternate while both have packets, each with its
+    /// own MODCOD; the far end (node 0) has none. Queues of 3 packets: the
+    /// fourth for node 2 is dropped.
+    #[test]
+    fn terminals_take_turns_each_with_its_modcod() {
+        let c: Dvbs2Config = serde_json::from_value(serde_json::json!({
+            "symbol_rate_baud": 1e6, "margin_db": 1.0, "esn0_db": 20.0
+        }))
+        .unwrap();
+        let shared = vec![
+            ("t1".to_string(), EsN0::Constant(12.0)),
+            ("t2".to_string(), EsN0::Constant(3.0)),
+        ];
+        let mut c = Carrier::new(&c, Duration::ZERO, EsN0::Constant(20.0), shared, 3);
+        c.place("beam", vec![0, 1, 2]);
+        assert!(c.is_shared());
+        for p in 0..3 {
+            assert!(c.enqueue(p, 1500, 1));
+            assert!(c.enqueue(10 + p, 1500, 2));
+        }
+        assert!(!c.enqueue(13, 1500, 2), "t2's queue is full");
+        assert_eq!(c.queued(), 6);
+        // A 16APSK 3/4 frame holds (48,408 - 80) / 8 = 6,041 bytes: all
+        // three of t1's packets (3 x 1,510); a QPSK 1/2 frame 4,016: two of
+        // t2's, the third's first fragment; then t1 has nothing, and t2's
+        // next frame completes it.
+        let mut order = Vec::new();
+        let mut now = SimTime::ZERO;
+        while let Some((p, _, at)) = c.next(now, || None) {
+            order.push(p);
+            now = at;
+        }
+        assert_eq!(order, [0, 1, 2, 10, 11, 12]);
+        let s = c.stats();
+        assert_eq!(s.frames_by_modcod["16APSK 3/4"], 1);
+        assert_eq!(s.frames_by_modcod["QPSK 1/2"], 2);
+        assert_eq!(s.terminals["t2"].queue_drops, 1);
+        assert_eq!(s.terminals["t2"].frames, 2);
+        assert_eq!(s.terminals["beam"].frames, 0);
     }
 }

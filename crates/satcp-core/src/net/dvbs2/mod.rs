@@ -85,6 +85,80 @@ pub struct Dvbs2Config {
     /// A synthetic rain fade on esn0_db (Maseng-Bakken, as ITU-R P.1853):
     /// `rain = { median_db, sigma, beta_per_s, probability, step_s }`.
     pub rain: Option<RainConfig>,
+    /// Terminals that share the carrier, each reached through the far end
+    /// (a beam node): `[{ node, esn0_db, esn0_schedule, rain }, ...]`.
+    /// A packet is the first listed terminal's on its way from the far end
+    /// to its destination, else the far end's (the Es/N0 above). Each
+    /// terminal has its own queue of `queue_packets` (drop-tail) and its
+    /// own MODCOD; frames go to the terminals with packets in turn.
+    #[serde(default)]
+    pub terminals: Vec<TerminalConfig>,
+}
+
+/// One terminal of a shared carrier (`dvbs2.terminals`).
+#[derive(Clone, Debug, PartialEq, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TerminalConfig {
+    /// The terminal's node.
+    pub node: String,
+    /// Its clear-sky Es/N0, dB (needed unless esn0_schedule is given).
+    #[schemars(range(min = MIN_ESN0_DB, max = MAX_ESN0_DB))]
+    pub esn0_db: Option<f64>,
+    /// Its Es/N0 over time, [[time_s, esn0_db], ...] (inline only).
+    #[schemars(extend("x-unit" = "[s, dB]"))]
+    pub esn0_schedule: Option<Vec<[f64; 2]>>,
+    /// A rain fade on esn0_db, as the carrier's `rain`; drawn from the
+    /// stream `rain/<node>/<link>/<dir>`.
+    pub rain: Option<RainConfig>,
+}
+
+/// Checks one terminal's Es/N0 settings (paths relative to their table).
+fn check_esn0(
+    esn0_db: Option<f64>,
+    schedule: &Option<Vec<[f64; 2]>>,
+    rain: &Option<RainConfig>,
+) -> Result<(), ScenarioError> {
+    let esn0 = |field: &str, v: f64| range(field, v, MIN_ESN0_DB, MAX_ESN0_DB);
+    match (esn0_db, schedule, rain) {
+        (_, Some(_), Some(_)) => {
+            return Err(ScenarioError::new(
+                "rain",
+                "not with esn0_schedule (the schedule is the Es/N0)",
+            ))
+        }
+        (None, None, _) => {
+            return Err(ScenarioError::new(
+                "esn0_db",
+                "missing: the terminal's clear-sky Es/N0 (or esn0_schedule)",
+            ))
+        }
+        (Some(v), _, _) => esn0("esn0_db", v)?,
+        (None, Some(_), None) => {}
+    }
+    if let Some(points) = schedule {
+        crate::net::schedule::check(points, esn0).map_err(|e| e.under("esn0_schedule"))?;
+    }
+    if let Some(r) = rain {
+        r.validate().map_err(|e| e.under("rain"))?;
+    }
+    Ok(())
+}
+
+/// One terminal's Es/N0 process.
+fn build_esn0(
+    esn0_db: Option<f64>,
+    schedule: &Option<Vec<[f64; 2]>>,
+    rain: &Option<RainConfig>,
+    rng: crate::engine::RngStream,
+) -> EsN0 {
+    match (schedule, rain) {
+        (Some(points), _) => EsN0::series(points),
+        (None, Some(rain)) => EsN0::Rain {
+            clear_sky_db: esn0_db.expect("validated"),
+            fade: RainFade::new(rain, rng),
+        },
+        (None, None) => EsN0::Constant(esn0_db.expect("validated")),
+    }
 }
 
 fn yes() -> bool {
@@ -114,28 +188,13 @@ impl Dvbs2Config {
                 "must be 0, 3 or 6",
             ));
         }
-        let esn0 = |field: &str, v: f64| range(field, v, MIN_ESN0_DB, MAX_ESN0_DB);
-        match (self.esn0_db, &self.esn0_schedule, &self.rain) {
-            (_, Some(_), Some(_)) => {
-                return Err(ScenarioError::new(
-                    "rain",
-                    "not with esn0_schedule (the schedule is the Es/N0)",
-                ))
+        check_esn0(self.esn0_db, &self.esn0_schedule, &self.rain)?;
+        for (i, t) in self.terminals.iter().enumerate() {
+            let at = format!("terminals[{i}]");
+            check_esn0(t.esn0_db, &t.esn0_schedule, &t.rain).map_err(|e| e.under(&at))?;
+            if self.terminals[..i].iter().any(|u| u.node == t.node) {
+                return Err(bad(format!("{at}.node"), &t.node, "is listed twice"));
             }
-            (None, None, _) => {
-                return Err(ScenarioError::new(
-                    "esn0_db",
-                    "missing: the terminal's clear-sky Es/N0 (or esn0_schedule)",
-                ))
-            }
-            (Some(v), _, _) => esn0("esn0_db", v)?,
-            (None, Some(_), None) => {}
-        }
-        if let Some(points) = &self.esn0_schedule {
-            crate::net::schedule::check(points, esn0).map_err(|e| e.under("esn0_schedule"))?;
-        }
-        if let Some(r) = &self.rain {
-            r.validate().map_err(|e| e.under("rain"))?;
         }
         self.modcod_set()?;
         Ok(())
@@ -216,22 +275,35 @@ impl Dvbs2Config {
         self.loop_delay_s.unwrap_or(2.0 * delay_s)
     }
 
-    /// The carrier of a direction of delay `delay_s`, its rain drawn from
-    /// `rng`.
-    pub fn build(&self, delay_s: f64, rng: crate::engine::RngStream) -> Carrier {
-        let esn0 = match (&self.esn0_schedule, &self.rain) {
-            (Some(points), _) => EsN0::series(points),
-            (None, Some(rain)) => EsN0::Rain {
-                clear_sky_db: self.esn0_db.expect("validated"),
-                fade: RainFade::new(rain, rng),
-            },
-            (None, None) => EsN0::Constant(self.esn0_db.expect("validated")),
-        };
-        Carrier::new(
-            self,
-            Duration::from_secs_f64(self.loop_delay_s(delay_s)),
-            esn0,
-        )
+    /// The carrier of a direction of delay `delay_s` whose queue limit
+    /// is `queue_packets` (each terminal's, when several share it); its
+    /// rain drawn from `streams` (`rain/<link>/<dir>`, and per terminal
+    /// `rain/<node>/<link>/<dir>`).
+    pub fn build(
+        &self,
+        delay_s: f64,
+        queue_packets: usize,
+        streams: &crate::net::link_config::Streams,
+    ) -> Carrier {
+        let far_end = build_esn0(
+            self.esn0_db,
+            &self.esn0_schedule,
+            &self.rain,
+            streams.rng("rain"),
+        );
+        let shared = self
+            .terminals
+            .iter()
+            .map(|t| {
+                let rng = streams.rng(&format!("rain/{}", t.node));
+                (
+                    t.node.clone(),
+                    build_esn0(t.esn0_db, &t.esn0_schedule, &t.rain, rng),
+                )
+            })
+            .collect();
+        let loop_delay = Duration::from_secs_f64(self.loop_delay_s(delay_s));
+        Carrier::new(self, loop_delay, far_end, shared, queue_packets)
     }
 }
 
@@ -300,6 +372,16 @@ mod tests {
                 "positive",
             ),
             (json!({"rain": {"median_db": 1.0}}), "rain", "sigma"),
+            (
+                json!({"terminals": [{"node": "t1"}]}),
+                "terminals[0].esn0_db",
+                "missing",
+            ),
+            (
+                json!({"terminals": [{"node": "t1", "esn0_db": 3}, {"node": "t1", "esn0_db": 4}]}),
+                "terminals[1].node",
+                "t1 is listed twice",
+            ),
         ] {
             let e = parse(v.clone()).unwrap_err();
             assert_eq!(e.field, field, "{v}");
