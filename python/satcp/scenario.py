@@ -136,6 +136,9 @@ def _read_bounded(path: str, field: str) -> str:
 
 def read_schedule_csv(path: str, field: str = "schedule") -> list[list[float]]:
     """``[[time_s, value], ...]`` from a two-column CSV file."""
+    if "\0" in path:
+        # open() would raise ValueError, not OSError.
+        raise ScenarioError(f"invalid scenario: {field}: {path!r} is not a file name (a NUL byte)")
     points = []
     try:
         text = _read_bounded(path, field)

@@ -195,3 +195,11 @@ def test_a_shared_carrier_needs_drop_tail_queues_and_known_nodes():
     s["links"][2]["ab"]["dvbs2"]["terminals"][0]["node"] = "t9"
     with pytest.raises(satcp.ScenarioError, match=r"terminals\[0\]\.node.*t9"):
         satcp.run(s)
+
+
+def test_a_schedule_file_name_with_a_nul_byte_is_bad_input():
+    # Found by the scenario fuzzer: open() raises ValueError on it.
+    from satcp.scenario import read_schedule_csv
+
+    with pytest.raises(satcp.ScenarioError, match=r"links\[0\]\.rate_schedule.*NUL"):
+        read_schedule_csv("a\0b", "links[0].rate_schedule")
