@@ -75,11 +75,17 @@ def load(
 
 
 #: A link's schedules, by their path in a link or direction table.
-SCHEDULES = (("delay_schedule",), ("rate_schedule",), ("errors", "loss_schedule"))
+SCHEDULES = (
+    ("delay_schedule",),
+    ("rate_schedule",),
+    ("errors", "loss_schedule"),
+    ("dvbs2", "esn0_schedule"),
+)
 
 
 def _read_schedule_files(scenario: dict[str, Any], base: str) -> None:
-    """A link's ``delay_schedule`` / ``rate_schedule`` / ``errors.loss_schedule``
+    """A link's ``delay_schedule`` / ``rate_schedule`` / ``errors.loss_schedule`` /
+    ``dvbs2.esn0_schedule``
     as a file name (CSV, two columns: time in seconds and the value; ``#``
     comments and a header line allowed; relative to the scenario file) is read
     into the table of points the core takes."""
@@ -130,6 +136,9 @@ def _read_bounded(path: str, field: str) -> str:
 
 def read_schedule_csv(path: str, field: str = "schedule") -> list[list[float]]:
     """``[[time_s, value], ...]`` from a two-column CSV file."""
+    if "\0" in path:
+        # open() would raise ValueError, not OSError.
+        raise ScenarioError(f"invalid scenario: {field}: {path!r} is not a file name (a NUL byte)")
     points = []
     try:
         text = _read_bounded(path, field)

@@ -281,7 +281,38 @@ def direction(draw: Any) -> dict[str, Any]:
     if draw(ints(0, 3)) == 0:
         attempts = draw(ints(0, 4))
         d["arq"] = pruned({"attempts": attempts, "recover_all": draw(B) if attempts else None})
+    if "rate_schedule" not in d and "arq" not in d and draw(ints(0, 5)) == 0:
+        # (The carrier sets the rate and has no ARQ.)
+        d["dvbs2"] = dvbs2_table(draw)
     return d
+
+
+def dvbs2_table(draw: Any) -> dict[str, Any]:
+    """A DVB-S2 carrier (docs/satellite-access.md): constant Es/N0, a
+    series or a rain fade."""
+    c = {
+        "symbol_rate_baud": draw(pick(1e5, 1e6, 2e7)),
+        "frame": draw(maybe(pick("normal", "short"))),
+        "pilots": draw(maybe(B)),
+        "standard": draw(maybe(pick("s2", "s2x"))),
+        "margin_db": draw(maybe(small(0, 3))),
+        "loop_delay_s": draw(maybe(small(0, 1))),
+        "gse_label_bytes": draw(maybe(pick(0, 3, 6))),
+        "esn0_db": draw(small(-5, 20)),
+    }
+    kind = draw(ints(0, 2))
+    if kind == 1:
+        c["esn0_schedule"] = draw(schedule(small(-5, 20)))
+    elif kind == 2:
+        c["rain"] = pruned(
+            {
+                "median_db": draw(small(0.1, 5)),
+                "sigma": draw(small(0.1, 1.5)),
+                "beta_per_s": draw(maybe(small(1e-4, 0.1))),
+                "probability": draw(maybe(small(0.01, 1))),
+            }
+        )
+    return pruned(c)
 
 
 #: Each variant family's settings table: field -> values in range.

@@ -74,12 +74,16 @@ def test_the_generator_covers_every_registered_kind():
         seen |= {f"app {a['kind']}" for a in sc["apps"]}
         seen |= {f"router {r['kind']}" for r in sc.get("routers", [])}
         seen |= {f"queue {q}" for q in QUEUE_KINDS if f'"queue": "{q}"' in text}
-        seen |= {s for s in ("delay_schedule", "rate_schedule", "loss_schedule") if s in text}
+        seen |= {
+            s
+            for s in ("delay_schedule", "rate_schedule", "loss_schedule", "dvbs2", "esn0_schedule")
+            if s in text
+        }
     want = (
         {f"variant {v}" for v in VARIANTS}
         | {f"app {a}" for a in APP_KINDS}
         | {f"router {r}" for r in ROUTER_KINDS}
         | {f"queue {q}" for q in QUEUE_KINDS}
-        | {"delay_schedule", "rate_schedule", "loss_schedule"}
+        | {"delay_schedule", "rate_schedule", "loss_schedule", "dvbs2", "esn0_schedule"}
     )
     assert want <= seen, sorted(want - seen)

@@ -5,11 +5,12 @@
 //! transmission (`end_transmission`); the simulation schedules it.
 
 use super::congestion_loss::CongestionLoss;
+use super::dvbs2::carrier::{Carrier, CarrierStats};
 use super::error_model::{ErrorModel, Fate};
 use super::link_arq::{ArqVerdict, LinkArq};
 use super::link_config::{DirectionConfig, Streams};
 use super::packet::{LinkId, NodeId, Packet, PacketId, PacketPool};
-use super::queue::Queue;
+use super::queue::{Queue, QueueLimit};
 use super::router::DropCause;
 use super::schedule::Schedule;
 use crate::engine::{Duration, SimTime};
@@ -96,6 +97,9 @@ pub struct Link {
     arq: Option<Box<LinkArq>>,
     /// Random drops at the queue entrance (`congestion_loss`), None when off.
     congestion_loss: Option<Box<CongestionLoss>>,
+    /// A DVB-S2 carrier (`dvbs2`): it sends the packets in frames, None for
+    /// a link that sends packet after packet.
+    dvbs2: Option<Box<Carrier>>,
     /// Packet being serialized, if any.
     in_service: Option<InService>,
     /// The size, rate and transmission time of the last packet sent: most
@@ -129,6 +133,13 @@ impl Link {
             rate_schedule: config.rate_schedule.as_deref().map(Schedule::new),
             arq: config.arq.build(),
             congestion_loss: CongestionLoss::new(config.congestion_loss, streams.rng("congestion")),
+            dvbs2: config.dvbs2.as_ref().map(|c| {
+                let queue_limit = match config.queue.limit() {
+                    QueueLimit::Packets(n) => n,
+                    _ => usize::MAX,
+                };
+                Box::new(c.build(config.delay_s, queue_limit, streams))
+            }),
             in_service: None,
             // No packet is 0 bytes long: the first one computes.
             last_tx: (0, 0, Duration::ZERO),
@@ -158,12 +169,22 @@ impl Link {
     pub fn stats(&self) -> LinkStats {
         LinkStats {
             ce_marks: self.queue.ce_marks(),
+            busy_ns: self.stats.busy_ns + self.dvbs2.as_deref().map_or(0, Carrier::busy_ns),
             ..self.stats
         }
     }
-    /// Packets waiting in the queue.
+    /// The DVB-S2 carrier's statistics, if the direction has one.
+    pub fn dvbs2_stats(&self) -> Option<CarrierStats> {
+        self.dvbs2.as_deref().map(Carrier::stats)
+    }
+    /// Packets waiting in the queue (and in the queues of the terminals
+    /// that share a DVB-S2 carrier).
     pub fn queue_packets(&self) -> usize {
-        self.queue.len_packets()
+        self.queue.len_packets() + self.dvbs2.as_deref().map_or(0, Carrier::queued)
+    }
+    /// The DVB-S2 carrier, if the direction has one (to place it).
+    pub fn dvbs2_mut(&mut self) -> Option<&mut Carrier> {
+        self.dvbs2.as_deref_mut()
     }
     /// Bytes waiting in the queue.
     pub fn queue_bytes(&self) -> u64 {
@@ -201,6 +222,11 @@ impl Link {
             .in_service
             .take()
             .expect("a transmission ends without a packet");
+        if self.dvbs2.as_deref().is_some_and(Carrier::released_lost) {
+            // Its BBFrame was not decoded.
+            self.stats.corrupted += 1;
+            return (packet, Outcome::Drop(DropCause::Corruption));
+        }
         let Some(errors) = self.errors.as_deref_mut() else {
             // A perfect link: one branch.
             return (packet, self.delivered(Duration::ZERO, false, now));
@@ -290,6 +316,26 @@ impl Link {
         true
     }
 
+    /// `offer` on a DVB-S2 carrier that terminals share: into the queue of
+    /// the packet's terminal, or dropped if it is full.
+    #[cold]
+    #[inline(never)]
+    fn offer_to_terminal(
+        &mut self,
+        pkt: PacketId,
+        pool: &PacketPool,
+        dropped: &mut Vec<(PacketId, DropCause)>,
+    ) {
+        let p = pool.get(pkt);
+        let carrier = self.dvbs2.as_deref_mut().expect("a carrier");
+        if !carrier.enqueue(pkt, p.size, p.dst) {
+            dropped.push((pkt, DropCause::Overflow));
+            self.stats.queue_drops += 1;
+        }
+        let q = carrier.queued() as u64;
+        self.stats.max_queue_packets = self.stats.max_queue_packets.max(q);
+    }
+
     /// The next frame to send with ARQ on: a resend if one waits, else
     /// the queue's next packet. Out of line, like `congestion_drop`.
     #[cold]
@@ -322,6 +368,10 @@ impl Link {
         if self.congestion_loss.is_some() && self.congestion_drop(pkt, pool, dropped) {
             return;
         }
+        if self.dvbs2.as_deref().is_some_and(Carrier::is_shared) {
+            self.offer_to_terminal(pkt, pool, dropped);
+            return;
+        }
         let before = dropped.len();
         self.queue.enqueue(pkt, pool, now, dropped);
         self.stats.queue_drops += (dropped.len() - before) as u64;
@@ -345,7 +395,11 @@ impl Link {
         pool: &PacketPool,
         now: SimTime,
     ) -> Option<SimTime> {
-        if self.in_service.is_some() || self.arq.is_some() || self.congestion_loss.is_some() {
+        if self.in_service.is_some()
+            || self.arq.is_some()
+            || self.congestion_loss.is_some()
+            || self.dvbs2.is_some()
+        {
             return None;
         }
         let packet = pool.get(pkt);
@@ -395,6 +449,9 @@ impl Link {
         if self.in_service.is_some() {
             return None;
         }
+        if self.dvbs2.is_some() {
+            return self.start_next_on_carrier(pool, now, dropped);
+        }
         let before = dropped.len();
         let p = if self.arq.is_none() {
             self.queue.dequeue(pool, now, dropped)
@@ -406,6 +463,41 @@ impl Link {
         let p = p?;
         let packet = pool.get(p);
         Some(self.begin_transmission(p, packet.size, packet.is_data(), now))
+    }
+
+    /// `start_next` on a DVB-S2 carrier: the next packet of the frame
+    /// sent last, or of new frames filled from the queue; it leaves when
+    /// its frame ends.
+    #[cold]
+    #[inline(never)]
+    fn start_next_on_carrier(
+        &mut self,
+        pool: &mut PacketPool,
+        now: SimTime,
+        dropped: &mut Vec<(PacketId, DropCause)>,
+    ) -> Option<SimTime> {
+        let before = dropped.len();
+        let Link {
+            dvbs2,
+            queue,
+            stats,
+            ..
+        } = self;
+        let carrier = dvbs2.as_deref_mut().expect("a carrier");
+        let next = carrier.next(now, || {
+            let p = queue.dequeue(pool, now, dropped)?;
+            Some((p, pool.get(p).size))
+        });
+        stats.queue_drops += (dropped.len() - before) as u64;
+        let (p, size, leaves) = next?;
+        self.in_service = Some(InService {
+            packet: p,
+            size,
+            is_data: pool.get(p).is_data(),
+        });
+        self.stats.tx_packets += 1;
+        self.stats.tx_bytes += size as u64;
+        Some(leaves)
     }
 
     /// Puts packet `p` of `size` bytes in service; returns when its last

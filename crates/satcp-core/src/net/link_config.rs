@@ -7,6 +7,7 @@
 //! builds itself from it (`Link::new`); this file only holds them
 //! together.
 
+use super::dvbs2::Dvbs2Config;
 use super::link_arq::ArqConfig;
 use super::queue::QueueConfig;
 use super::reorder::ReorderConfig;
@@ -54,6 +55,11 @@ pub struct DirectionConfig {
     /// Link-layer retransmission of corrupted frames (`arq = { ... }`).
     #[serde(default)]
     pub arq: ArqConfig,
+    /// A DVB-S2/S2X forward carrier (`dvbs2 = { ... }`,
+    /// docs/satellite-access.md): frames with adaptive coding and
+    /// modulation to the far end; its rate follows the MODCOD.
+    #[serde(default)]
+    pub dvbs2: Option<Dvbs2Config>,
     /// `queue`, `queue_packets`, `queue_bytes` and the kind's table, taken
     /// out of the table first (`QueueConfig::take_from`).
     #[serde(skip)]
@@ -67,6 +73,10 @@ impl DirectionConfig {
         let queue = QueueConfig::take_from(&mut table)?;
         let mut d: DirectionConfig = crate::error::typed(&Value::Object(table))?;
         d.queue = queue;
+        if let Some(c) = &d.dvbs2 {
+            c.validate().map_err(|e| e.under("dvbs2"))?;
+            d.rate_bps = d.rate_bps.or(Some(c.peak_rate_bps()));
+        }
         d.validate()?;
         Ok(d)
     }
@@ -90,6 +100,31 @@ impl DirectionConfig {
         self.errors.validate().map_err(|e| e.under("errors"))?;
         self.reorder.validate().map_err(|e| e.under("reorder"))?;
         self.arq.validate().map_err(|e| e.under("arq"))?;
+        if self.dvbs2.as_ref().is_some_and(|c| !c.terminals.is_empty()) {
+            // Each terminal has a drop-tail queue of queue_packets.
+            let packets = matches!(self.queue.limit(), super::queue::QueueLimit::Packets(_));
+            if self.queue.kind() != "drop_tail" || !packets {
+                return Err(ScenarioError::new(
+                    "dvbs2.terminals",
+                    "needs queue = \"drop_tail\" with queue_packets (each terminal's queue)",
+                ));
+            }
+        }
+        if self.dvbs2.is_some() {
+            // The carrier sets the rate and decides the frames' fate.
+            if self.rate_schedule.is_some() {
+                return Err(ScenarioError::new(
+                    "rate_schedule",
+                    "not with dvbs2 (the carrier's rate follows its MODCOD)",
+                ));
+            }
+            if self.arq.attempts > 0 {
+                return Err(ScenarioError::new(
+                    "arq",
+                    "not with dvbs2 (a lost BBFrame is not resent)",
+                ));
+            }
+        }
         Ok(())
     }
 }

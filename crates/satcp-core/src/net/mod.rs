@@ -2,6 +2,7 @@
 //! It moves packets between nodes and knows nothing of TCP's state.
 
 pub mod congestion_loss;
+pub mod dvbs2;
 pub mod error_model;
 pub mod gilbert_elliott;
 pub mod link;

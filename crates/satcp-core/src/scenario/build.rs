@@ -10,7 +10,7 @@ use crate::engine::{Duration, RngStream};
 use crate::net::link::Link;
 use crate::net::link_config::Streams;
 use crate::net::packet::{LinkId, NodeId};
-use crate::net::topology::Node;
+use crate::net::topology::{Node, RoutingTable};
 use crate::sim::{AppSlot, Simulation};
 
 fn node_id(s: &Scenario, name: &str) -> NodeId {
@@ -45,6 +45,7 @@ pub fn build(s: &Scenario) -> Simulation {
             links.push(Link::new(id, node_id(s, from), node_id(s, to), d, &streams));
         }
     }
+    place_carriers(s, &mut links);
     let apps = s
         .apps
         .iter()
@@ -76,6 +77,37 @@ pub fn build(s: &Scenario) -> Simulation {
         sim.set_trace(crate::metrics::trace::TraceRecorder::new(&s.trace));
     }
     sim
+}
+
+/// Tells each DVB-S2 carrier that terminals share which terminal each
+/// destination is: the first of its terminals on the route from the far
+/// end to it, else the far end (0).
+fn place_carriers(s: &Scenario, links: &mut [Link]) {
+    let pairs: Vec<(NodeId, NodeId)> = links.iter().map(|l| (l.from(), l.to())).collect();
+    let routes = RoutingTable::shortest_paths(s.nodes.len(), &pairs);
+    for l in links.iter_mut() {
+        let far_end = l.to();
+        let Some(carrier) = l.dvbs2_mut() else {
+            continue;
+        };
+        let terminals: Vec<NodeId> = carrier.shared_nodes().map(|n| node_id(s, n)).collect();
+        let terminal_of = (0..s.nodes.len() as NodeId)
+            .map(|dst| {
+                let mut node = far_end;
+                for _ in 0..s.nodes.len() {
+                    if let Some(k) = terminals.iter().position(|&t| t == node) {
+                        return k as u16 + 1;
+                    }
+                    let Some(next) = routes.next_hop(node, dst) else {
+                        break;
+                    };
+                    node = pairs[next as usize].1;
+                }
+                0
+            })
+            .collect();
+        carrier.place(&s.nodes[far_end as usize], terminal_of);
+    }
 }
 
 /// The application of `a`; `seed` and `name` name its random stream

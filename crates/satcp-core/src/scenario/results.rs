@@ -113,6 +113,9 @@ pub struct LinkRow {
     pub throughput_bps: f64,
     pub utilization: f64,
     pub stats: LinkStats,
+    /// The DVB-S2 carrier's frames, for a direction with one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dvbs2: Option<crate::net::dvbs2::carrier::CarrierStats>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -247,6 +250,7 @@ pub fn collect(s: &Scenario, sim: &Simulation) -> RunResult {
                 throughput_bps: thr,
                 utilization: thr / l.rate_bps() as f64,
                 stats: l.stats(),
+                dvbs2: l.dvbs2_stats(),
             }
         })
         .collect();

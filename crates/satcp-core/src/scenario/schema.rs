@@ -224,6 +224,9 @@ fn unit_of(name: &str) -> Option<&'static str> {
         ("_bps", "bit/s"),
         ("_bytes", "bytes"),
         ("_packets", "packets"),
+        ("_db", "dB"),
+        ("_baud", "baud"),
+        ("_per_s", "1/s"),
         ("_s", "s"),
     ]
     .into_iter()

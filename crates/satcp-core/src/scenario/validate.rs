@@ -54,6 +54,14 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
         }
         node(format!("links[{i}].a"), &l.a)?;
         node(format!("links[{i}].b"), &l.b)?;
+        for (dir, d) in [("ab", &l.ab), ("ba", &l.ba)] {
+            for (j, t) in d.dvbs2.iter().flat_map(|c| c.terminals.iter().enumerate()) {
+                node(
+                    format!("links[{i}].{dir}.dvbs2.terminals[{j}].node"),
+                    &t.node,
+                )?;
+            }
+        }
         if l.a == l.b {
             return Err(bad(format!("links[{i}].b"), &l.b, "must differ from a"));
         }
@@ -407,6 +415,25 @@ pub fn estimate_memory(s: &Scenario) -> MemoryEstimate {
             ),
         ));
     }
+    for (i, l) in s.links.iter().enumerate() {
+        for (dir, d) in [("ab", &l.ab), ("ba", &l.ba)] {
+            if let Some(c) = &d.dvbs2 {
+                // Its Es/N0: a series in two copies (the channel's and the
+                // ACM loop's cursors), or the rain samples of one loop
+                // delay.
+                let points = c.esn0_schedule.as_ref().map_or(0, Vec::len) as f64;
+                let rain = c
+                    .rain
+                    .as_ref()
+                    .map_or(0.0, |r| (c.loop_delay_s(d.delay_s) / r.step_s).ceil() + 2.0);
+                parts.push((
+                    format!("links[{i}].{dir}.dvbs2"),
+                    2.0 * points * 16.0 + rain * 8.0,
+                    format!("{} Es/N0 points", how_many(2.0 * points + rain)),
+                ));
+            }
+        }
+    }
     if s.sample_interval_s > 0.0 {
         let samples = (s.duration_s / s.sample_interval_s).floor() + 1.0;
         let dirs = 2.0 * s.links.len() as f64;
@@ -512,6 +539,13 @@ fn network_capacity(s: &Scenario) -> f64 {
             let rates = d.rate_schedule.iter().flatten().map(|p| p[1]);
             let rate = rates.chain(d.rate_bps).fold(0.0, f64::max);
             total += queue + (rate * delay / 8.0 / MIN_PACKET_BYTES).ceil() + 1.0;
+            if let Some(c) = &d.dvbs2 {
+                // The packets of the frame on the air, in its largest data
+                // field (DVB-S2's 9/10 codes, Kbch 58,192), and the queue
+                // of each terminal that shares the carrier.
+                total += (58_192.0 / 8.0 / MIN_PACKET_BYTES).ceil();
+                total += queue * c.terminals.len() as f64;
+            }
         }
     }
     total
