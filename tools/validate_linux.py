@@ -123,9 +123,15 @@ def cache_key(sc: dict) -> str:
     return hashlib.sha256(json.dumps(sc, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def emulated(sc: dict, runs: Path, fresh: bool) -> tuple[dict, list[dict]]:
+def _load_1min() -> float:
+    with open("/proc/loadavg") as f:
+        return float(f.read().split()[0])
+
+
+def emulated(sc: dict, runs: Path, fresh: bool) -> tuple[dict, list[dict], float | None]:
     """The kernel's download over the scenario's links (cached): its
-    transfer.json and TCP_INFO series."""
+    transfer.json, TCP_INFO series and the machine's 1-minute load average
+    when it ended (None in a cache entry written without it)."""
     from satcp import emulate
 
     done = runs / cache_key(sc)
@@ -135,13 +141,15 @@ def emulated(sc: dict, runs: Path, fresh: bool) -> tuple[dict, list[dict]]:
         tmp.mkdir(parents=True)
         emulate.emulate(sc, out=str(tmp), report=lambda *_: None)
         (tmp / "scenario.json").write_text(json.dumps(sc, indent=1, sort_keys=True))
+        (tmp / "load.txt").write_text(f"{_load_1min()}\n")
         shutil.rmtree(done, ignore_errors=True)
         os.replace(tmp, done)
     with open(done / "transfer.json") as f:
         transfer = json.load(f)
     with open(done / "flow_series.csv") as f:
         series = list(csv.DictReader(f))
-    return transfer, series
+    load = done / "load.txt"
+    return transfer, series, float(load.read_text()) if load.exists() else None
 
 
 def simulated(sc: dict, start_s: float):
@@ -191,6 +199,17 @@ def table(rows: list[dict]) -> str:
             f" {r['retrans_sim']} | {r['retrans_emu']} |"
         )
     return "\n".join(lines) + "\n"
+
+
+def load_note(loads: list[float | None], cores: int | None) -> str:
+    """The machine's load while the emulated runs ran (they run in real
+    time, so a loaded machine shows in them)."""
+    known = [x for x in loads if x is not None]
+    text = "load average (1 minute) at the end of each emulated run: "
+    text += f"{min(known):.1f} to {max(known):.1f}" if known else "not recorded"
+    if len(known) < len(loads):
+        text += f" ({len(loads) - len(known)} of {len(loads)} runs cached without it)"
+    return text + f", on {cores} cores\n"
 
 
 def emulated_cwnd(transfer: dict, series: list[dict]) -> tuple[list[float], list[float]]:
@@ -253,13 +272,15 @@ def main() -> int:
             return 2
     args.out.mkdir(parents=True, exist_ok=True)
     rows: list[dict] = []
+    loads: list[float | None] = []
     print(table([]), end="", flush=True)
     for path in paths:
         for cc in ccs:
             curves = []
             for seed in seeds_of(path, args.seeds):
                 sc = scenario(path, cc, seed)
-                transfer, series = emulated(sc, args.out / "runs", args.fresh)
+                transfer, series, load = emulated(sc, args.out / "runs", args.fresh)
+                loads.append(load)
                 start = round(transfer["start_s"] - transfer["handshake_rtt_s"], 3)
                 sim = simulated(sc, max(0.0, start))
                 rows.append(row(path, cc, seed, PATHS[path]["bytes"], sim, transfer, series))
@@ -268,9 +289,7 @@ def main() -> int:
                     (seed, simulated_cwnd(sim, max(0.0, start)), emulated_cwnd(transfer, series))
                 )
             plot(path, cc, curves, args.out)
-    with open("/proc/loadavg") as f:
-        load = " ".join(f.read().split()[:3])
-    note = f"\nload average at the end: {load} (on {os.cpu_count()} cores)\n"
+    note = "\n" + load_note(loads, os.cpu_count())
     print(note, end="")
     (args.out / "table.md").write_text(table(rows) + note)
     (args.out / "rows.json").write_text(json.dumps(rows, indent=1))

@@ -115,3 +115,11 @@ def test_simulated_rows_and_cwnd_come_from_satcp(tmp_path):
     assert t[0] == pytest.approx(0.0) and c[0] == 14600.0
     vl.plot("geo", "reno", [(1, (t, c), (t, c))], tmp_path)
     assert (tmp_path / "cwnd_geo_reno.png").stat().st_size > 0
+
+
+def test_load_note_gives_the_range_and_says_what_is_missing():
+    assert vl.load_note([1.94, 3.5], 2) == (
+        "load average (1 minute) at the end of each emulated run: 1.9 to 3.5, on 2 cores\n"
+    )
+    assert "(1 of 3 runs cached without it)" in vl.load_note([2.0, None, 4.0], 2)
+    assert "not recorded" in vl.load_note([None], 2)
