@@ -38,7 +38,9 @@
 #   make bench-emu  satcp emulate's relay: packets/s it forwards, delay
 #                error at 100 Mb/s (root; tools/bench_emu.py; not in CI)
 #   make validate-linux  a download simulated and emulated over the kernel's
-#                reno, cubic, bbr (root; tools/validate_linux.py; not in CI)
+#                reno, cubic, bbr on GEO, GEO+BER, LEO and Gilbert-Elliott paths,
+#                into build/validate-linux (root; tools/validate_linux.py;
+#                docs/validation-linux.md; emulated runs cached; not in CI)
 #   make flamegraph  flame graphs of benchmark scenarios a and c into docs/perf/
 #                (perf and inferno; not in CI: tools/flamegraph.sh)
 #   make soak    the transport-invariant property test with PROPTEST_CASES

@@ -60,6 +60,9 @@ How to read it:
 - Schedules (`delay_schedule`, `rate_schedule`, `errors.loss_schedule`) may
   also name a CSV file of `time_s,value` rows, read by `satcp` before the
   core sees the scenario ([leo.md](leo.md)).
+- The `[emulate]` table (hosts and commands of `satcp emulate`) is read by
+  `satcp emulate` only, not by the core, so it is not on this page: see
+  [emulation.md](emulation.md#the-emulate-table).
 """
 
 
