@@ -176,6 +176,8 @@ def _type(p: dict[str, Any]) -> str:
         return "table"
     if types == ["array"]:
         items = p.get("items", {})
+        if "prefixItems" in items:  # a schedule's [time_s, value] points
+            return f"list of [{', '.join(_type(q) for q in items['prefixItems'])}]"
         n = items.get("minItems")
         if n is not None and n == items.get("maxItems") and "items" in items:
             return f"list of [{', '.join([_type(items['items'])] * n)}]"
@@ -212,6 +214,9 @@ _MAX_ENUM_IN_TYPE = 6
 
 
 def _range(p: dict[str, Any]) -> str:
+    points = p.get("items", {}).get("prefixItems") if isinstance(p.get("items"), dict) else None
+    if points:  # each coordinate's range, as the points are written
+        return "[" + ", ".join(_range(q) or "any" for q in points) + "] each"
     values = [v for v in p.get("enum", []) if v is not None]
     if len(values) > _MAX_ENUM_IN_TYPE:
         return "one of " + ", ".join(_value(v) for v in values)

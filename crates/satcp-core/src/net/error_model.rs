@@ -46,7 +46,7 @@ pub struct ErrorsConfig {
     /// Time-varying loss: [[time_s, probability], ...], a step function as
     /// `delay_schedule`; on top of `loss` (handover outages are 1 for
     /// their duration).
-    #[schemars(extend("x-unit" = "[s, probability]"))]
+    #[schemars(schema_with = "crate::net::schedule::probability_points", extend("x-unit" = "[s, probability]"))]
     pub loss_schedule: Option<Vec<[f64; 2]>>,
     /// Two-state burst errors, on top of the others.
     pub gilbert_elliott: Option<GilbertElliottConfig>,

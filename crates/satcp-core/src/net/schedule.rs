@@ -4,7 +4,9 @@
 //! clock, which never goes back, so a cursor makes each O(1) amortized.
 
 use crate::engine::SimTime;
-use crate::error::{seconds, ScenarioError};
+use crate::error::{
+    seconds, ScenarioError, MAX_DELAY_S, MAX_RATE_BPS, MAX_SIM_SECONDS, MIN_RATE_BPS,
+};
 
 #[derive(Clone, Debug)]
 pub struct Schedule {
@@ -38,6 +40,37 @@ impl Schedule {
 /// Checks a schedule as written in a scenario: at least one point, times
 /// zero or more and increasing, each value checked by `value` (which gets
 /// the value's path, `[i][1]`). Paths are relative to the schedule.
+/// The schema of a schedule (an optional list of [time_s, value] points,
+/// the value within [lo, hi]): the ranges `check` enforces, stated per
+/// coordinate so that the scenario reference shows them.
+pub fn points_schema(lo: f64, hi: f64) -> schemars::Schema {
+    schemars::json_schema!({
+        "type": ["array", "null"],
+        "items": {
+            "type": "array",
+            "minItems": 2,
+            "maxItems": 2,
+            "prefixItems": [
+                {"type": "number", "minimum": 0.0, "maximum": MAX_SIM_SECONDS},
+                {"type": "number", "minimum": lo, "maximum": hi},
+            ],
+            "items": false,
+        },
+    })
+}
+
+pub fn delay_points(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    points_schema(0.0, MAX_DELAY_S)
+}
+
+pub fn rate_points(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    points_schema(MIN_RATE_BPS, MAX_RATE_BPS)
+}
+
+pub fn probability_points(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    points_schema(0.0, 1.0)
+}
+
 pub fn check(
     points: &[[f64; 2]],
     value: impl Fn(&str, f64) -> Result<(), ScenarioError>,

@@ -300,6 +300,20 @@ mod tests {
         if p["enum"].is_array() {
             out.push(json!("no-such-value"));
         }
+        // A schedule: one point with one coordinate out of its range.
+        if let Some(prefix) = p["items"]["prefixItems"].as_array() {
+            let ok: Vec<Value> = prefix
+                .iter()
+                .map(|q| json!(q["minimum"].as_f64().unwrap_or(0.0)))
+                .collect();
+            for (k, q) in prefix.iter().enumerate() {
+                for bad in ruled_out(q) {
+                    let mut point = ok.clone();
+                    point[k] = bad;
+                    out.push(json!([point]));
+                }
+            }
+        }
         out
     }
 

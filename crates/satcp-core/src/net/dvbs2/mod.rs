@@ -80,7 +80,7 @@ pub struct Dvbs2Config {
     pub esn0_db: Option<f64>,
     /// The terminal's Es/N0 over time: [[time_s, esn0_db], ...], a step
     /// function (or a CSV file of time_s,esn0_db rows); replaces esn0_db.
-    #[schemars(extend("x-unit" = "[s, dB]"))]
+    #[schemars(schema_with = "esn0_points", extend("x-unit" = "[s, dB]"))]
     pub esn0_schedule: Option<Vec<[f64; 2]>>,
     /// A synthetic rain fade on esn0_db (Maseng-Bakken, as ITU-R P.1853):
     /// `rain = { median_db, sigma, beta_per_s, probability, step_s }`.
@@ -95,6 +95,11 @@ pub struct Dvbs2Config {
     pub terminals: Vec<TerminalConfig>,
 }
 
+/// The schema of an Es/N0 schedule's points (`schedule::points_schema`).
+fn esn0_points(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    crate::net::schedule::points_schema(MIN_ESN0_DB, MAX_ESN0_DB)
+}
+
 /// One terminal of a shared carrier (`dvbs2.terminals`).
 #[derive(Clone, Debug, PartialEq, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -105,7 +110,7 @@ pub struct TerminalConfig {
     #[schemars(range(min = MIN_ESN0_DB, max = MAX_ESN0_DB))]
     pub esn0_db: Option<f64>,
     /// Its Es/N0 over time, [[time_s, esn0_db], ...] (inline only).
-    #[schemars(extend("x-unit" = "[s, dB]"))]
+    #[schemars(schema_with = "esn0_points", extend("x-unit" = "[s, dB]"))]
     pub esn0_schedule: Option<Vec<[f64; 2]>>,
     /// A rain fade on esn0_db, as the carrier's `rain`; drawn from the
     /// stream `rain/<node>/<link>/<dir>`.
