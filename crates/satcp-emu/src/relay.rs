@@ -166,18 +166,8 @@ impl Relay {
         let interval = self.sample_interval.expect("sampling set");
         let dt = interval.as_secs_f64();
         let t = self.now.as_secs_f64();
-        for (i, l) in self.links.iter().enumerate() {
-            let ls = &mut self.link_series;
-            let rx = l.stats().rx_bytes;
-            let bps = (rx - self.last_rx[i]) as f64 * 8.0 / dt;
-            self.last_rx[i] = rx;
-            ls.time_s.push(t);
-            ls.link.push(i as u32);
-            ls.rx_bytes.push(rx);
-            ls.throughput_bps.push(bps);
-            ls.utilization.push(bps / l.rate_bps() as f64);
-            ls.queue_packets.push(l.queue_packets() as u64);
-        }
+        self.link_series
+            .sample(t, dt, &self.links, &mut self.last_rx);
         self.schedule(self.now + interval, Event::Sample);
     }
 

@@ -5,6 +5,7 @@
 //! (server -> client): sender variables come from the server endpoint,
 //! receiver variables from the client endpoint.
 
+use crate::net::link::Link;
 use serde::Serialize;
 
 #[derive(Clone, Debug, Default, Serialize)]
@@ -42,4 +43,23 @@ pub struct LinkSeries {
     pub throughput_bps: Vec<f64>,
     pub utilization: Vec<f64>,
     pub queue_packets: Vec<u64>,
+}
+
+impl LinkSeries {
+    /// One sample of every link direction at `t` seconds: the bytes
+    /// received since the last sample (`last_rx`, updated) over `dt`
+    /// seconds. The simulator and the emulation relay sample alike.
+    pub fn sample(&mut self, t: f64, dt: f64, links: &[Link], last_rx: &mut [u64]) {
+        for (i, l) in links.iter().enumerate() {
+            let rx = l.stats().rx_bytes;
+            let bps = (rx - last_rx[i]) as f64 * 8.0 / dt;
+            last_rx[i] = rx;
+            self.time_s.push(t);
+            self.link.push(i as u32);
+            self.rx_bytes.push(rx);
+            self.throughput_bps.push(bps);
+            self.utilization.push(bps / l.rate_bps() as f64);
+            self.queue_packets.push(l.queue_packets() as u64);
+        }
+    }
 }
