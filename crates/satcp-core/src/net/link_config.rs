@@ -35,9 +35,13 @@ pub struct DirectionConfig {
     /// a step function (a trace, or an orbit's geometry per slot); it
     /// replaces delay_s from its first point on (before it, its first
     /// value holds). A packet keeps the delay in force when it was sent.
+    // default: not required (schema_with hides the Option from schemars)
+    #[serde(default)]
     #[schemars(schema_with = "schedule::delay_points", extend("x-unit" = "[s, s]"))]
     pub delay_schedule: Option<Vec<[f64; 2]>>,
     /// Time-varying rate: [[time_s, rate_bps], ...], as delay_schedule.
+    // default: not required (schema_with hides the Option from schemars)
+    #[serde(default)]
     #[schemars(schema_with = "schedule::rate_points", extend("x-unit" = "[s, bit/s]"))]
     pub rate_schedule: Option<Vec<[f64; 2]>>,
     /// Probability that a data packet is dropped at the queue entrance as

@@ -80,6 +80,8 @@ pub struct Dvbs2Config {
     pub esn0_db: Option<f64>,
     /// The terminal's Es/N0 over time: [[time_s, esn0_db], ...], a step
     /// function (or a CSV file of time_s,esn0_db rows); replaces esn0_db.
+    // default: not required (schema_with hides the Option from schemars)
+    #[serde(default)]
     #[schemars(schema_with = "esn0_points", extend("x-unit" = "[s, dB]"))]
     pub esn0_schedule: Option<Vec<[f64; 2]>>,
     /// A synthetic rain fade on esn0_db (Maseng-Bakken, as ITU-R P.1853):
@@ -110,6 +112,8 @@ pub struct TerminalConfig {
     #[schemars(range(min = MIN_ESN0_DB, max = MAX_ESN0_DB))]
     pub esn0_db: Option<f64>,
     /// Its Es/N0 over time, [[time_s, esn0_db], ...] (inline only).
+    // default: not required (schema_with hides the Option from schemars)
+    #[serde(default)]
     #[schemars(schema_with = "esn0_points", extend("x-unit" = "[s, dB]"))]
     pub esn0_schedule: Option<Vec<[f64; 2]>>,
     /// A rain fade on esn0_db, as the carrier's `rain`; drawn from the
