@@ -142,6 +142,7 @@ mod tests {
             dsack,
             newly_acked: 0,
             newly_sacked: 0,
+            newly_delivered: 0,
             duplicate: false,
             rtt: None,
             rate: None,

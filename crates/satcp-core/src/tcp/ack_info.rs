@@ -21,6 +21,12 @@ pub struct AckInfo<'a> {
     pub newly_acked: u64,
     /// Sequence bytes newly SACKed.
     pub newly_sacked: u64,
+    /// Sequence bytes delivered for the first time by this ACK: newly
+    /// SACKed, or acknowledged cumulatively without having been SACKed
+    /// before (Linux's `acked_sacked`, RFC 6937's DeliveredData). Not
+    /// `newly_acked + newly_sacked`, which counts a SACKed segment twice:
+    /// when it is SACKed and again when the cumulative ACK passes it.
+    pub newly_delivered: u64,
     /// The machinery counts it as a duplicate ACK (RFC 5681 Sec. 2).
     pub duplicate: bool,
     /// RTT sample (Karn-valid, or from the timestamp echo).

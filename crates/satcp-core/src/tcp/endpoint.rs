@@ -514,6 +514,7 @@ impl TcpEndpoint {
         let window = self.opts.peer_window(h);
         let in_timeout_recovery = self.tx.state == CongState::Loss;
         let prior_in_flight = self.tx.pipe();
+        let delivered_before = self.tx.sent.rate.delivered;
         let mut newly_sacked = 0;
         let mut dsack = None;
         if self.tx.sack && h.has_sack() {
@@ -549,6 +550,7 @@ impl TcpEndpoint {
             dsack,
             newly_acked: acked.payload,
             newly_sacked,
+            newly_delivered: self.tx.sent.rate.delivered - delivered_before,
             duplicate,
             rtt,
             rate: self.tx.sent.rate.take_sample(),

@@ -22,6 +22,8 @@ struct Seen {
     acks_in_recovery: u32,
     dsacks: u32,
     newly_sacked: u64,
+    newly_acked: u64,
+    newly_delivered: u64,
     spurious: Vec<SeqRange>,
     undos: u32,
 }
@@ -53,6 +55,8 @@ impl CongestionControl for Recorder {
                 seen.acks_in_recovery += s.in_recovery() as u32;
                 seen.dsacks += ack.dsack.is_some() as u32;
                 seen.newly_sacked += ack.newly_sacked;
+                seen.newly_acked += ack.newly_acked;
+                seen.newly_delivered += ack.newly_delivered;
             }
             CcEvent::SpuriousRetransmission(r) => seen.spurious.push(r),
             _ => {}
@@ -127,6 +131,21 @@ fn every_ack_reaches_the_sender_during_recovery_too() {
     // The ACK that ends recovery is seen while recovery is still on.
     assert_eq!(seen.acks_in_recovery, 1, "{seen:?}");
     assert_eq!(seen.newly_sacked, 3 * MSS);
+}
+
+/// Each byte is delivered once: segments 2-4 when SACKed, not again when
+/// the cumulative ACK passes them (Linux's `acked_sacked`), whereas
+/// `newly_acked` and `newly_sacked` both count them.
+#[test]
+fn a_sacked_segment_is_delivered_once() {
+    let (seen, _, _, _) = episode(false);
+    assert_eq!(seen.newly_acked, 10 * MSS);
+    assert_eq!(seen.newly_acked + seen.newly_sacked, 13 * MSS);
+    assert_eq!(
+        seen.newly_delivered,
+        10 * MSS + 1,
+        "ten segments and the SYN"
+    );
 }
 
 #[test]

@@ -483,7 +483,7 @@ impl Bbr {
     /// model and the state machine (`bbr_update_model`), then the pacing
     /// rate and cwnd.
     fn on_ack_processed(&mut self, s: &mut SendState, ack: &AckInfo, now: SimTime) {
-        let acked = ack.newly_acked + ack.newly_sacked;
+        let acked = ack.newly_delivered;
         let losses = s.scoreboard().lost_bytes() - self.lost_at_ack;
         let app_limited = ack.rate.is_some_and(|r| r.is_app_limited);
         let round_start = self.model.update_bw(ack);

@@ -55,7 +55,7 @@ impl PathModel {
     /// counts the round trips and feeds the BtlBw filter. Returns whether
     /// the ACK started a new round trip.
     pub fn update_bw(&mut self, ack: &AckInfo) -> bool {
-        self.delivered += ack.newly_acked + ack.newly_sacked;
+        self.delivered += ack.newly_delivered;
         let Some(r) = ack.rate else {
             return false;
         };

@@ -29,6 +29,7 @@ fn ack_info(h: &TcpHeader, rtt_ms: u64, bw: f64, prior_delivered: u64) -> AckInf
         dsack: None,
         newly_acked: MSS,
         newly_sacked: 0,
+        newly_delivered: MSS,
         duplicate: false,
         rtt: Some(Duration::from_millis(rtt_ms)),
         rate: Some(RateSample {
@@ -201,6 +202,22 @@ fn ack(srv: &mut TcpEndpoint, ack: u64, blocks: &[SeqRange]) -> Vec<u64> {
 
 fn sacked(from: u64, to: u64) -> SeqRange {
     SeqRange::new(seg(from).start, seg(to).end)
+}
+
+/// `bbr_set_cwnd(sk, rs, rs->acked_sacked, ...)`: cwnd grows by what an
+/// ACK newly delivered. Segments 2-3 SACKed grow it by two in Startup;
+/// the cumulative ACK that then covers 1-3 delivers segment 1 alone and
+/// grows it by one, not by the three it acknowledges.
+#[test]
+fn cwnd_grows_by_what_is_newly_delivered_not_by_what_is_acknowledged() {
+    let mut srv = twenty_out();
+    let start = srv.tx.cwnd;
+    ack(&mut srv, 1, &[sacked(2, 2)]);
+    ack(&mut srv, 1, &[sacked(2, 3)]);
+    assert_eq!(srv.tx.cwnd, start + 2 * MSS);
+    assert!(!srv.tx.in_recovery());
+    ack(&mut srv, seg(3).end, &[]);
+    assert_eq!(srv.tx.cwnd, start + 3 * MSS);
 }
 
 /// `bbr_set_cwnd_to_recover_or_restore`: at the start of recovery cwnd =

@@ -215,6 +215,7 @@ mod tests {
             dsack: None,
             newly_acked: acked,
             newly_sacked: 0,
+            newly_delivered: acked,
             duplicate: acked == 0,
             rtt: rtt.map(Duration::from_secs_f64),
             rate: None,
