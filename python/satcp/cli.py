@@ -366,7 +366,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     from . import _core
     from .scenario import to_json
 
-    sc = _load(args)
+    sc = _load(args, keep_emulate=True)
     _core.validate_json(to_json(sc))
     print(
         f"{args.file}: ok ({len(sc.get('nodes', []))} nodes, {len(sc.get('links', []))} links, "

@@ -484,7 +484,7 @@ def emulate(
     runs = commands_of(scenario, hosts)
     if scenario.get("routers"):
         raise EmulationError("routers: router functions are not emulated (the relay forwards only)")
-    _core.validate_json(to_json({k: v for k, v in scenario.items() if k != "emulate"}))
+    _core.validate_json(to_json(scenario))
     if command_host is not None and command_host not in hosts:
         raise EmulationError(f"--host: {command_host!r} is none of the hosts {hosts}")
     if not command and not runs:

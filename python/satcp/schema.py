@@ -60,9 +60,8 @@ How to read it:
 - Schedules (`delay_schedule`, `rate_schedule`, `errors.loss_schedule`) may
   also name a CSV file of `time_s,value` rows, read by `satcp` before the
   core sees the scenario ([leo.md](leo.md)).
-- The `[emulate]` table (hosts and commands of `satcp emulate`) is read by
-  `satcp emulate` only, not by the core, so it is not on this page: see
-  [emulation.md](emulation.md#the-emulate-table).
+- The `[emulate]` table holds the hosts and commands of `satcp emulate`
+  ([emulation.md](emulation.md#the-emulate-table)); a simulation ignores it.
 """
 
 
@@ -84,6 +83,8 @@ def markdown(schema: dict[str, Any] | None = None) -> str:
         kind = router["properties"]["kind"]["const"]
         _tables(f'[[routers]] kind = "{kind}"', router, sections)
     _tables("[trace]", props["trace"], sections)
+    _tables("[emulate]", props["emulate"], sections)
+    _tables("[[emulate.run]]", props["emulate"]["properties"]["run"]["items"], sections)
     out.append("## Contents\n")
     for title, _, _, _ in sections:
         out.append(f"- [{_code(title)}](#{_anchor(title)})")
@@ -235,7 +236,9 @@ def _range(p: dict[str, Any]) -> str:
         parts.append(f"<= {_num(hi)}")
     if "minLength" in p or "maxLength" in p:
         parts.append(f"{p.get('minLength', 0)} to {p.get('maxLength', 'any')} characters")
-    if "minItems" in p:
+    if "minItems" in p and "maxItems" in p:
+        parts.append(f"{p['minItems']} to {p['maxItems']} items")
+    elif "minItems" in p:
         n = p["minItems"]
         parts.append(f"at least {n} item{'s' if n != 1 else ''}")
     if p.get("format", "").startswith(("uint", "int")) and not parts:

@@ -108,8 +108,6 @@ def test_units_come_from_the_field_names_and_beside_the_fields():
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: str(p.relative_to(REPO)))
 def test_every_shipped_scenario_is_valid_under_the_schema(path, validator):
     scenario = satcp.load(path)
-    # The [emulate] table is satcp emulate's, not the core's (docs/emulation.md).
-    scenario.pop("emulate", None)
     errors = [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(scenario)]
     assert not errors, errors
 
@@ -123,6 +121,9 @@ def test_every_shipped_scenario_is_valid_under_the_schema(path, validator):
         "links[0].queue=wfq",  # not a queue
         "apps[0].kind=ssh",  # not an application
         "tcp.cubic.beta=1.0",  # an exclusive bound
+        "emulate.hosts=['client']",  # too few hosts
+        "emulate.run=[{host='client'}]",  # a command without cmd
+        "emulate.run=[{host='client', cmd='true', every_s=1}]",  # unknown field
     ],
 )
 def test_the_schema_rejects_what_the_parser_rejects(override, validator):
@@ -141,3 +142,16 @@ def test_every_compare_preset_is_valid_under_the_schema(validator):
         for label, tcp in compare.VARIANTS:
             errors = [e.message for e in validator.iter_errors(factory(tcp, 120.0))]
             assert not errors, (preset, label, errors)
+
+
+def test_satcp_validate_checks_the_emulate_table(tmp_path):
+    """`satcp validate` reads `[emulate]` as `satcp emulate` does: one line
+    naming the field, exit 2; `satcp run` leaves the table out."""
+    good = (REPO / "scenarios" / "examples" / "emulate_leo_cubic.toml").read_text()
+    assert run_cli("validate", REPO / "scenarios" / "examples" / "emulate_leo_cubic.toml").returncode == 0
+    bad = tmp_path / "bad.toml"
+    bad.write_text(good.replace("background = true", "background = 3", 1))
+    p = run_cli("validate", bad)
+    assert p.returncode == 2, p.stderr
+    assert "emulate.run[0].background" in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1

@@ -31,6 +31,10 @@ pub struct Scenario {
     /// docs/traces.md).
     #[serde(default)]
     pub trace: crate::metrics::trace::TraceSettings,
+    /// The hosts and commands of `satcp emulate` (`[emulate]`,
+    /// docs/emulation.md); a simulation ignores them.
+    #[serde(default)]
+    pub emulate: crate::scenario::emulate::EmulateSettings,
     /// The node names (hosts and routers), each once; links and
     /// applications refer to them.
     #[schemars(length(min = 1))]

@@ -5,6 +5,7 @@
 pub mod build;
 pub mod config;
 pub mod diagnosis;
+pub mod emulate;
 pub mod links;
 pub mod result_fields;
 pub mod results;

@@ -41,6 +41,7 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
             return Err(bad(format!("nodes[{i}]"), n, "is listed twice"));
         }
     }
+    s.emulate.validate(&s.nodes)?;
     let node = |field: String, name: &str| -> Result<(), ScenarioError> {
         if s.nodes.iter().any(|n| n == name) {
             Ok(())
