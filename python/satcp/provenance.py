@@ -50,20 +50,47 @@ def commit() -> str:
 
 def commit_of(here: str) -> str:
     """The commit of the satcp checkout that holds directory ``here``."""
-    top = _git(here, "rev-parse", "--show-toplevel")
-    # A satcp checkout, not some other repository the package was put in.
-    if not top or not os.path.isfile(os.path.join(top, "crates", "satcp-core", "Cargo.toml")):
+    top = _checkout_top(here)
+    if top is None:
         return UNKNOWN
-    sha = _git(top, "rev-parse", "HEAD")
-    status = _git(top, "status", "--porcelain", "--untracked-files=no")
-    if not sha or status is None:
+    # One git process for both (a command waits for it): the branch
+    # header names HEAD's commit, the other lines are changed tracked files.
+    out = _git(top, "status", "--porcelain=v2", "--branch", "--untracked-files=no")
+    if out is None:
         return UNKNOWN
-    return f"{sha}-dirty" if status else sha
+    lines = out.splitlines()
+    sha = next((ln.split()[2] for ln in lines if ln.startswith("# branch.oid ")), None)
+    if not sha or not all(c in "0123456789abcdef" for c in sha):
+        return UNKNOWN  # no commit yet: "(initial)"
+    dirty = any(not ln.startswith("#") for ln in lines)
+    return f"{sha}-dirty" if dirty else sha
+
+
+def _checkout_top(here: str) -> str | None:
+    """The work tree holding ``here`` (the nearest directory up with a
+    ``.git`` entry, a directory or a worktree's file), if it is a satcp
+    checkout and not some other repository the package was put in."""
+    d = os.path.abspath(here)
+    while True:
+        if os.path.exists(os.path.join(d, ".git")):
+            cargo = os.path.join(d, "crates", "satcp-core", "Cargo.toml")
+            return d if os.path.isfile(cargo) else None
+        up = os.path.dirname(d)
+        if up == d:
+            return None
+        d = up
 
 
 def platform_name() -> str:
-    """The operating system, machine and Python that ran it."""
-    return f"{platform.platform()}; Python {platform.python_version()}"
+    """The operating system, machine and Python that ran it, in the words
+    of ``platform.platform()`` without its processor name, which costs a
+    ``uname -p`` process on Linux and is the machine name there anyway."""
+    u = platform.uname()
+    name = "-".join(x for x in (u.system, u.release, u.machine) if x)
+    lib, version = platform.libc_ver()
+    if lib:
+        name += f"-with-{lib}{version}"
+    return f"{name}; Python {platform.python_version()}"
 
 
 def content_hash(value: Any) -> str:

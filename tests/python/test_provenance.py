@@ -32,6 +32,43 @@ def test_outside_a_satcp_checkout_the_commit_is_unknown(tmp_path):
     assert provenance.commit_of(str(tmp_path)) == "unknown"
 
 
+def test_a_checkout_s_commit_and_dirty_mark(tmp_path):
+    """HEAD's commit; `-dirty` when a tracked file differs, not for an
+    untracked one; `unknown` before the first commit; found from a
+    directory below the top too."""
+
+    def git(*args):
+        return subprocess.run(
+            ["git", "-C", str(tmp_path), *args], check=True, capture_output=True, text=True
+        ).stdout.strip()
+
+    git("init", "-q")
+    cargo = tmp_path / "crates" / "satcp-core" / "Cargo.toml"
+    cargo.parent.mkdir(parents=True)
+    cargo.write_text("[package]\n")
+    assert provenance.commit_of(str(tmp_path)) == "unknown"
+    git("add", "-A")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "one")
+    sha = git("rev-parse", "HEAD")
+    assert provenance.commit_of(str(cargo.parent)) == sha
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / "x.csv").write_text("1\n")
+    assert provenance.commit_of(str(tmp_path)) == sha
+    cargo.write_text("[package]\nname = 'x'\n")
+    assert provenance.commit_of(str(tmp_path)) == f"{sha}-dirty"
+
+
+def test_the_platform_reads_as_platform_platform():
+    import platform
+
+    name = provenance.platform_name()
+    assert name.endswith(f"; Python {platform.python_version()}")
+    # The same words where the processor adds none (Linux: `uname -p` is
+    # the machine name, or unknown).
+    if platform.processor() in ("", platform.machine()):
+        assert name == f"{platform.platform()}; Python {platform.python_version()}"
+
+
 def test_results_json_is_the_core_s_output_with_its_provenance(tmp_path):
     args = ["run", FTP, *(a for s in SMALL_FTP for a in ("--set", s)), "--seed", "4", "-q"]
     for d in ("a", "b"):

@@ -146,9 +146,10 @@ def test_every_compare_preset_is_valid_under_the_schema(validator):
 
 def test_satcp_validate_checks_the_emulate_table(tmp_path):
     """`satcp validate` reads `[emulate]` as `satcp emulate` does: one line
-    naming the field, exit 2; `satcp run` leaves the table out."""
-    good = (REPO / "scenarios" / "examples" / "emulate_leo_cubic.toml").read_text()
-    assert run_cli("validate", REPO / "scenarios" / "examples" / "emulate_leo_cubic.toml").returncode == 0
+    naming the field, exit 2."""
+    example = REPO / "scenarios" / "examples" / "emulate_leo_cubic.toml"
+    good = example.read_text()
+    assert run_cli("validate", example).returncode == 0
     bad = tmp_path / "bad.toml"
     bad.write_text(good.replace("background = true", "background = 3", 1))
     p = run_cli("validate", bad)
