@@ -10,17 +10,21 @@
 - :mod:`satcp.leo.isl`: inter-satellite-link paths on a +Grid between two
   distant stations (uplink, shortest ISL route, downlink), per slot;
 - :mod:`satcp.leo.path`: what every path gives a link: its
-  ``delay_schedule`` and, for handover outages, an ``errors.loss_schedule``.
+  ``delay_schedule`` and, for handover outages, an ``errors.loss_schedule``;
+- :mod:`satcp.leo.esn0`: a bent-pipe terminal's Es/N0 from its slant range
+  and elevation, for a DVB-S2 carrier's ``esn0_schedule``.
 
 Within a slot the delay follows the satellites' motion, sampled every
 ``sample_s``. The core gives each packet the delay in force when its
 transmission ends, so packets in flight keep theirs across a slot change.
-Geometry only: no atmosphere, no processing or queueing in the satellites.
+Geometry only (the Es/N0 series adds the atmosphere's cosecant-law loss):
+no processing or queueing in the satellites.
 Readings and sources: docs/leo.md.
 """
 
 from __future__ import annotations
 
+from .esn0 import esn0_db, esn0_schedule
 from .isl import IslPath, isl_distances_s, isl_neighbours, isl_path_schedule
 from .path import OrbitPath, handover_loss_schedule, sample_times
 from .tle import TleSet, load_tles, station_teme, tle_bent_pipe_schedule, walker_tles
@@ -51,6 +55,8 @@ __all__ = [
     "bent_pipe_schedule",
     "bundled_tles",
     "elevations_deg",
+    "esn0_db",
+    "esn0_schedule",
     "ground_station_eci",
     "handover_loss_schedule",
     "isl_distances_s",

@@ -118,6 +118,9 @@ class BentPipe(OrbitPath):
     serving satellite and elevations per sample."""
 
     elevations_deg: list[tuple[float, float]] = field(default_factory=list)
+    #: Slant range from each station to the serving satellite per sample,
+    #: metres (station a, station b).
+    ranges_m: list[tuple[float, float]] = field(default_factory=list)
 
 
 #: positions(t) -> (satellites (n, 3), station a (3,), station b (3,)), metres,
@@ -152,13 +155,15 @@ def bent_pipe_over(
                     f"at t = {t:.0f} s (best {worst[sat]:.1f})"
                 )
         pos = sats[sat]
-        d = (np.linalg.norm(pos - ga) + np.linalg.norm(pos - gb)) / LIGHT_SPEED_M_S
+        ra, rb = float(np.linalg.norm(pos - ga)), float(np.linalg.norm(pos - gb))
+        d = (ra + rb) / LIGHT_SPEED_M_S
         path.times_s.append(round(t, 9))
         path.delays_s.append(float(d))
         path.serving.append(sat)
         path.elevations_deg.append(
             (float(elevations_deg(ga, pos[None])[0]), float(elevations_deg(gb, pos[None])[0]))
         )
+        path.ranges_m.append((ra, rb))
     return path
 
 
