@@ -113,8 +113,14 @@ mod tests {
         assert!(settings(Some(&["a", "b"]), &[]).validate(&nodes()).is_ok());
         assert!(settings(None, &[]).validate(&nodes()).is_ok());
         assert_eq!(field_of(settings(Some(&["a"]), &[])), "emulate.hosts");
-        assert_eq!(field_of(settings(Some(&["a", "x"]), &[])), "emulate.hosts[1]");
-        assert_eq!(field_of(settings(Some(&["a", "a"]), &[])), "emulate.hosts[1]");
+        assert_eq!(
+            field_of(settings(Some(&["a", "x"]), &[])),
+            "emulate.hosts[1]"
+        );
+        assert_eq!(
+            field_of(settings(Some(&["a", "a"]), &[])),
+            "emulate.hosts[1]"
+        );
     }
 
     #[test]
@@ -123,7 +129,13 @@ mod tests {
         assert!(ok.validate(&nodes()).is_ok());
         let not_a_host = settings(Some(&["a", "b"]), &[("c", "true")]);
         assert_eq!(field_of(not_a_host), "emulate.run[0].host");
-        assert_eq!(field_of(settings(None, &[("x", "true")])), "emulate.run[0].host");
-        assert_eq!(field_of(settings(None, &[("a", "  ")])), "emulate.run[0].cmd");
+        assert_eq!(
+            field_of(settings(None, &[("x", "true")])),
+            "emulate.run[0].host"
+        );
+        assert_eq!(
+            field_of(settings(None, &[("a", "  ")])),
+            "emulate.run[0].cmd"
+        );
     }
 }

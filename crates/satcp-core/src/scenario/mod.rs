@@ -7,6 +7,7 @@ pub mod config;
 pub mod diagnosis;
 pub mod emulate;
 pub mod links;
+pub mod node_graph;
 pub mod result_fields;
 pub mod results;
 pub mod run_row;

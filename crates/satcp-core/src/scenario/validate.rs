@@ -2,13 +2,13 @@
 //! that must be known. Each error names the field and the bad value.
 
 use super::config::{AppConfig, Scenario};
+use super::node_graph::NodeGraph;
 use super::ScenarioError;
-use crate::error::{
-    bad, count, non_negative, number, positive, seconds, MAX_DELAY_S, MIN_RATE_BPS,
-};
+use crate::error::{bad, count, non_negative, number, positive, seconds, MIN_RATE_BPS};
 use crate::net::packet::TIMESTAMPS_OPTION_BYTES;
 use crate::tcp::config::{MAX_MSS, MAX_SCALED_WINDOW};
 use crate::tcp::TcpConfig;
+use std::collections::HashSet;
 
 /// The most samples, pages or files a scenario may plan (each is memory
 /// allocated before or during the run): 10^7.
@@ -35,15 +35,17 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     if s.nodes.is_empty() {
         return Err(ScenarioError::new("nodes", "at least one node is needed"));
     }
+    let mut seen = HashSet::with_capacity(s.nodes.len());
     for (i, n) in s.nodes.iter().enumerate() {
         safe_name(&format!("nodes[{i}]"), n)?;
-        if s.nodes[..i].contains(n) {
+        if !seen.insert(n.as_str()) {
             return Err(bad(format!("nodes[{i}]"), n, "is listed twice"));
         }
     }
     s.emulate.validate(&s.nodes)?;
+    let graph = NodeGraph::new(s);
     let node = |field: String, name: &str| -> Result<(), ScenarioError> {
-        if s.nodes.iter().any(|n| n == name) {
+        if graph.has(name) {
             Ok(())
         } else {
             Err(bad(field, name, "is not a node"))
@@ -94,7 +96,7 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
         if c == sv {
             return Err(bad(format!("{f}.server"), sv, "must differ from client"));
         }
-        if !connected(s, c, sv) {
+        if !graph.connected(c, sv) {
             return Err(ScenarioError::new(
                 format!("{f}.client"),
                 format!("no path between client {c} and server {sv}: check the links"),
@@ -180,24 +182,6 @@ pub fn safe_name(field: &str, n: &str) -> Result<(), ScenarioError> {
     let shown: String = n.chars().take(40).collect();
     let more = if n.chars().count() > 40 { "..." } else { "" };
     Err(bad(field, format!("{:?}", format!("{shown}{more}")), why))
-}
-
-/// Whether the links join nodes `a` and `b`.
-fn connected(s: &Scenario, a: &str, b: &str) -> bool {
-    let mut reached = vec![a];
-    let mut i = 0;
-    while i < reached.len() {
-        let n = reached[i];
-        for l in &s.links {
-            for (x, y) in [(&l.a, &l.b), (&l.b, &l.a)] {
-                if x == n && !reached.contains(&y.as_str()) {
-                    reached.push(y);
-                }
-            }
-        }
-        i += 1;
-    }
-    reached.contains(&b)
 }
 
 /// The machinery's TCP fields.
@@ -349,6 +333,7 @@ pub fn estimate_memory(s: &Scenario) -> MemoryEstimate {
     let mut conns_total = 0.0;
     let mut window_packets = 0.0;
     let max_rate = fastest_rate(s);
+    let graph = NodeGraph::new(s);
     for (i, a) in s.apps.iter().enumerate() {
         let f = format!("apps[{i}]");
         let t = a.tcp();
@@ -390,7 +375,7 @@ pub fn estimate_memory(s: &Scenario) -> MemoryEstimate {
                 // rate.
                 let bytes = w.segments as f64 * mss;
                 let (c, sv) = a.hosts();
-                let rtt = 2.0 * path_delay(s, c, sv);
+                let rtt = 2.0 * graph.shortest_delay(c, sv).unwrap_or(0.0);
                 let each = (w.think_time_s + rtt + bytes * 8.0 / max_rate).max(1e-6);
                 let planned = (span / each).floor() + 1.0;
                 let n = w.transfers.map_or(planned, |k| (k as f64).min(planned));
@@ -477,50 +462,6 @@ fn fastest_rate(s: &Scenario) -> f64 {
         }
     }
     max_rate
-}
-
-/// The smallest one-way delay between nodes `a` and `b` over the links
-/// (each link at its smallest delay in either direction, schedules
-/// included): a lower bound of the path's.
-fn path_delay(s: &Scenario, a: &str, b: &str) -> f64 {
-    let link_delay = |l: &super::config::LinkConfig| {
-        [&l.ab, &l.ba]
-            .iter()
-            .flat_map(|d| {
-                let points = d.delay_schedule.iter().flatten().map(|p| p[1]);
-                points.chain([d.delay_s])
-            })
-            .fold(MAX_DELAY_S, f64::min)
-    };
-    let mut dist: Vec<(&str, f64)> = vec![(a, 0.0)];
-    let mut done: Vec<&str> = Vec::new();
-    // Dijkstra over the few nodes a scenario has.
-    while let Some(i) = (0..dist.len())
-        .filter(|&i| !done.contains(&dist[i].0))
-        .min_by(|&i, &j| dist[i].1.total_cmp(&dist[j].1))
-    {
-        let (n, d) = dist[i];
-        if n == b {
-            return d;
-        }
-        done.push(n);
-        for l in &s.links {
-            let next = if l.a == n {
-                l.b.as_str()
-            } else if l.b == n {
-                l.a.as_str()
-            } else {
-                continue;
-            };
-            let nd = d + link_delay(l);
-            match dist.iter_mut().find(|(m, _)| *m == next) {
-                Some(e) if e.1 > nd => e.1 = nd,
-                Some(_) => {}
-                None => dist.push((next, nd)),
-            }
-        }
-    }
-    0.0
 }
 
 /// The most packets all links can hold at once, in their queues and on
