@@ -83,6 +83,7 @@ def markdown(schema: dict[str, Any] | None = None) -> str:
     for router in props["routers"]["items"]["oneOf"]:
         kind = router["properties"]["kind"]["const"]
         _tables(f'[[routers]] kind = "{kind}"', router, sections)
+    _tables("[[pep]]", props["pep"]["items"], sections)
     _tables("[trace]", props["trace"], sections)
     out.append("## Contents\n")
     for title, _, _, _ in sections:
