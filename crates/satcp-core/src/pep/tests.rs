@@ -177,7 +177,10 @@ fn every_byte_is_relayed_once_and_in_order_through_losses() {
     let mut v = scenario(gateway_pep(), FILE);
     v["links"][1]["ab"]["errors"] = json!({"loss": 0.02});
     let s = scenario::parse(&v.to_string()).unwrap();
-    let r = scenario::run(&s);
+    // With every endpoint's transport invariants checked after each event.
+    let checked = scenario::run_checked(&s);
+    assert!(checked.violations.is_empty(), "{:?}", checked.violations);
+    let r = checked.result;
     assert!(r.apps_done);
     assert_eq!(r.transfers[0].bytes, FILE);
     assert_eq!(r.flows[0].client.bytes_delivered, FILE, "in order, once");
@@ -309,4 +312,33 @@ fn notices_move_the_other_leg() {
     assert_eq!(on_notice(s, Notice::PeerClosed), Some(Close(c)));
     assert_eq!(on_notice(c, Notice::PeerClosed), Some(Close(s)));
     assert_eq!(on_notice(c, Notice::Finished), None);
+}
+
+#[test]
+fn applications_with_and_without_a_split_keep_their_own_connections() {
+    // Two downloads through the gateway (split) and one from the gateway
+    // itself (not split: it ends there), started together, so that their
+    // connection ids interleave.
+    let mut v = scenario(gateway_pep(), FILE);
+    v["apps"] = json!([
+        {"kind": "ftp", "client": "client", "server": "server", "file_bytes": FILE, "files": 2,
+         "inter_request_s": 0.5},
+        {"kind": "ftp", "client": "client", "server": "gateway", "file_bytes": FILE},
+        {"kind": "ftp", "client": "client", "server": "server", "file_bytes": FILE}
+    ]);
+    let r = scenario::run(&scenario::parse(&v.to_string()).unwrap());
+    assert!(r.apps_done);
+    assert_eq!(r.transfers.len(), 4);
+    assert!(r.transfers.iter().all(|t| t.end_s.is_some()));
+    // One flow and one stall row per application connection, in the same
+    // order; two proxy legs per split one.
+    assert_eq!(r.flows.len(), 4);
+    assert_eq!(r.stalls.len(), 4);
+    assert!(r.flows.iter().zip(&r.stalls).all(|(f, s)| f.conn == s.conn));
+    assert_eq!(r.pep.len(), 2 * 3);
+    let split: Vec<u32> = r.pep.iter().map(|p| p.conn).collect();
+    for t in &r.transfers {
+        let via_proxy = t.app != 1;
+        assert_eq!(split.contains(&t.conn), via_proxy, "{t:?}");
+    }
 }

@@ -189,6 +189,8 @@ pub fn finish(s: &Scenario, sim: &mut Simulation) -> RunResult {
 pub fn collect(s: &Scenario, sim: &Simulation) -> RunResult {
     let end = sim.now;
     let end_s = end.as_secs_f64();
+    // Every connection's, indexed by connection id; the proxies' split
+    // connections are left out of the table below.
     let stalls = stall_rows(sim);
     let mut transfers = Vec::new();
     for (a, slot) in sim.apps.iter().enumerate() {
@@ -289,6 +291,14 @@ pub fn collect(s: &Scenario, sim: &Simulation) -> RunResult {
         })
         .collect();
     let apps = diagnosis::app_rows(sim, &transfers, &stalls, end_s);
+    let stalls: Vec<StallRow> = if sim.relays.is_empty() {
+        stalls
+    } else {
+        stalls
+            .into_iter()
+            .filter(|r| sim.conns[r.conn as usize].relay.is_none())
+            .collect()
+    };
     let warnings = diagnosis::warnings(&flows, &links, &stalls);
     RunResult {
         name: s.name.clone(),
@@ -347,7 +357,6 @@ fn stall_rows(sim: &Simulation) -> Vec<StallRow> {
     sim.conns
         .iter()
         .enumerate()
-        .filter(|(_, info)| info.relay.is_none())
         .map(|(c, info)| {
             let cli = sim.endpoints[2 * c].ep.record().stalls;
             let srv = sim.endpoints[2 * c + 1].ep.record().stalls;
