@@ -82,14 +82,8 @@ impl Endpoint {
 pub struct EndpointSlot {
     pub ep: Endpoint,
     /// Where the endpoint runs: its packets start there and are delivered
-    /// there.
+    /// there. (A proxy's leg speaks with another address: `Simulation::addr`.)
     pub node: NodeId,
-    /// The address its packets carry as source: its node, or for a
-    /// proxy's leg the end host it speaks for.
-    pub addr: NodeId,
-    /// The endpoint it appears as in captures (ports): itself, or for a
-    /// proxy's leg the application's endpoint it speaks for.
-    pub shown_as: EndpointId,
     pub peer_node: NodeId,
     pub peer: EndpointId,
     pub conn: ConnId,
@@ -110,9 +104,6 @@ pub struct ConnInfo {
     /// Packets of this connection (either direction) in the network: made
     /// and not yet delivered or discarded.
     in_network: u32,
-    /// A proxy's split of an application connection: its index in
-    /// `Simulation::relays` (None: the application's own connection).
-    pub relay: Option<u32>,
 }
 
 pub struct Simulation {
@@ -136,6 +127,11 @@ pub struct Simulation {
     pub apps: Vec<AppSlot>,
     /// The split connections of the proxies.
     pub relays: Vec<Relay>,
+    /// Per connection, when some are split (`intercepting`; empty
+    /// otherwise, so that a run without proxies carries nothing per
+    /// connection for them): its index in `relays` if it is a proxy's
+    /// split connection.
+    conn_relay: Vec<Option<u32>>,
     /// Some application's connections are split: a packet forwarded at a
     /// node may be addressed to a proxy's leg there.
     intercepting: bool,
@@ -230,6 +226,7 @@ impl Simulation {
             intercepting: apps.iter().any(|a| !a.relays.is_empty()),
             apps,
             relays: Vec::new(),
+            conn_relay: Vec::new(),
             path_cache: PathCache::default(),
             next_conn: 0,
             sample_interval: None,
@@ -306,8 +303,11 @@ impl Simulation {
             return;
         }
         let packet = self.pool.get(p);
-        let to = &self.endpoints[packet.endpoint as usize];
-        let ends = (self.endpoints[to.peer as usize].shown_as, to.shown_as);
+        let to = packet.endpoint;
+        let ends = (
+            self.shown_as(self.endpoints[to as usize].peer),
+            self.shown_as(to),
+        );
         let ev = PacketEvent {
             time: self.now,
             link,
@@ -317,6 +317,42 @@ impl Simulation {
         };
         for o in &mut self.observers {
             o.on_packet(&ev);
+        }
+    }
+
+    /// The split connection `c` is, if it is one of a proxy's.
+    pub fn relay_of(&self, c: ConnId) -> Option<u32> {
+        if self.intercepting {
+            self.conn_relay[c as usize]
+        } else {
+            None
+        }
+    }
+
+    /// The endpoint `e` appears as in captures (ports): itself, or for a
+    /// proxy's leg the application's endpoint it speaks for (the
+    /// client-side leg for the server, the server-side leg for the client).
+    fn shown_as(&self, e: EndpointId) -> EndpointId {
+        match self.relay_of(e / 2) {
+            None => e,
+            Some(r) => 2 * self.relays[r as usize].conn + 1 - e % 2,
+        }
+    }
+
+    /// The source address of endpoint `e`'s packets: its node, or for a
+    /// proxy's leg the address of the end host it speaks for.
+    fn addr(&self, e: EndpointId) -> NodeId {
+        let slot = &self.endpoints[e as usize];
+        match self.relay_of(slot.conn) {
+            None => slot.node,
+            Some(_) => {
+                let app = &self.apps[self.conns[slot.conn as usize].app as usize];
+                if e.is_multiple_of(2) {
+                    app.server
+                } else {
+                    app.client
+                }
+            }
         }
     }
 
@@ -723,9 +759,14 @@ impl Simulation {
         if self.inspecting {
             self.inspect(e);
         }
-        let (node, addr, peer_node, peer) = {
+        let (node, peer_node, peer) = {
             let s = &self.endpoints[e as usize];
-            (s.node, s.addr, s.peer_node, s.peer)
+            (s.node, s.peer_node, s.peer)
+        };
+        let addr = if self.intercepting {
+            self.addr(e)
+        } else {
+            node
         };
         for (hdr, prio) in &out.segments {
             // Built in place in the pool (see `PacketPool::alloc_slot`); the
@@ -754,7 +795,7 @@ impl Simulation {
         out.segments.clear();
         self.ensure_timer(e);
         if self.intercepting {
-            if let Some(r) = self.conns[self.endpoints[e as usize].conn as usize].relay {
+            if let Some(r) = self.relay_of(self.endpoints[e as usize].conn) {
                 self.after_relay_leg(r, e, out);
                 return;
             }
@@ -998,8 +1039,6 @@ impl Simulation {
         self.endpoints.push(EndpointSlot {
             ep: Endpoint::Live(c_ep),
             node: client,
-            addr: client,
-            shown_as: ce,
             peer_node: server,
             peer: client_peer,
             conn,
@@ -1011,8 +1050,6 @@ impl Simulation {
         self.endpoints.push(EndpointSlot {
             ep: Endpoint::Live(s_ep),
             node: server,
-            addr: server,
-            shown_as: ce + 1,
             peer_node: client,
             peer: server_peer,
             conn,
@@ -1025,8 +1062,10 @@ impl Simulation {
             app: a,
             opened: self.now,
             in_network: 0,
-            relay: None,
         });
+        if self.intercepting {
+            self.conn_relay.push(None);
+        }
         if relays > 0 {
             self.split(a, conn);
         }
@@ -1055,11 +1094,9 @@ impl Simulation {
             } else {
                 2 * c + 2
             };
-            let leg = |ep: Box<TcpEndpoint>, addr, shown_as, peer_node, peer, side| EndpointSlot {
+            let leg = |ep: Box<TcpEndpoint>, peer_node, peer, side| EndpointSlot {
                 ep: Endpoint::Live(ep),
                 node,
-                addr,
-                shown_as,
                 peer_node,
                 peer,
                 conn: c,
@@ -1068,23 +1105,16 @@ impl Simulation {
                 timers_queued: 0,
                 peer_closed_at: None,
             };
-            let near = leg(
-                Box::new(near),
-                server,
-                2 * conn + 1,
-                client,
-                prev,
-                Side::Server,
-            );
-            let far = leg(Box::new(far), client, 2 * conn, server, next, Side::Client);
+            let near = leg(Box::new(near), client, prev, Side::Server);
+            let far = leg(Box::new(far), server, next, Side::Client);
             self.endpoints.push(near);
             self.endpoints.push(far);
             self.conns.push(ConnInfo {
                 app: a,
                 opened: self.now,
                 in_network: 0,
-                relay: Some(self.relays.len() as u32),
             });
+            self.conn_relay.push(Some(self.relays.len() as u32));
             self.relays.push(Relay::new(conn, hop as u16));
         }
     }
@@ -1130,7 +1160,7 @@ impl Simulation {
     fn on_sample(&mut self) {
         let t = self.now.as_secs_f64();
         for c in 0..self.conns.len() {
-            if self.conns[c].relay.is_some() {
+            if self.relay_of(c as ConnId).is_some() {
                 continue;
             }
             let srv = self.endpoints[2 * c + 1].ep.record();

@@ -223,7 +223,7 @@ pub fn collect(s: &Scenario, sim: &Simulation) -> RunResult {
         .conns
         .iter()
         .enumerate()
-        .filter(|(_, info)| info.relay.is_none())
+        .filter(|&(c, _)| sim.relay_of(c as u32).is_none())
         .map(|(c, info)| {
             let cli = &sim.endpoints[2 * c];
             let srv = &sim.endpoints[2 * c + 1];
@@ -296,7 +296,7 @@ pub fn collect(s: &Scenario, sim: &Simulation) -> RunResult {
     } else {
         stalls
             .into_iter()
-            .filter(|r| sim.conns[r.conn as usize].relay.is_none())
+            .filter(|r| sim.relay_of(r.conn).is_none())
             .collect()
     };
     let warnings = diagnosis::warnings(&flows, &links, &stalls);
@@ -322,7 +322,7 @@ pub fn collect(s: &Scenario, sim: &Simulation) -> RunResult {
 fn pep_rows(sim: &Simulation) -> Vec<PepLegRow> {
     let mut rows = Vec::new();
     for (c, info) in sim.conns.iter().enumerate() {
-        let Some(r) = info.relay else {
+        let Some(r) = sim.relay_of(c as u32) else {
             continue;
         };
         let relay = &sim.relays[r as usize];
