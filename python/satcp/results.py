@@ -20,6 +20,11 @@ the parsed dict (``raw``) and turns the tables into data frames:
 - ``trace``: the per-event trace (:mod:`satcp.trace`), when the scenario
   asked for one (``[trace]``, ``satcp run --trace``): one row per change,
   written to ``trace.parquet``;
+- ``pep``: with split-connection proxies (``[[pep]]``) only, one row per
+  leg of each split connection: the proxy's node, which host the leg
+  faces, whether it crosses the satellite, its variant, bytes received and
+  sent, retransmissions, the most bytes the proxy buffered for it and how
+  often that buffer filled (written to ``pep.csv`` when there is one);
 - ``warnings``: one row per pathology (``kind``, ``subject``, ``message``):
   an RTO backed off above 30 s, data outstanding for more than 100
   smoothed RTTs without an RTT sample, a queue that dropped more than 10 %
@@ -152,7 +157,7 @@ class Results:
             return _flatten(self.raw.get("links") or [], {"stats": "", "dvbs2": "dvbs2_"})
         if name in ("flow_series", "link_series"):
             return self.raw.get(name) or {}
-        if name in ("stalls", "apps", "warnings"):
+        if name in ("stalls", "apps", "warnings", "pep"):
             return self.raw.get(name) or []
         raise KeyError(name)
 
@@ -168,6 +173,11 @@ class Results:
     @cached_property
     def flows(self) -> pd.DataFrame:
         return self._frame("flows")
+
+    @cached_property
+    def pep(self) -> pd.DataFrame:
+        """The legs of the proxies' split connections (empty without ``[[pep]]``)."""
+        return self._frame("pep")
 
     @cached_property
     def links(self) -> pd.DataFrame:
@@ -215,7 +225,8 @@ class Results:
         return (self._trace_columns or {}).get("truncated_at_s")
 
     def tables(self) -> dict[str, pd.DataFrame]:
-        return {name: getattr(self, name) for name in TABLES}
+        names = TABLES + (("pep",) if self.raw.get("pep") else ())
+        return {name: getattr(self, name) for name in names}
 
     def response_times(self, kind: str | None = None) -> pd.Series:
         """Response times (s) of the finished transfers, optionally of one kind."""
@@ -309,6 +320,41 @@ class Results:
         )
         if len(flows) > max_transfers:
             lines.append(f"... {len(flows) - max_transfers} more")
+
+        legs = r.get("pep", [])
+        if legs:
+            lines += ["", f"Proxy legs ({len(legs)})"]
+            rows = [
+                [
+                    p["conn"],
+                    p["node"],
+                    p["leg"],
+                    "yes" if p["satellite"] else "no",
+                    p["variant"],
+                    p["bytes_received"],
+                    p["bytes_sent"],
+                    p["retransmitted_segments"],
+                    p["max_buffered_bytes"],
+                    p["buffer_full"],
+                ]
+                for p in legs[: 2 * max_transfers]
+            ]
+            lines += _table(
+                [
+                    "conn",
+                    "node",
+                    "leg",
+                    "satellite",
+                    "variant",
+                    "bytes in",
+                    "bytes out",
+                    "rtx segs",
+                    "max buffered",
+                    "buffer full",
+                ],
+                rows,
+                "rlllrrrrrr",
+            )
 
         links = r.get("links", [])
         lines += ["", f"Links ({len(links)})"]
@@ -480,6 +526,12 @@ class Results:
                 writers[f"{name}.csv"] = text_writer(csv_text(self._table_data(name)))
             else:
                 writers[f"{name}.{fmt}"] = _table_writer(getattr(self, name), fmt)
+        if self.raw.get("pep"):
+            # Only with proxies: a run without one writes what it always did.
+            if fmt == "csv":
+                writers["pep.csv"] = text_writer(csv_text(self._table_data("pep")))
+            else:
+                writers[f"pep.{fmt}"] = _table_writer(self.pep, fmt)
         if self.has_trace:
             writers["trace.parquet"] = _table_writer(self.trace, "parquet")
         writers["results.json"] = text_writer(self.results_json())

@@ -82,6 +82,7 @@ def markdown(schema: dict[str, Any] | None = None) -> str:
     for router in props["routers"]["items"]["oneOf"]:
         kind = router["properties"]["kind"]["const"]
         _tables(f'[[routers]] kind = "{kind}"', router, sections)
+    _tables("[[pep]]", props["pep"]["items"], sections)
     _tables("[trace]", props["trace"], sections)
     _tables("[emulate]", props["emulate"], sections)
     _tables("[[emulate.run]]", props["emulate"]["properties"]["run"]["items"], sections)

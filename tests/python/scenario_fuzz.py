@@ -435,8 +435,8 @@ def app(draw: Any, client: str, server: str) -> dict[str, Any]:
 def scenarios(draw: Any) -> dict[str, Any]:
     """A whole scenario: a chain of 2 to 5 nodes (one link per
     neighbouring pair, sometimes one more across), 1 to 3 applications
-    between nodes, a shared [tcp] table, router functions, and a duration
-    of at most MAX_DURATION_S."""
+    between nodes, a shared [tcp] table, router functions, a
+    split-connection proxy, and a duration of at most MAX_DURATION_S."""
     n = draw(ints(2, 5))
     nodes = [f"n{i}" for i in range(n)]
     links = []
@@ -481,8 +481,19 @@ def scenarios(draw: Any) -> dict[str, Any]:
         if kind == "example-drop-recorder" and draw(B):
             router["congestion_only"] = draw(B)
         sc["routers"] = [router]
+    inner = nodes[1:-1]  # before hostile values may replace names
     for _ in range(draw(pick(0, 0, 0, 1, 1, 2))):
         hostile(draw, sc)
+    # Drawn last, so that the draws above (and the scenarios of earlier
+    # seeds up to here) stay as they were.
+    if n > 2 and draw(ints(0, 3)) == 0:
+        proxy = {
+            "node": draw(pick(*inner)),
+            "satellite_variant": draw(maybe(pick(*VARIANTS))),
+            "satellite_side": draw(maybe(pick("client", "server"))),
+            "buffer_bytes": draw(maybe(ints(1, 2_000_000))),
+        }
+        sc["pep"] = [pruned(proxy)]
     return sc
 
 

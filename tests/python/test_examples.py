@@ -97,6 +97,12 @@ def check_web_http(r):
     assert r.flows["server_low_priority_data_segments_sent"].sum() > 0  # Fast Start bursts
 
 
+def check_pep_split(r):
+    legs = r.pep.set_index("leg")  # the gateway split the download
+    assert legs.loc["client-side", "variant"] == "hybla"
+    assert legs.loc["server-side", "bytes_received"] == 1_000_000
+
+
 def check_pcap(r):
     assert link(r, "satellite")["lost"] == 2  # the two drop_seqs
     assert r.flows["server_fast_retransmits"].sum() == 2

@@ -7,6 +7,7 @@
 //! - `protocols`: the variants (congestion control, loss recovery, ...)
 //! - `apps`: FTP, HTTP/1.1, bulk transfer
 //! - `metrics`: counters and time series
+//! - `pep`: performance-enhancing proxies (split connections)
 //! - `scenario`: scenario format, validation, building, results
 //! - `sim`: the event loop that wires them together
 //! - `huge_page_alloc`: the allocator satcp's programs declare global
@@ -17,6 +18,7 @@ pub mod error;
 pub mod huge_page_alloc;
 pub mod metrics;
 pub mod net;
+pub mod pep;
 pub mod pgo_training;
 pub mod protocols;
 pub mod scenario;

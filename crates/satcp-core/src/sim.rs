@@ -12,6 +12,7 @@ use crate::net::observer::{PacketEvent, PacketEventKind, PacketObserver};
 use crate::net::packet::{Ecn, EndpointId, LinkId, NodeId, Packet, PacketId, PacketPool};
 use crate::net::router::{DropCause, QueueDecision, RouterFunction};
 use crate::net::topology::{Node, RoutingTable};
+use crate::pep::{relay, Leg, LegAction, Relay, RelayPlan};
 use crate::tcp::{ConnState, Notice, PathCache, TcpConfig, TcpEndpoint, TcpOutput, VariantChoice};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -46,6 +47,9 @@ pub struct AppSlot {
     pub tcp: TcpConfig,
     /// Makes the parts of each endpoint of the application's connections.
     pub variant: VariantChoice,
+    /// The proxies on the route from client to server, in that order:
+    /// each splits every connection of the application (`pep`).
+    pub relays: Vec<RelayPlan>,
 }
 
 /// An endpoint while its connection can still change, or what is kept of
@@ -77,6 +81,8 @@ impl Endpoint {
 
 pub struct EndpointSlot {
     pub ep: Endpoint,
+    /// Where the endpoint runs: its packets start there and are delivered
+    /// there. (A proxy's leg speaks with another address: `Simulation::addr`.)
     pub node: NodeId,
     pub peer_node: NodeId,
     pub peer: EndpointId,
@@ -119,6 +125,16 @@ pub struct Simulation {
     pub endpoints: Vec<EndpointSlot>,
     pub conns: Vec<ConnInfo>,
     pub apps: Vec<AppSlot>,
+    /// The split connections of the proxies.
+    pub relays: Vec<Relay>,
+    /// Per connection, when some are split (`intercepting`; empty
+    /// otherwise, so that a run without proxies carries nothing per
+    /// connection for them): its index in `relays` if it is a proxy's
+    /// split connection.
+    conn_relay: Vec<Option<u32>>,
+    /// Some application's connections are split: a packet forwarded at a
+    /// node may be addressed to a proxy's leg there.
+    intercepting: bool,
     /// What finished connections left for later ones between the same
     /// hosts; it lives as long as the run, not as a connection.
     pub path_cache: PathCache,
@@ -207,7 +223,10 @@ impl Simulation {
             trace: None,
             endpoints: Vec::new(),
             conns: Vec::new(),
+            intercepting: apps.iter().any(|a| !a.relays.is_empty()),
             apps,
+            relays: Vec::new(),
+            conn_relay: Vec::new(),
             path_cache: PathCache::default(),
             next_conn: 0,
             sample_interval: None,
@@ -283,14 +302,57 @@ impl Simulation {
         if self.observers.is_empty() {
             return;
         }
+        let packet = self.pool.get(p);
+        let to = packet.endpoint;
+        let ends = (
+            self.shown_as(self.endpoints[to as usize].peer),
+            self.shown_as(to),
+        );
         let ev = PacketEvent {
             time: self.now,
             link,
             kind,
-            packet: self.pool.get(p),
+            packet,
+            ends,
         };
         for o in &mut self.observers {
             o.on_packet(&ev);
+        }
+    }
+
+    /// The split connection `c` is, if it is one of a proxy's.
+    pub fn relay_of(&self, c: ConnId) -> Option<u32> {
+        if self.intercepting {
+            self.conn_relay[c as usize]
+        } else {
+            None
+        }
+    }
+
+    /// The endpoint `e` appears as in captures (ports): itself, or for a
+    /// proxy's leg the application's endpoint it speaks for (the
+    /// client-side leg for the server, the server-side leg for the client).
+    fn shown_as(&self, e: EndpointId) -> EndpointId {
+        match self.relay_of(e / 2) {
+            None => e,
+            Some(r) => 2 * self.relays[r as usize].conn + 1 - e % 2,
+        }
+    }
+
+    /// The source address of endpoint `e`'s packets: its node, or for a
+    /// proxy's leg the address of the end host it speaks for.
+    fn addr(&self, e: EndpointId) -> NodeId {
+        let slot = &self.endpoints[e as usize];
+        match self.relay_of(slot.conn) {
+            None => slot.node,
+            Some(_) => {
+                let app = &self.apps[self.conns[slot.conn as usize].app as usize];
+                if e.is_multiple_of(2) {
+                    app.server
+                } else {
+                    app.client
+                }
+            }
         }
     }
 
@@ -554,7 +616,7 @@ impl Simulation {
     /// sends it): deliver it there or forward it.
     fn at_node(&mut self, node: NodeId, p: PacketId, from: Option<LinkId>) {
         let dst = self.pool.get(p).dst;
-        if dst == node {
+        if dst == node || (self.intercepting && self.intercepted(node, p)) {
             self.deliver(p);
             return;
         }
@@ -607,6 +669,13 @@ impl Simulation {
         }
         self.dropped = dropped;
         self.start_link(l);
+    }
+
+    /// The packet is addressed to a proxy's leg at `node` (which speaks with
+    /// the address of the host beyond): the proxy takes it.
+    #[inline(never)]
+    fn intercepted(&self, node: NodeId, p: PacketId) -> bool {
+        self.endpoints[self.pool.get(p).endpoint as usize].node == node
     }
 
     /// `node` discards a packet that came over link `from` (lost or
@@ -694,6 +763,11 @@ impl Simulation {
             let s = &self.endpoints[e as usize];
             (s.node, s.peer_node, s.peer)
         };
+        let addr = if self.intercepting {
+            self.addr(e)
+        } else {
+            node
+        };
         for (hdr, prio) in &out.segments {
             // Built in place in the pool (see `PacketPool::alloc_slot`); the
             // pattern names every field, so none can be left stale.
@@ -708,7 +782,7 @@ impl Simulation {
                 tcp,
                 created,
             } = slot;
-            *src = node;
+            *src = addr;
             *dst = peer_node;
             *endpoint = peer;
             *size = hdr.wire_bytes();
@@ -720,6 +794,12 @@ impl Simulation {
         }
         out.segments.clear();
         self.ensure_timer(e);
+        if self.intercepting {
+            if let Some(r) = self.relay_of(self.endpoints[e as usize].conn) {
+                self.after_relay_leg(r, e, out);
+                return;
+            }
+        }
         if !out.notices.is_empty() {
             let (conn, side) = {
                 let s = &self.endpoints[e as usize];
@@ -746,6 +826,86 @@ impl Simulation {
             }
             notices.clear();
             out.notices = notices;
+        }
+    }
+
+    /// After a call into a proxy's leg `e` (its segments sent): its notices
+    /// move the other leg (`pep::relay`), and both directions' buffers are
+    /// brought up to date, which may send window updates.
+    fn after_relay_leg(&mut self, r: u32, e: EndpointId, out: &mut TcpOutput) {
+        let conn = self.endpoints[e as usize].conn;
+        let now = self.now;
+        let leg_of = |x: EndpointId| {
+            if x.is_multiple_of(2) {
+                Leg::ClientSide
+            } else {
+                Leg::ServerSide
+            }
+        };
+        let ep_of = |l: Leg| 2 * conn + l.index() as EndpointId;
+        let mut notices = std::mem::take(&mut out.notices);
+        if notices.contains(&Notice::Finished) {
+            self.may_have_ended(conn);
+        }
+        for &n in &notices {
+            let Some(act) = relay::on_notice(leg_of(e), n) else {
+                continue;
+            };
+            let mut o = self.spare_outs.pop().unwrap_or_default();
+            let target = match act {
+                LegAction::Connect(l) => {
+                    self.endpoints[ep_of(l) as usize]
+                        .ep
+                        .live()
+                        .connect(now, &mut o);
+                    l
+                }
+                LegAction::Write(l, bytes) => {
+                    self.endpoints[ep_of(l) as usize]
+                        .ep
+                        .live()
+                        .write(bytes, now, &mut o);
+                    l
+                }
+                LegAction::Close(l) => {
+                    if matches!(self.endpoints[ep_of(l) as usize].ep, Endpoint::Retired(_)) {
+                        continue;
+                    }
+                    self.endpoints[ep_of(l) as usize]
+                        .ep
+                        .live()
+                        .close(now, &mut o);
+                    l
+                }
+            };
+            self.after_tcp(ep_of(target), &mut o);
+            self.spare_outs.push(o);
+        }
+        notices.clear();
+        out.notices = notices;
+        for receiving in [Leg::ClientSide, Leg::ServerSide] {
+            let (rx, onward) = (ep_of(receiving) as usize, ep_of(receiving.other()) as usize);
+            let (Endpoint::Live(_), Endpoint::Live(_)) =
+                (&self.endpoints[rx].ep, &self.endpoints[onward].ep)
+            else {
+                continue;
+            };
+            let mut o = self.spare_outs.pop().unwrap_or_default();
+            let (a, b) = if rx < onward {
+                let (lo, hi) = self.endpoints.split_at_mut(onward);
+                (&mut lo[rx], &hi[0])
+            } else {
+                let (lo, hi) = self.endpoints.split_at_mut(rx);
+                (&mut hi[0], &lo[onward])
+            };
+            let (Endpoint::Live(rx_ep), Endpoint::Live(on_ep)) = (&mut a.ep, &b.ep) else {
+                unreachable!()
+            };
+            self.relays[r as usize].sync(receiving, rx_ep, on_ep, now, &mut o);
+            if !o.segments.is_empty() {
+                self.after_tcp(ep_of(receiving), &mut o);
+            }
+            self.spare_outs.push(o);
         }
     }
 
@@ -788,7 +948,9 @@ impl Simulation {
     fn with_app<F: FnOnce(&mut dyn Application, &mut AppCtx)>(&mut self, a: AppId, f: F) {
         let mut actions = self.spare_actions.pop().unwrap_or_default();
         {
-            let mut ctx = AppCtx::new(self.now, &mut actions, &mut self.next_conn);
+            let ids = 1 + self.apps[a as usize].relays.len() as ConnId;
+            let mut ctx =
+                AppCtx::new(self.now, &mut actions, &mut self.next_conn).with_ids_per_open(ids);
             f(self.apps[a as usize].app.as_mut(), &mut ctx);
         }
         // Actions may trigger nested app callbacks, which use a fresh buffer.
@@ -866,11 +1028,19 @@ impl Simulation {
         s_ep.start_from_cache(self.path_cache.get(server, client), self.now);
         s_ep.listen();
         let ce = 2 * conn;
+        let relays = slot.relays.len() as EndpointId;
+        // With proxies on the route, the client talks to the first one's
+        // client-side leg and the server to the last one's server-side leg.
+        let (client_peer, server_peer) = if relays == 0 {
+            (ce + 1, ce)
+        } else {
+            (ce + 2, ce + 2 * relays + 1)
+        };
         self.endpoints.push(EndpointSlot {
             ep: Endpoint::Live(c_ep),
             node: client,
             peer_node: server,
-            peer: ce + 1,
+            peer: client_peer,
             conn,
             side: Side::Client,
             timer_at: None,
@@ -881,7 +1051,7 @@ impl Simulation {
             ep: Endpoint::Live(s_ep),
             node: server,
             peer_node: client,
-            peer: ce,
+            peer: server_peer,
             conn,
             side: Side::Server,
             timer_at: None,
@@ -893,6 +1063,60 @@ impl Simulation {
             opened: self.now,
             in_network: 0,
         });
+        if self.intercepting {
+            self.conn_relay.push(None);
+        }
+        if relays > 0 {
+            self.split(a, conn);
+        }
+    }
+
+    /// Connection `conn` of application `a` crosses proxies: each gets a
+    /// split connection (the ids after `conn`) whose client-side leg
+    /// speaks for the server and server-side leg for the client.
+    fn split(&mut self, a: AppId, conn: ConnId) {
+        let slot = &self.apps[a as usize];
+        let (client, server) = (slot.client, slot.server);
+        let hops = slot.relays.len() as u32;
+        for hop in 0..hops {
+            let plan = &self.apps[a as usize].relays[hop as usize];
+            let (node, near, far) = (
+                plan.node,
+                plan.endpoint(Leg::ClientSide),
+                plan.endpoint(Leg::ServerSide),
+            );
+            let c = conn + 1 + hop;
+            assert_eq!(c as usize, self.conns.len());
+            // Toward the client: the previous hop's server side, or the client.
+            let prev = if hop == 0 { 2 * conn } else { 2 * c - 1 };
+            let next = if hop + 1 == hops {
+                2 * conn + 1
+            } else {
+                2 * c + 2
+            };
+            let leg = |ep: Box<TcpEndpoint>, peer_node, peer, side| EndpointSlot {
+                ep: Endpoint::Live(ep),
+                node,
+                peer_node,
+                peer,
+                conn: c,
+                side,
+                timer_at: None,
+                timers_queued: 0,
+                peer_closed_at: None,
+            };
+            let near = leg(Box::new(near), client, prev, Side::Server);
+            let far = leg(Box::new(far), server, next, Side::Client);
+            self.endpoints.push(near);
+            self.endpoints.push(far);
+            self.conns.push(ConnInfo {
+                app: a,
+                opened: self.now,
+                in_network: 0,
+            });
+            self.conn_relay.push(Some(self.relays.len() as u32));
+            self.relays.push(Relay::new(conn, hop as u16));
+        }
     }
 
     /// Retires the endpoints of the connections in `may_retire` that are
@@ -936,6 +1160,9 @@ impl Simulation {
     fn on_sample(&mut self) {
         let t = self.now.as_secs_f64();
         for c in 0..self.conns.len() {
+            if self.relay_of(c as ConnId).is_some() {
+                continue;
+            }
             let srv = self.endpoints[2 * c + 1].ep.record();
             let cli = self.endpoints[2 * c].ep.record();
             let fs = &mut self.flow_series;

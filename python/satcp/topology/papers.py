@@ -33,6 +33,7 @@ __all__ = [
     "peach_rate_bps",
     "peach_sec5",
     "peach_sender_delays",
+    "pep_geo",
     "slowstart_testbed",
     "tcpr_bdp_bytes",
     "tcpr_network",
@@ -498,6 +499,59 @@ def slowstart_testbed(
         duration_s=duration_s,
         sample_interval_s=sample_interval_s,
     )
+
+
+# --- the PEP study ---------------------------------------------------------------
+
+
+def pep_geo(
+    file_bytes: int = 1_000_000,
+    *,
+    variant: str = "newreno",
+    satellite_variant: str | None = None,
+    split: bool = False,
+    down_bps: float = 10e6,
+    up_bps: float = 2e6,
+    delay_s: float = 0.25,
+    queue_packets: int = 500,
+    buffer_bytes: int = 8_000_000,
+    duration_s: float = 900.0,
+    name: str = "pep-geo",
+) -> dict[str, Any]:
+    """A GEO access path for the split-connection study (``satcp reproduce
+    pep``, docs/satellite-access.md): server -100 Mb/s, 10 ms- gateway -GEO
+    bent pipe, ``delay_s`` one way, ``down_bps`` to the client and
+    ``up_bps`` back, a ``queue_packets`` drop-tail queue (about one
+    bandwidth-delay product at the defaults)- client, which downloads one
+    file of ``file_bytes`` over FTP. Linux hosts (the ``linux`` profile)
+    running ``variant`` with ``buffer_bytes`` socket buffers. With
+    ``split``, a proxy at the gateway splits the connection and runs
+    ``satellite_variant`` (None: the hosts') on the satellite leg, with
+    ``buffer_bytes`` per connection and direction."""
+    nodes = ["server", "gateway", "client"]
+    satellite = {
+        "delay_s": delay_s,
+        "queue_packets": queue_packets,
+        "ab": {"rate_bps": down_bps},
+        "ba": {"rate_bps": up_bps},
+    }
+    links = bent_pipe(
+        nodes, [{"rate_bps": 100e6, "delay_s": 0.010}, satellite], ["ground", "satellite"]
+    )
+    apps = [{"kind": "ftp", "client": "client", "server": "server", "file_bytes": file_bytes}]
+    tcp = {
+        "profile": "linux",
+        "variant": variant,
+        "window_scaling": True,
+        "rcv_buffer": buffer_bytes,
+    }
+    pep = None
+    if split:
+        proxy: dict[str, Any] = {"node": "gateway", "buffer_bytes": buffer_bytes}
+        if satellite_variant is not None:
+            proxy["satellite_variant"] = satellite_variant
+        pep = [proxy]
+    return scenario(name, nodes, links, apps, tcp, duration_s=duration_s, pep=pep)
 
 
 # --- the TCP-R paper ----------------------------------------------------------------

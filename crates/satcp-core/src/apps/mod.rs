@@ -46,6 +46,9 @@ pub struct AppCtx<'a> {
     pub now: SimTime,
     actions: &'a mut Vec<AppAction>,
     next_conn: &'a mut ConnId,
+    /// Connection ids each `open` takes: the application's, and one per
+    /// proxy on its route that splits it (`pep`), numbered right after.
+    ids_per_open: ConnId,
 }
 
 impl<'a> AppCtx<'a> {
@@ -54,11 +57,18 @@ impl<'a> AppCtx<'a> {
             now,
             actions,
             next_conn,
+            ids_per_open: 1,
         }
+    }
+
+    /// Each `open` takes `n` connection ids (see `ids_per_open`).
+    pub fn with_ids_per_open(mut self, n: ConnId) -> Self {
+        self.ids_per_open = n;
+        self
     }
     pub fn open(&mut self) -> ConnId {
         let c = *self.next_conn;
-        *self.next_conn += 1;
+        *self.next_conn += self.ids_per_open;
         self.actions.push(AppAction::Open(c));
         c
     }

@@ -73,7 +73,7 @@ impl PacketObserver for PcapCapture {
         let Some(w) = self.writer.as_mut() else {
             return;
         };
-        let bytes = wire::headers(ev.packet, self.ip_id);
+        let bytes = wire::headers_between(ev.packet, ev.ends, self.ip_id);
         self.ip_id = self.ip_id.wrapping_add(1);
         let ts = Duration::from_nanos(ev.time.0);
         if let Err(e) = w.write_packet(&PcapPacket::new(ts, ev.packet.size, &bytes)) {

@@ -35,6 +35,13 @@ pub fn port_of(endpoint: u32) -> u16 {
 /// The headers of `pkt` (IPv4 + TCP with options); `ip_id` is the IP
 /// identification field.
 pub fn headers(pkt: &Packet, ip_id: u16) -> Vec<u8> {
+    headers_between(pkt, (pkt.endpoint ^ 1, pkt.endpoint), ip_id)
+}
+
+/// The same, with the ports of the endpoints the packet goes between as
+/// a capture shows them (`PacketEvent::ends`: a proxy's leg appears as the
+/// end host it speaks for).
+pub fn headers_between(pkt: &Packet, ends: (u32, u32), ip_id: u16) -> Vec<u8> {
     let h = &pkt.tcp;
     let opts = tcp_options(h);
     debug_assert_eq!(opts.len() as u32, h.option_bytes());
@@ -58,9 +65,8 @@ pub fn headers(pkt: &Packet, ip_id: u16) -> Vec<u8> {
     let ip_sum = checksum(&b[..20], 0);
     b[10..12].copy_from_slice(&ip_sum.to_be_bytes());
     // TCP (RFC 9293 Sec. 3.1).
-    let sender = pkt.endpoint ^ 1;
-    b.extend_from_slice(&port_of(sender).to_be_bytes());
-    b.extend_from_slice(&port_of(pkt.endpoint).to_be_bytes());
+    b.extend_from_slice(&port_of(ends.0).to_be_bytes());
+    b.extend_from_slice(&port_of(ends.1).to_be_bytes());
     b.extend_from_slice(&(h.seq as u32).to_be_bytes());
     let ack = if h.has(flags::ACK) { h.ack as u32 } else { 0 };
     b.extend_from_slice(&ack.to_be_bytes());

@@ -2,7 +2,7 @@
 //! direction, for metrics, traces and capture files (pcap). A simulation
 //! without observers pays one branch per event for it.
 
-use super::packet::{LinkId, Packet};
+use super::packet::{EndpointId, LinkId, Packet};
 use super::router::DropCause;
 use crate::engine::SimTime;
 
@@ -26,6 +26,10 @@ pub struct PacketEvent<'a> {
     pub link: LinkId,
     pub kind: PacketEventKind,
     pub packet: &'a Packet,
+    /// The endpoints the packet goes between as a capture shows them
+    /// (sender, receiver): a proxy's leg appears as the end host it speaks
+    /// for.
+    pub ends: (EndpointId, EndpointId),
 }
 
 pub trait PacketObserver {

@@ -11,7 +11,10 @@ use crate::net::link::Link;
 use crate::net::link_config::Streams;
 use crate::net::packet::{LinkId, NodeId};
 use crate::net::topology::{Node, RoutingTable};
+use crate::pep::{Leg, PepConfig, RelayPlan, SatelliteSide};
+use crate::scenario::ScenarioError;
 use crate::sim::{AppSlot, Simulation};
+use crate::tcp::{TcpConfig, VariantChoice};
 
 fn node_id(s: &Scenario, name: &str) -> NodeId {
     s.nodes.iter().position(|n| n == name).expect("validated") as NodeId
@@ -62,6 +65,7 @@ pub fn build(s: &Scenario) -> Simulation {
                 server: node_id(s, sv),
                 tcp: a.tcp().clone(),
                 variant: a.tcp().variant_choice.clone().expect("resolved by parse"),
+                relays: relay_plans(s, node_id(s, c), node_id(s, sv), a.tcp()),
             }
         })
         .collect();
@@ -77,6 +81,74 @@ pub fn build(s: &Scenario) -> Simulation {
         sim.set_trace(crate::metrics::trace::TraceRecorder::new(&s.trace));
     }
     sim
+}
+
+/// The proxies on the route from `client` to `server` (the end hosts
+/// themselves excluded), in route order, with each leg's settings.
+fn relay_plans(s: &Scenario, client: NodeId, server: NodeId, tcp: &TcpConfig) -> Vec<RelayPlan> {
+    if s.pep.is_empty() {
+        return Vec::new();
+    }
+    let pairs: Vec<(NodeId, NodeId)> = s
+        .links
+        .iter()
+        .flat_map(|l| {
+            let (a, b) = (node_id(s, &l.a), node_id(s, &l.b));
+            [(a, b), (b, a)]
+        })
+        .collect();
+    let routes = RoutingTable::shortest_paths(s.nodes.len(), &pairs);
+    let mut plans = Vec::new();
+    let mut node = client;
+    while let Some(l) = routes.next_hop(node, server) {
+        node = pairs[l as usize].1;
+        if node == server {
+            break;
+        }
+        if let Some(p) = s.pep.iter().find(|p| node_id(s, &p.node) == node) {
+            let satellite = match p.satellite_side {
+                SatelliteSide::Client => Leg::ClientSide,
+                SatelliteSide::Server => Leg::ServerSide,
+            };
+            let sat = relay_leg(p, tcp).expect("validated");
+            let mut ground = tcp.clone();
+            if let Some(b) = p.buffer_bytes {
+                ground.rcv_buffer = b;
+            }
+            let ground_variant = ground.variant_choice.clone().expect("resolved by parse");
+            let mut legs = [sat.clone(), (ground, ground_variant)];
+            if satellite == Leg::ServerSide {
+                legs.swap(0, 1);
+            }
+            plans.push(RelayPlan {
+                node,
+                satellite,
+                legs,
+            });
+        }
+    }
+    plans
+}
+
+/// The settings and variant of a proxy's satellite leg for an application
+/// whose TCP settings are `tcp`: those, with the proxy's buffer and
+/// variant (its family's default settings).
+pub fn relay_leg(
+    p: &PepConfig,
+    tcp: &TcpConfig,
+) -> Result<(TcpConfig, VariantChoice), ScenarioError> {
+    let mut cfg = tcp.clone();
+    if let Some(b) = p.buffer_bytes {
+        cfg.rcv_buffer = b;
+    }
+    if let Some(v) = &p.satellite_variant {
+        cfg.variant = v.clone();
+        cfg.recovery = None;
+        let choice = crate::protocols::resolve(&cfg, &serde_json::Value::Null)?;
+        cfg.variant_choice = Some(choice);
+    }
+    let choice = cfg.variant_choice.clone().expect("resolved by parse");
+    Ok((cfg, choice))
 }
 
 /// Tells each DVB-S2 carrier that terminals share which terminal each

@@ -52,6 +52,9 @@ pub struct Scenario {
     #[serde(skip_deserializing)]
     #[schemars(skip)]
     pub routers: Vec<RouterConfig>,
+    /// Split-connection proxies (`[[pep]]`, docs/satellite-access.md).
+    #[serde(default)]
+    pub pep: Vec<crate::pep::PepConfig>,
 }
 
 /// A router function at a node: `kind` names it in the registry

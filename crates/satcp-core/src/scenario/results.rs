@@ -7,6 +7,7 @@ use super::diagnosis::{self, AppRow, Warning};
 use crate::metrics::timeseries::{FlowSeries, LinkSeries};
 use crate::metrics::trace::Trace;
 use crate::net::link::LinkStats;
+use crate::pep::Leg;
 use crate::sim::Simulation;
 use crate::tcp::FlowStats;
 use serde::Serialize;
@@ -118,6 +119,35 @@ pub struct LinkRow {
     pub dvbs2: Option<crate::net::dvbs2::carrier::CarrierStats>,
 }
 
+/// One leg of a proxy's split connection (`pep::Relay`): the segment of
+/// the application connection `conn` between the proxy and the host on
+/// `side`. A leg's data are what it received (`bytes_received`, to be
+/// relayed) and sent (`bytes_sent`, relayed from the other leg).
+#[derive(Clone, Debug, Serialize)]
+pub struct PepLegRow {
+    pub conn: u32,
+    pub app: u32,
+    pub node: String,
+    /// Which host the leg faces: "client-side" or "server-side".
+    pub leg: &'static str,
+    /// The leg crosses the satellite.
+    pub satellite: bool,
+    pub variant: String,
+    /// Bytes it received in order (and relayed to the other leg).
+    pub bytes_received: u64,
+    /// Bytes it sent, first transmissions (relayed from the other leg).
+    pub bytes_sent: u64,
+    pub retransmitted_segments: u64,
+    pub timeouts: u64,
+    pub final_cwnd: u64,
+    pub srtt_s: Option<f64>,
+    /// The most bytes the proxy held for this leg's received data (not yet
+    /// acknowledged on the other leg).
+    pub max_buffered_bytes: u64,
+    /// How often that buffer filled (the leg advertised a zero window).
+    pub buffer_full: u64,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct RunResult {
     pub name: String,
@@ -138,6 +168,9 @@ pub struct RunResult {
     /// outstanding for 100 RTTs without an RTT sample, queues that
     /// dropped more than 10 % of their packets.
     pub warnings: Vec<Warning>,
+    /// Per split connection of a proxy (`[[pep]]`), one row per leg.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub pep: Vec<PepLegRow>,
     /// The per-event trace, if the scenario asked for one. Not part of the
     /// JSON: the Python binding hands its columns over as arrays.
     #[serde(skip)]
@@ -156,6 +189,8 @@ pub fn finish(s: &Scenario, sim: &mut Simulation) -> RunResult {
 pub fn collect(s: &Scenario, sim: &Simulation) -> RunResult {
     let end = sim.now;
     let end_s = end.as_secs_f64();
+    // Every connection's, indexed by connection id; the proxies' split
+    // connections are left out of the table below.
     let stalls = stall_rows(sim);
     let mut transfers = Vec::new();
     for (a, slot) in sim.apps.iter().enumerate() {
@@ -188,6 +223,7 @@ pub fn collect(s: &Scenario, sim: &Simulation) -> RunResult {
         .conns
         .iter()
         .enumerate()
+        .filter(|&(c, _)| sim.relay_of(c as u32).is_none())
         .map(|(c, info)| {
             let cli = &sim.endpoints[2 * c];
             let srv = &sim.endpoints[2 * c + 1];
@@ -255,6 +291,14 @@ pub fn collect(s: &Scenario, sim: &Simulation) -> RunResult {
         })
         .collect();
     let apps = diagnosis::app_rows(sim, &transfers, &stalls, end_s);
+    let stalls: Vec<StallRow> = if sim.relays.is_empty() {
+        stalls
+    } else {
+        stalls
+            .into_iter()
+            .filter(|r| sim.relay_of(r.conn).is_none())
+            .collect()
+    };
     let warnings = diagnosis::warnings(&flows, &links, &stalls);
     RunResult {
         name: s.name.clone(),
@@ -270,8 +314,43 @@ pub fn collect(s: &Scenario, sim: &Simulation) -> RunResult {
         stalls,
         apps,
         warnings,
+        pep: pep_rows(sim),
         trace: None,
     }
+}
+
+fn pep_rows(sim: &Simulation) -> Vec<PepLegRow> {
+    let mut rows = Vec::new();
+    for (c, info) in sim.conns.iter().enumerate() {
+        let Some(r) = sim.relay_of(c as u32) else {
+            continue;
+        };
+        let relay = &sim.relays[r as usize];
+        let slot = &sim.apps[info.app as usize];
+        let plan = &slot.relays[relay.hop as usize];
+        for leg in [Leg::ClientSide, Leg::ServerSide] {
+            let ep = &sim.endpoints[2 * c + leg.index()];
+            let rec = ep.ep.record();
+            let (cfg, _) = &plan.legs[leg.index()];
+            rows.push(PepLegRow {
+                conn: relay.conn,
+                app: info.app,
+                node: sim.nodes[ep.node as usize].name.clone(),
+                leg: leg.name(),
+                satellite: plan.satellite == leg,
+                variant: cfg.variant.clone(),
+                bytes_received: rec.stats.bytes_delivered,
+                bytes_sent: rec.stats.payload_bytes_sent - rec.stats.retransmitted_bytes,
+                retransmitted_segments: rec.stats.retransmitted_segments,
+                timeouts: rec.stats.timeouts,
+                final_cwnd: rec.cwnd,
+                srtt_s: rec.srtt.map(|d| d.as_secs_f64()),
+                max_buffered_bytes: relay.max_buffered[leg.index()],
+                buffer_full: relay.buffer_full[leg.index()],
+            });
+        }
+    }
+    rows
 }
 
 fn stall_rows(sim: &Simulation) -> Vec<StallRow> {

@@ -156,6 +156,30 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
         node(format!("{f}.node"), &r.node)?;
         crate::protocols::router(&r.kind, &r.settings).map_err(|e| e.under(&f))?;
     }
+    for (i, p) in s.pep.iter().enumerate() {
+        let f = format!("pep[{i}]");
+        node(format!("{f}.node"), &p.node)?;
+        if let Some(j) = s.pep[..i].iter().position(|o| o.node == p.node) {
+            return Err(bad(
+                format!("{f}.node"),
+                format!("{:?}", p.node),
+                &format!("already has a proxy (pep[{j}])"),
+            ));
+        }
+        if p.buffer_bytes == Some(0) {
+            return Err(bad(format!("{f}.buffer_bytes"), 0, "must be at least 1"));
+        }
+        for a in &s.apps {
+            super::build::relay_leg(p, a.tcp()).map_err(|e| {
+                let field = if e.field.starts_with("variant") || e.field.is_empty() {
+                    "satellite_variant".to_string()
+                } else {
+                    format!("satellite_variant ({})", e.field)
+                };
+                ScenarioError::new(format!("{f}.{field}"), e.message)
+            })?;
+        }
+    }
     Ok(())
 }
 

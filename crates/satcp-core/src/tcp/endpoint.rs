@@ -131,6 +131,10 @@ pub struct TcpEndpoint {
     /// Aborts, backed-off RTOs and stretches without an RTT sample, for
     /// the results' diagnosis.
     pub stalls: StallRecord,
+    /// Bytes delivered in order that the application has not taken yet
+    /// (`hold_delivered`); None: it takes them at once (docs/model.md), and
+    /// the advertised window is the whole buffer.
+    unread: Option<u64>,
 }
 
 impl TcpEndpoint {
@@ -219,6 +223,7 @@ impl TcpEndpoint {
             rack: cfg.rack_tlp.then(Box::default),
             tlp: cfg.rack_tlp.then(Box::default),
             stalls: StallRecord::default(),
+            unread: None,
         };
         if ep.frto.is_some() || ep.rack.is_some() {
             ep.tx.sent.track_delivered();
@@ -310,6 +315,48 @@ impl TcpEndpoint {
             self.try_send(now, out);
         }
         self.debug_check();
+    }
+
+    /// From now on, delivered bytes stay in the receive buffer until the
+    /// application says it took them (`set_unread`): the advertised window
+    /// is the room left (a proxy relaying into a full onward connection).
+    pub fn hold_delivered(&mut self) {
+        self.unread = Some(0);
+    }
+
+    /// Bytes delivered and not yet taken by the application (0 when it
+    /// takes them at once).
+    pub fn unread(&self) -> u64 {
+        self.unread.unwrap_or(0)
+    }
+
+    /// The application still holds `unread` of the delivered bytes (it took
+    /// the others). A window reopened this way is advertised at once when
+    /// Linux would (`__tcp_cleanup_rbuf`): the window the peer may still
+    /// use was at most half the buffer and at least doubled; a window
+    /// update after a zero window is one such.
+    pub fn set_unread(&mut self, unread: u64, now: SimTime, out: &mut TcpOutput) {
+        let Some(held) = self.unread.as_mut() else {
+            return;
+        };
+        if *held == unread {
+            return;
+        }
+        *held = unread;
+        let before = self.opts.adv_window;
+        self.opts.set_unread(unread);
+        let after = self.opts.adv_window;
+        let doubled = after > 0 && after >= 2 * before;
+        if doubled && before <= self.opts.window_limit() / 2 && self.state != ConnState::Listen {
+            self.ack_now = true;
+            self.flush_ack(now, out);
+        }
+        self.debug_check();
+    }
+
+    /// The window this endpoint advertises now, bytes.
+    pub fn advertised_window(&self) -> u32 {
+        self.opts.adv_window
     }
 
     /// Application bytes written and not yet acknowledged.
@@ -1401,6 +1448,10 @@ impl TcpEndpoint {
         let a = self.rx.on_segment(h);
         self.stats.payload_bytes_received += a.payload as u64;
         self.stats.bytes_delivered += a.delivered;
+        if let Some(held) = self.unread.as_mut() {
+            *held += a.delivered;
+            self.opts.set_unread(*held);
+        }
         if a.duplicate() {
             self.stats.duplicate_segments_received += 1;
         }

@@ -39,6 +39,9 @@ pub struct TcpOptions {
     /// The window we advertise, bytes: the receive buffer as the
     /// negotiated shift can express it (at most 65,535 without scaling).
     pub adv_window: u32,
+    /// The largest window we may advertise: `adv_window` with an empty
+    /// buffer (it is less only while an application leaves bytes unread).
+    window_limit: u32,
     rcv_buffer: u32,
 }
 
@@ -54,6 +57,7 @@ impl TcpOptions {
             ts_recent: 0,
             last_ack_sent: 0,
             adv_window: cfg.rcv_buffer.min(65_535),
+            window_limit: cfg.rcv_buffer.min(65_535),
             rcv_buffer: cfg.rcv_buffer,
         }
     }
@@ -64,6 +68,7 @@ impl TcpOptions {
             self.rcv_shift = ours;
             self.snd_shift = theirs.min(14);
             self.adv_window = (self.rcv_buffer >> ours) << ours;
+            self.window_limit = self.adv_window;
         } else {
             self.offer_shift = None;
         }
@@ -87,6 +92,20 @@ impl TcpOptions {
         } else {
             self.adv_window >> self.rcv_shift
         }
+    }
+
+    /// `unread` bytes wait in the receive buffer for the application: the
+    /// window advertised is the room left, as the shift can express it.
+    /// The right edge stays where it was as in-order data is delivered
+    /// (rcv_nxt and `unread` grow together), so the window never shrinks.
+    pub fn set_unread(&mut self, unread: u64) {
+        let room = (self.window_limit as u64).saturating_sub(unread) as u32;
+        self.adv_window = (room >> self.rcv_shift) << self.rcv_shift;
+    }
+
+    /// The window advertised with an empty buffer.
+    pub fn window_limit(&self) -> u32 {
+        self.window_limit
     }
 
     /// The peer's window in bytes.

@@ -8,6 +8,7 @@ mod halt_tests;
 mod hook_tests;
 mod nextseg_tests;
 mod prr_tests;
+mod read_buffer_tests;
 mod rtt_sample_tests;
 mod timeout_scoreboard_tests;
 mod undo_tests;
