@@ -116,6 +116,10 @@ pub struct LinkRow {
     /// The DVB-S2 carrier's frames, for a direction with one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dvbs2: Option<crate::net::dvbs2::carrier::CarrierStats>,
+    /// The DVB-RCS2 carrier's slots and collisions, for a direction with
+    /// one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dvbrcs2: Option<crate::net::dvbrcs2::carrier::ReturnStats>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -251,6 +255,7 @@ pub fn collect(s: &Scenario, sim: &Simulation) -> RunResult {
                 utilization: thr / l.rate_bps() as f64,
                 stats: l.stats(),
                 dvbs2: l.dvbs2_stats(),
+                dvbrcs2: l.dvbrcs2_stats(),
             }
         })
         .collect();
