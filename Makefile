@@ -132,6 +132,7 @@ run: $(RUN_EXT)
 	$(BIN)/satcp reproduce peach
 	$(BIN)/satcp reproduce slowstart
 	$(BIN)/satcp reproduce tcpr
+	$(BIN)/satcp reproduce kuhn2013
 	$(BIN)/satcp compare
 	$(BIN)/satcp report reports
 

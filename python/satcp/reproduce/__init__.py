@@ -52,6 +52,9 @@ REGISTRY: dict[str, Entry] = {
     "peach": Entry("peach", "TCP-Peach (Akyildiz et al. 2001), Figs. 3-20"),
     "slowstart": Entry("slowstart", "modified slow start over GEO (Marchese), Table I, Figs. 2-8"),
     "tcpr": Entry("tcpr", "TCP-R with EPDN (Sathiaseelan 2009), Figs. 2-11"),
+    "kuhn2013": Entry(
+        "kuhn2013", "DVB-RCS2 random vs dedicated access (Kuhn et al. 2013), the headline"
+    ),
 }
 
 

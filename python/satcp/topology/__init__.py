@@ -31,6 +31,7 @@ from .papers import (
     peach_rate_bps,
     peach_sec5,
     peach_sender_delays,
+    rcs2_access,
     slowstart_testbed,
     tcpr_bdp_bytes,
     tcpr_network,
@@ -64,6 +65,7 @@ __all__ = [
     "peach_rate_bps",
     "peach_sec5",
     "peach_sender_delays",
+    "rcs2_access",
     "scenario",
     "slowstart_testbed",
     "starlink",
@@ -92,6 +94,7 @@ NETWORKS: dict[str, Callable[..., dict[str, Any]]] = {
         starlink,
         starlink_isl,
         leo_trace,
+        rcs2_access,
     )
 }
 
