@@ -31,7 +31,9 @@ pub const MAX_SLOTS: u32 = 65_535;
 pub const MAX_SLOT_BYTES: u32 = 1 << 20;
 
 /// Random access: slotted ALOHA, or CRDSA with its replicas.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum RandomAccess {
     #[default]
