@@ -133,6 +133,7 @@ run: $(RUN_EXT)
 	$(BIN)/satcp reproduce slowstart
 	$(BIN)/satcp reproduce tcpr
 	$(BIN)/satcp reproduce pep
+	$(BIN)/satcp reproduce kuhn2013
 	$(BIN)/satcp compare
 	$(BIN)/satcp report reports
 

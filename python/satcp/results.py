@@ -154,7 +154,9 @@ class Results:
                 },
             )
         if name == "links":
-            return _flatten(self.raw.get("links") or [], {"stats": "", "dvbs2": "dvbs2_"})
+            return _flatten(
+                self.raw.get("links") or [], {"stats": "", "dvbs2": "dvbs2_", "dvbrcs2": "dvbrcs2_"}
+            )
         if name in ("flow_series", "link_series"):
             return self.raw.get(name) or {}
         if name in ("stalls", "apps", "warnings", "pep"):

@@ -284,7 +284,39 @@ def direction(draw: Any) -> dict[str, Any]:
     if "rate_schedule" not in d and "arq" not in d and draw(ints(0, 5)) == 0:
         # (The carrier sets the rate and has no ARQ.)
         d["dvbs2"] = dvbs2_table(draw)
+    elif "rate_schedule" not in d and "arq" not in d and draw(ints(0, 5)) == 0:
+        # (Its terminals' queues are drop-tail queues of queue_packets.)
+        for k in [k for k in d if k.startswith("queue") or k in QUEUE_KINDS]:
+            del d[k]
+        d["queue"] = "drop_tail"
+        d["queue_packets"] = draw(ints(1, 500))
+        d["dvbrcs2"] = dvbrcs2_table(draw)
     return d
+
+
+def dvbrcs2_table(draw: Any) -> dict[str, Any]:
+    """A DVB-RCS2 return carrier (docs/satellite-access.md): DAMA, random
+    access or both."""
+    slots = draw(pick(1, 16, 64))
+    c = {
+        "superframe_s": draw(pick(0.0265, 0.1, 0.5)),
+        "slots": slots,
+        "carriers": draw(maybe(pick(1, slots))),
+        "random_access_slots": draw(maybe(ints(0, slots))),
+        "random_access": draw(maybe(pick("slotted_aloha", "crdsa"))),
+        "replicas": draw(maybe(pick(2, 3))),
+        "ra_max_packets": draw(maybe(ints(1, 4))),
+        "forward_delay_s": draw(maybe(small(0, 0.3))),
+        "cra_bps": draw(maybe(pick(0.0, 1e3))),
+        "rbdc_max_bps": draw(maybe(pick(0.0, 1e5, 1e7))),
+        "rbdc_timeout_s": draw(maybe(small(0.01, 2))),
+        "vbdc": draw(maybe(B)),
+    }
+    if draw(B):
+        c["slot_payload_bytes"] = draw(pick(38, 188, 1500))
+    else:
+        c["burst_rate_bps"] = draw(pick(1e5, 1e6, 1e8))
+    return pruned(c)
 
 
 def dvbs2_table(draw: Any) -> dict[str, Any]:

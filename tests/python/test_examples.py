@@ -47,6 +47,15 @@ def check_dvbs2_rain_fade(r):
     assert carrier["frames_lost"] > 0
 
 
+def check_dvbrcs2_access(r):
+    # The terminals' uploads went in dedicated slots granted on request
+    # (tests/python/test_dvbrcs2.py compares random access).
+    carrier = r.raw["links"][3]["dvbrcs2"]
+    assert carrier["vbdc_requests"] > 0
+    assert carrier["slots_used"] > 0
+    assert set(carrier["terminals"]) == {"beam", "t1", "t2"}
+
+
 def check_isl_path(r):
     # Every hop of the path carried the data.
     for name in ("uplink", "isl1", "isl2", "downlink"):

@@ -77,7 +77,14 @@ def test_the_generator_covers_every_registered_kind():
         seen |= {f"queue {q}" for q in QUEUE_KINDS if f'"queue": "{q}"' in text}
         seen |= {
             s
-            for s in ("delay_schedule", "rate_schedule", "loss_schedule", "dvbs2", "esn0_schedule")
+            for s in (
+                "delay_schedule",
+                "rate_schedule",
+                "loss_schedule",
+                "dvbs2",
+                "esn0_schedule",
+                "dvbrcs2",
+            )
             if s in text
         }
     want = (
@@ -85,7 +92,7 @@ def test_the_generator_covers_every_registered_kind():
         | {f"app {a}" for a in APP_KINDS}
         | {f"router {r}" for r in ROUTER_KINDS}
         | {f"queue {q}" for q in QUEUE_KINDS}
-        | {"delay_schedule", "rate_schedule", "loss_schedule", "dvbs2", "esn0_schedule"}
+        | {"delay_schedule", "rate_schedule", "loss_schedule", "dvbs2", "esn0_schedule", "dvbrcs2"}
         | {"pep"}
     )
     assert want <= seen, sorted(want - seen)

@@ -33,6 +33,9 @@ enum Event {
     /// The NAK of the oldest frame awaiting one on link `l` is back at the
     /// transmitter (link-level ARQ): the frame waits to be sent again.
     ArqNak(LinkId),
+    /// Link `l`, idle, looks for a packet to send again (a DVB-RCS2
+    /// carrier's next superframe starts while packets wait).
+    LinkWake(LinkId),
     TcpTimer(EndpointId),
     AppTimer(AppId, u64),
     Sample,
@@ -436,6 +439,7 @@ impl Simulation {
                     self.links[l as usize].on_arq_nak();
                     self.start_link(l);
                 }
+                Event::LinkWake(l) => self.start_link(l),
                 Event::TcpTimer(e) => self.on_tcp_timer(e),
                 Event::AppTimer(a, tok) => self.with_app(a, |app, ctx| app.on_timer(tok, ctx)),
                 Event::Sample => self.on_sample(),
@@ -581,6 +585,8 @@ impl Simulation {
             if let Some(p) = self.links[l as usize].in_service() {
                 self.observe(l, PacketEventKind::Transmit, p);
             }
+        } else if let Some(at) = self.links[l as usize].take_wake() {
+            self.events.schedule(at, Event::LinkWake(l));
         }
     }
 

@@ -55,6 +55,9 @@ REGISTRY: dict[str, Entry] = {
     "pep": Entry(
         "pep", "end to end vs a split-connection PEP (RFC 3135, PEPsal) on GEO, 10 kB-100 MB"
     ),
+    "kuhn2013": Entry(
+        "kuhn2013", "DVB-RCS2 random vs dedicated access (Kuhn et al. 2013), the headline"
+    ),
 }
 
 

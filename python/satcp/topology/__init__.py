@@ -32,6 +32,7 @@ from .papers import (
     peach_sec5,
     peach_sender_delays,
     pep_geo,
+    rcs2_access,
     slowstart_testbed,
     tcpr_bdp_bytes,
     tcpr_network,
@@ -66,6 +67,7 @@ __all__ = [
     "peach_sec5",
     "peach_sender_delays",
     "pep_geo",
+    "rcs2_access",
     "scenario",
     "slowstart_testbed",
     "starlink",
@@ -95,6 +97,7 @@ NETWORKS: dict[str, Callable[..., dict[str, Any]]] = {
         starlink,
         starlink_isl,
         leo_trace,
+        rcs2_access,
     )
 }
 

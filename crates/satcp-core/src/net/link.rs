@@ -4,7 +4,9 @@
 //! direction. The link decides each packet's fate at the end of its
 //! transmission (`end_transmission`); the simulation schedules it.
 
+use super::access::Access;
 use super::congestion_loss::CongestionLoss;
+use super::dvbrcs2::carrier::{ReturnCarrier, ReturnStats};
 use super::dvbs2::carrier::{Carrier, CarrierStats};
 use super::error_model::{ErrorModel, Fate};
 use super::link_arq::{ArqVerdict, LinkArq};
@@ -97,9 +99,10 @@ pub struct Link {
     arq: Option<Box<LinkArq>>,
     /// Random drops at the queue entrance (`congestion_loss`), None when off.
     congestion_loss: Option<Box<CongestionLoss>>,
-    /// A DVB-S2 carrier (`dvbs2`): it sends the packets in frames, None for
-    /// a link that sends packet after packet.
-    dvbs2: Option<Box<Carrier>>,
+    /// A DVB-S2 or DVB-RCS2 carrier (`dvbs2`, `dvbrcs2`): it sends the
+    /// packets in frames or slots, None for a link that sends packet after
+    /// packet.
+    carrier: Option<Box<Access>>,
     /// Packet being serialized, if any.
     in_service: Option<InService>,
     /// The size, rate and transmission time of the last packet sent: most
@@ -133,18 +136,34 @@ impl Link {
             rate_schedule: config.rate_schedule.as_deref().map(Schedule::new),
             arq: config.arq.build(),
             congestion_loss: CongestionLoss::new(config.congestion_loss, streams.rng("congestion")),
-            dvbs2: config.dvbs2.as_ref().map(|c| {
-                let queue_limit = match config.queue.limit() {
-                    QueueLimit::Packets(n) => n,
-                    _ => usize::MAX,
-                };
-                Box::new(c.build(config.delay_s, queue_limit, streams))
-            }),
+            carrier: Self::carrier(config, streams),
             in_service: None,
             // No packet is 0 bytes long: the first one computes.
             last_tx: (0, 0, Duration::ZERO),
             stats: LinkStats::default(),
         }
+    }
+
+    /// The access scheme of a direction that has one.
+    fn carrier(config: &DirectionConfig, streams: &Streams) -> Option<Box<Access>> {
+        let queue_limit = match config.queue.limit() {
+            QueueLimit::Packets(n) => n,
+            _ => usize::MAX,
+        };
+        let (delay_s, streams) = (config.delay_s, streams);
+        if let Some(c) = &config.dvbs2 {
+            return Some(Box::new(Access::Dvbs2(c.build(
+                delay_s,
+                queue_limit,
+                streams,
+            ))));
+        }
+        let c = config.dvbrcs2.as_ref()?;
+        Some(Box::new(Access::Dvbrcs2(c.build(
+            delay_s,
+            queue_limit,
+            streams,
+        ))))
     }
 
     pub fn id(&self) -> LinkId {
@@ -169,22 +188,48 @@ impl Link {
     pub fn stats(&self) -> LinkStats {
         LinkStats {
             ce_marks: self.queue.ce_marks(),
-            busy_ns: self.stats.busy_ns + self.dvbs2.as_deref().map_or(0, Carrier::busy_ns),
+            busy_ns: self.stats.busy_ns + self.carrier.as_deref().map_or(0, Access::busy_ns),
             ..self.stats
         }
     }
     /// The DVB-S2 carrier's statistics, if the direction has one.
     pub fn dvbs2_stats(&self) -> Option<CarrierStats> {
-        self.dvbs2.as_deref().map(Carrier::stats)
+        match self.carrier.as_deref()? {
+            Access::Dvbs2(c) => Some(c.stats()),
+            Access::Dvbrcs2(_) => None,
+        }
+    }
+    /// The DVB-RCS2 carrier's statistics, if the direction has one.
+    pub fn dvbrcs2_stats(&self) -> Option<ReturnStats> {
+        match self.carrier.as_deref()? {
+            Access::Dvbrcs2(c) => Some(c.stats()),
+            Access::Dvbs2(_) => None,
+        }
     }
     /// Packets waiting in the queue (and in the queues of the terminals
     /// that share a DVB-S2 carrier).
     pub fn queue_packets(&self) -> usize {
-        self.queue.len_packets() + self.dvbs2.as_deref().map_or(0, Carrier::queued)
+        self.queue.len_packets() + self.carrier.as_deref().map_or(0, Access::queued)
     }
     /// The DVB-S2 carrier, if the direction has one (to place it).
     pub fn dvbs2_mut(&mut self) -> Option<&mut Carrier> {
-        self.dvbs2.as_deref_mut()
+        match self.carrier.as_deref_mut()? {
+            Access::Dvbs2(c) => Some(c),
+            Access::Dvbrcs2(_) => None,
+        }
+    }
+    /// The DVB-RCS2 carrier, if the direction has one (to place it).
+    pub fn dvbrcs2_mut(&mut self) -> Option<&mut ReturnCarrier> {
+        match self.carrier.as_deref_mut()? {
+            Access::Dvbrcs2(c) => Some(c),
+            Access::Dvbs2(_) => None,
+        }
+    }
+    /// When the link, idle, should look for a packet to send again (a
+    /// return carrier's next superframe while packets wait), once per
+    /// such time.
+    pub fn take_wake(&mut self) -> Option<SimTime> {
+        self.carrier.as_deref_mut()?.take_wake()
     }
     /// Bytes waiting in the queue.
     pub fn queue_bytes(&self) -> u64 {
@@ -222,10 +267,8 @@ impl Link {
             .in_service
             .take()
             .expect("a transmission ends without a packet");
-        if self.dvbs2.as_deref().is_some_and(Carrier::released_lost) {
-            // Its BBFrame was not decoded.
-            self.stats.corrupted += 1;
-            return (packet, Outcome::Drop(DropCause::Corruption));
+        if self.carrier.as_deref().is_some_and(Access::released_lost) {
+            return (packet, self.lost_on_carrier());
         }
         let Some(errors) = self.errors.as_deref_mut() else {
             // A perfect link: one branch.
@@ -294,6 +337,23 @@ impl Link {
         }
     }
 
+    /// The packet just released by the carrier was lost: a BBFrame not
+    /// decoded (corrupted), a random-access collision (lost).
+    #[cold]
+    #[inline(never)]
+    fn lost_on_carrier(&mut self) -> Outcome {
+        match self.carrier.as_deref() {
+            Some(Access::Dvbs2(_)) => {
+                self.stats.corrupted += 1;
+                Outcome::Drop(DropCause::Corruption)
+            }
+            _ => {
+                self.stats.lost += 1;
+                Outcome::Drop(DropCause::Loss)
+            }
+        }
+    }
+
     /// `congestion_loss`: drops a data packet at the queue entrance with
     /// its probability. Kept out of line so that `offer` stays small.
     #[cold]
@@ -316,19 +376,21 @@ impl Link {
         true
     }
 
-    /// `offer` on a DVB-S2 carrier that terminals share: into the queue of
-    /// the packet's terminal, or dropped if it is full.
+    /// `offer` on a carrier with its own queues (a DVB-S2 carrier that
+    /// terminals share, a DVB-RCS2 carrier): into the queue of the
+    /// packet's terminal, or dropped if it is full.
     #[cold]
     #[inline(never)]
     fn offer_to_terminal(
         &mut self,
         pkt: PacketId,
         pool: &PacketPool,
+        now: SimTime,
         dropped: &mut Vec<(PacketId, DropCause)>,
     ) {
         let p = pool.get(pkt);
-        let carrier = self.dvbs2.as_deref_mut().expect("a carrier");
-        if !carrier.enqueue(pkt, p.size, p.dst) {
+        let carrier = self.carrier.as_deref_mut().expect("a carrier");
+        if !carrier.enqueue(now, pkt, p.size, p.src, p.dst) {
             dropped.push((pkt, DropCause::Overflow));
             self.stats.queue_drops += 1;
         }
@@ -368,8 +430,8 @@ impl Link {
         if self.congestion_loss.is_some() && self.congestion_drop(pkt, pool, dropped) {
             return;
         }
-        if self.dvbs2.as_deref().is_some_and(Carrier::is_shared) {
-            self.offer_to_terminal(pkt, pool, dropped);
+        if self.carrier.as_deref().is_some_and(Access::owns_queues) {
+            self.offer_to_terminal(pkt, pool, now, dropped);
             return;
         }
         let before = dropped.len();
@@ -398,7 +460,7 @@ impl Link {
         if self.in_service.is_some()
             || self.arq.is_some()
             || self.congestion_loss.is_some()
-            || self.dvbs2.is_some()
+            || self.carrier.is_some()
         {
             return None;
         }
@@ -449,7 +511,7 @@ impl Link {
         if self.in_service.is_some() {
             return None;
         }
-        if self.dvbs2.is_some() {
+        if self.carrier.is_some() {
             return self.start_next_on_carrier(pool, now, dropped);
         }
         let before = dropped.len();
@@ -465,9 +527,9 @@ impl Link {
         Some(self.begin_transmission(p, packet.size, packet.is_data(), now))
     }
 
-    /// `start_next` on a DVB-S2 carrier: the next packet of the frame
-    /// sent last, or of new frames filled from the queue; it leaves when
-    /// its frame ends.
+    /// `start_next` on a carrier: the next packet of the frame or
+    /// superframe sent last, or of new ones filled from the queues; it
+    /// leaves when its frame or burst ends.
     #[cold]
     #[inline(never)]
     fn start_next_on_carrier(
@@ -478,12 +540,12 @@ impl Link {
     ) -> Option<SimTime> {
         let before = dropped.len();
         let Link {
-            dvbs2,
+            carrier,
             queue,
             stats,
             ..
         } = self;
-        let carrier = dvbs2.as_deref_mut().expect("a carrier");
+        let carrier = carrier.as_deref_mut().expect("a carrier");
         let next = carrier.next(now, || {
             let p = queue.dequeue(pool, now, dropped)?;
             Some((p, pool.get(p).size))

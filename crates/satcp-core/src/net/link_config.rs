@@ -7,6 +7,7 @@
 //! builds itself from it (`Link::new`); this file only holds them
 //! together.
 
+use super::dvbrcs2::Dvbrcs2Config;
 use super::dvbs2::Dvbs2Config;
 use super::link_arq::ArqConfig;
 use super::queue::QueueConfig;
@@ -64,6 +65,12 @@ pub struct DirectionConfig {
     /// modulation to the far end; its rate follows the MODCOD.
     #[serde(default)]
     pub dvbs2: Option<Dvbs2Config>,
+    /// A DVB-RCS2 return carrier (`dvbrcs2 = { ... }`,
+    /// docs/satellite-access.md): MF-TDMA superframes, dedicated slots
+    /// granted on request (DAMA) and random-access slots, shared by the
+    /// terminals in front of this end.
+    #[serde(default)]
+    pub dvbrcs2: Option<Dvbrcs2Config>,
     /// `queue`, `queue_packets`, `queue_bytes` and the kind's table, taken
     /// out of the table first (`QueueConfig::take_from`).
     #[serde(skip)]
@@ -80,6 +87,10 @@ impl DirectionConfig {
         if let Some(c) = &d.dvbs2 {
             c.validate().map_err(|e| e.under("dvbs2"))?;
             d.rate_bps = d.rate_bps.or(Some(c.peak_rate_bps()));
+        }
+        if let Some(c) = &d.dvbrcs2 {
+            c.validate().map_err(|e| e.under("dvbrcs2"))?;
+            d.rate_bps = d.rate_bps.or(Some(c.capacity_bps()));
         }
         d.validate()?;
         Ok(d)
@@ -126,6 +137,35 @@ impl DirectionConfig {
                 return Err(ScenarioError::new(
                     "arq",
                     "not with dvbs2 (a lost BBFrame is not resent)",
+                ));
+            }
+            if self.dvbrcs2.is_some() {
+                return Err(ScenarioError::new(
+                    "dvbrcs2",
+                    "not with dvbs2 (a direction is a forward or a return carrier)",
+                ));
+            }
+        }
+        if self.dvbrcs2.is_some() {
+            // Each terminal has a drop-tail queue of queue_packets; the
+            // slots set the rate and the collisions the losses.
+            let packets = matches!(self.queue.limit(), super::queue::QueueLimit::Packets(_));
+            if self.queue.kind() != "drop_tail" || !packets {
+                return Err(ScenarioError::new(
+                    "dvbrcs2",
+                    "needs queue = \"drop_tail\" with queue_packets (each terminal's queue)",
+                ));
+            }
+            if self.rate_schedule.is_some() {
+                return Err(ScenarioError::new(
+                    "rate_schedule",
+                    "not with dvbrcs2 (the slots set the rate)",
+                ));
+            }
+            if self.arq.attempts > 0 {
+                return Err(ScenarioError::new(
+                    "arq",
+                    "not with dvbrcs2 (a burst lost in a collision is not resent)",
                 ));
             }
         }

@@ -1,7 +1,9 @@
 //! The network layer: packets, links, queues, error models and routing.
 //! It moves packets between nodes and knows nothing of TCP's state.
 
+pub mod access;
 pub mod congestion_loss;
+pub mod dvbrcs2;
 pub mod dvbs2;
 pub mod error_model;
 pub mod gilbert_elliott;

@@ -153,7 +153,8 @@ pub fn relay_leg(
 
 /// Tells each DVB-S2 carrier that terminals share which terminal each
 /// destination is: the first of its terminals on the route from the far
-/// end to it, else the far end (0).
+/// end to it, else the far end (0); and each DVB-RCS2 carrier which
+/// terminal each source is.
 fn place_carriers(s: &Scenario, links: &mut [Link]) {
     let pairs: Vec<(NodeId, NodeId)> = links.iter().map(|l| (l.from(), l.to())).collect();
     let routes = RoutingTable::shortest_paths(s.nodes.len(), &pairs);
@@ -179,6 +180,35 @@ fn place_carriers(s: &Scenario, links: &mut [Link]) {
             })
             .collect();
         carrier.place(&s.nodes[far_end as usize], terminal_of);
+    }
+    for l in links.iter_mut() {
+        let near_end = l.from();
+        let Some(carrier) = l.dvbrcs2_mut() else {
+            continue;
+        };
+        let terminals: Vec<NodeId> = carrier.shared_nodes().map(|n| node_id(s, n)).collect();
+        // A return carrier's packet is the terminal's in front of which it
+        // came: the first of its terminals on the route from its source to
+        // the near end.
+        let terminal_of = (0..s.nodes.len() as NodeId)
+            .map(|src| {
+                let mut node = src;
+                for _ in 0..s.nodes.len() {
+                    if let Some(k) = terminals.iter().position(|&t| t == node) {
+                        return k as u16 + 1;
+                    }
+                    if node == near_end {
+                        break;
+                    }
+                    let Some(next) = routes.next_hop(node, near_end) else {
+                        break;
+                    };
+                    node = pairs[next as usize].1;
+                }
+                0
+            })
+            .collect();
+        carrier.place(&s.nodes[near_end as usize], terminal_of);
     }
 }
 

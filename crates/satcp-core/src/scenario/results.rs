@@ -117,6 +117,10 @@ pub struct LinkRow {
     /// The DVB-S2 carrier's frames, for a direction with one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dvbs2: Option<crate::net::dvbs2::carrier::CarrierStats>,
+    /// The DVB-RCS2 carrier's slots and collisions, for a direction with
+    /// one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dvbrcs2: Option<crate::net::dvbrcs2::carrier::ReturnStats>,
 }
 
 /// One leg of a proxy's split connection (`pep::Relay`): the segment of
@@ -287,6 +291,7 @@ pub fn collect(s: &Scenario, sim: &Simulation) -> RunResult {
                 utilization: thr / l.rate_bps() as f64,
                 stats: l.stats(),
                 dvbs2: l.dvbs2_stats(),
+                dvbrcs2: l.dvbrcs2_stats(),
             }
         })
         .collect();

@@ -64,6 +64,16 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
                     &t.node,
                 )?;
             }
+            for (j, t) in d
+                .dvbrcs2
+                .iter()
+                .flat_map(|c| c.terminals.iter().enumerate())
+            {
+                node(
+                    format!("links[{i}].{dir}.dvbrcs2.terminals[{j}].node"),
+                    &t.node,
+                )?;
+            }
         }
         if l.a == l.b {
             return Err(bad(format!("links[{i}].b"), &l.b, "must differ from a"));
@@ -510,6 +520,14 @@ fn network_capacity(s: &Scenario) -> f64 {
                 // field (DVB-S2's 9/10 codes, Kbch 58,192), and the queue
                 // of each terminal that shares the carrier.
                 total += (58_192.0 / 8.0 / MIN_PACKET_BYTES).ceil();
+                total += queue * c.terminals.len() as f64;
+            }
+            if let Some(c) = &d.dvbrcs2 {
+                // The packets of one superframe's slots (several small ones
+                // in a slot) and each terminal's queue.
+                let plan = c.plan();
+                let bytes = f64::from(plan.slot_bytes) * f64::from(plan.slots);
+                total += (bytes / MIN_PACKET_BYTES).ceil() + f64::from(plan.slots);
                 total += queue * c.terminals.len() as f64;
             }
         }
