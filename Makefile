@@ -27,6 +27,7 @@
 #   make bench-cli, bench-sweep, bench-ns3  whole-process times: the satcp
 #                command, sweeps of many short runs, satcp against ns-3 3.44
 #                compiled as C++ (not in CI)
+#   make bench-beam  a GEO beam of 100 to 3,000 terminals: cost per terminal
 #   make validate  satcp against ns-3 3.44 under loss (own ns-3 venv; not in CI)
 #   make validate-modern  CUBIC, BBR, Westwood+, Hybla and NewReno (linux
 #                profile) against ns-3 3.44 on a GEO and a LEO path, lossless
@@ -276,12 +277,18 @@ bench-ns3: setup bench-ns3-cpp
 # run_many over SWEEP_RUNS one-second runs against the sum of the core's
 # own times (tools/bench_sweep.py).
 SWEEP_RUNS ?= 10000
-.PHONY: bench-cli bench-sweep
+.PHONY: bench-cli bench-sweep bench-beam
 bench-cli: setup
 	$(BIN)/python tools/bench_cli.py satcp=$(BIN)/satcp $(if $(BEFORE),before=$(BEFORE))
 
 bench-sweep: setup
 	$(BIN)/python tools/bench_sweep.py --runs $(SWEEP_RUNS) satcp=$(BIN)/satcp $(if $(BEFORE),before=$(BEFORE))
+
+# A GEO beam of 100 to 3,000 terminals (satcp.topology.geo_beam): events/s,
+# ns per event, time and peak memory per terminal as the beam grows
+# (tools/bench_beam.py; not in CI).
+bench-beam: setup
+	$(BIN)/python tools/bench_beam.py
 
 # At least a million property-test cases: 34 variant configurations today
 # (read from the registry) x PROPTEST_CASES each. SEED=n draws another set

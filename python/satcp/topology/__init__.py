@@ -9,6 +9,8 @@
 - :mod:`.papers`: the papers' networks (the TCP-ADaLR thesis's, the
   TCP-Peach paper's, the slow-start test-bed, the TCP-R network);
 - :mod:`.presets`: the paths of ``satcp compare``;
+- :mod:`.beam`: :func:`geo_beam`, one GEO beam of many terminals (DVB-S2
+  forward, DVB-RCS2 return, web browsing and downloads);
 - :mod:`.bounds`: what a path allows (window- and rate-limited transfer
   times).
 
@@ -21,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .beam import geo_beam
 from .bounds import WindowBound, link_bound_s, path_hops, window_bound
 from .links import bulk, link, link_options, merge_options, scenario
 from .papers import (
@@ -54,6 +57,7 @@ __all__ = [
     "bent_pipe",
     "bulk",
     "dumbbell",
+    "geo_beam",
     "leo_trace",
     "link",
     "link_bound_s",
@@ -98,6 +102,7 @@ NETWORKS: dict[str, Callable[..., dict[str, Any]]] = {
         starlink_isl,
         leo_trace,
         rcs2_access,
+        geo_beam,
     )
 }
 
