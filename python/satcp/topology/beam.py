@@ -12,7 +12,9 @@ granted on request (DAMA). docs/satellite-access.md, "A GEO beam".
 - Its return direction (beam to gateway) is a DVB-RCS2 carrier
   (`dvbrcs2.terminals`): superframes of ``superframe_s`` with slots of
   ``slot_payload_bytes``, as many as ``return_rate_bps`` needs; each
-  terminal has a constant rate (CRA) and asks for its backlog (VBDC).
+  terminal has a constant rate (CRA; default 8 kb/s, an ACK stream's
+  floor, or half the return capacity shared by all where that is less)
+  and asks for its backlog (VBDC).
 - Each terminal browses: pages of ``page_segments`` segments, exponential
   think times of mean ``think_time_s`` (the web application), starting at a
   random time within the first think time; a fraction ``download_fraction``
@@ -50,7 +52,7 @@ def geo_beam(
     return_rate_bps: float = 20e6,
     superframe_s: float = 0.0265,
     return_carriers: int = 8,
-    cra_bps: float = 8e3,
+    cra_bps: float | None = None,
     queue_packets: int = 100,
     page_segments: int = 20,
     think_time_s: float = 10.0,
@@ -79,6 +81,8 @@ def geo_beam(
             t["rain"] = dict(fade)
         forward_terminals.append(t)
     slots = max(1, math.floor(return_rate_bps * superframe_s / 8 / SLOT_PAYLOAD_BYTES))
+    if cra_bps is None:
+        cra_bps = min(8e3, 0.5 * return_rate_bps / terminals)
     satellite = link(
         "gateway",
         "beam",
