@@ -57,8 +57,15 @@ def main(argv: list[str] | None = None) -> int:
     sizes = [int(x) for x in a.terminals.split(",")]
     print(f"geo_beam, {a.seconds:g} simulated s, best of {a.repeat} runs, one process per size")
     head = (
-        "terminals", "events", "core s", "M events/s", "ns/event",
-        "events/term", "us/term", "peak MB/term", "us/term vs first",
+        "terminals",
+        "events",
+        "core s",
+        "M events/s",
+        "ns/event",
+        "events/term",
+        "us/term",
+        "peak MB/term",
+        "us/term vs first",
     )
     print(" | ".join(head))
     first = None
