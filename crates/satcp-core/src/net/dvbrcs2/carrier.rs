@@ -110,6 +110,9 @@ pub struct ReturnCarrier {
     /// The terminal of each source node (index into `terminals`); empty:
     /// all the near end's.
     terminal_of: Vec<u16>,
+    /// Packets in the terminals' queues, kept as they change: the link
+    /// reads it with every packet offered, and a beam has thousands.
+    queued: usize,
     queue_limit: usize,
     return_delay: Duration,
     forward_delay: Duration,
@@ -170,6 +173,7 @@ impl ReturnCarrier {
             plan,
             terminals,
             terminal_of: Vec::new(),
+            queued: 0,
             queue_limit,
             return_delay,
             forward_delay,
@@ -217,12 +221,13 @@ impl ReturnCarrier {
         t.queue.push_back((p, size));
         t.queued_bytes += u64::from(size);
         t.requester.arrived_bytes += u64::from(size);
+        self.queued += 1;
         true
     }
 
     /// Packets waiting in the terminals' queues.
     pub fn queued(&self) -> usize {
-        self.terminals.iter().map(|t| t.queue.len()).sum()
+        self.queued
     }
 
     pub fn busy_ns(&self) -> u64 {
@@ -344,6 +349,7 @@ impl ReturnCarrier {
                     used = true;
                     if t.head_sent == size {
                         t.queue.pop_front();
+                        self.queued -= 1;
                         t.queued_bytes -= u64::from(size);
                         t.head_sent = 0;
                         self.releases.push_back(Release {
@@ -385,6 +391,7 @@ impl ReturnCarrier {
                     if needs * self.replicas > ra_slots && !t.has_dama {
                         // It can never go: lost (counted as a collision).
                         t.queue.pop_front();
+                        self.queued -= 1;
                         t.queued_bytes -= u64::from(size);
                         t.stats.ra_packets += 1;
                         t.stats.ra_packets_lost += 1;
@@ -402,6 +409,7 @@ impl ReturnCarrier {
                 }
                 free -= needs * self.replicas;
                 t.queue.pop_front();
+                self.queued -= 1;
                 t.queued_bytes -= u64::from(size);
                 mine.push((p, size, needs));
             }

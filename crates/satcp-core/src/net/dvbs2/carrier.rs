@@ -78,6 +78,9 @@ pub struct Carrier {
     /// The terminal of each destination node (index into `terminals`);
     /// empty: all the far end's.
     terminal_of: Vec<u16>,
+    /// Packets in the terminals' queues, kept as they change: the link
+    /// reads it with every packet offered, and a beam has thousands.
+    queued: usize,
     /// The most packets each terminal's queue holds (shared carriers).
     queue_limit: usize,
     /// The terminal that had the last frame.
@@ -129,6 +132,7 @@ impl Carrier {
             acm: Acm::new(set, c.margin_db),
             terminals,
             terminal_of: Vec::new(),
+            queued: 0,
             queue_limit,
             turn: 0,
             packed: VecDeque::new(),
@@ -168,12 +172,13 @@ impl Carrier {
             return false;
         }
         t.queue.push_back((p, size));
+        self.queued += 1;
         true
     }
 
     /// Packets waiting in the terminals' queues.
     pub fn queued(&self) -> usize {
-        self.terminals.iter().map(|t| t.queue.len()).sum()
+        self.queued
     }
 
     pub fn stats(&self) -> CarrierStats {
@@ -258,7 +263,10 @@ impl Carrier {
             .expect("validated: the frame size exists");
         let room = data_field_bytes(kbch);
         let f = if shared {
-            packer.fill(room, lost, || queue.pop_front(), &mut self.packed)
+            let before = queue.len();
+            let f = packer.fill(room, lost, || queue.pop_front(), &mut self.packed);
+            self.queued -= before - queue.len();
+            f
         } else {
             packer.fill(room, lost, &mut *dequeue, &mut self.packed)
         };
