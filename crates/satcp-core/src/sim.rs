@@ -207,9 +207,13 @@ const STOP_POLL_EVENTS: u32 = 4096;
 const MAX_VIOLATIONS: usize = 16;
 
 impl Simulation {
-    pub fn new(nodes: Vec<Node>, links: Vec<Link>, apps: Vec<AppSlot>) -> Simulation {
-        let pairs: Vec<(NodeId, NodeId)> = links.iter().map(|l| (l.from(), l.to())).collect();
-        let routes = RoutingTable::shortest_paths(nodes.len(), &pairs);
+    /// `routes` are the links' (`RoutingTable::shortest_paths`).
+    pub fn new(
+        nodes: Vec<Node>,
+        links: Vec<Link>,
+        apps: Vec<AppSlot>,
+        routes: RoutingTable,
+    ) -> Simulation {
         let n_nodes = nodes.len();
         let n_links = links.len();
         let n_apps = apps.len();

@@ -15,9 +15,24 @@ use crate::pep::{Leg, PepConfig, RelayPlan, SatelliteSide};
 use crate::scenario::ScenarioError;
 use crate::sim::{AppSlot, Simulation};
 use crate::tcp::{TcpConfig, VariantChoice};
+use std::collections::HashMap;
 
-fn node_id(s: &Scenario, name: &str) -> NodeId {
-    s.nodes.iter().position(|n| n == name).expect("validated") as NodeId
+/// Node ids by name (a beam has thousands of nodes, named by every link,
+/// application and carrier terminal).
+struct NodeIds<'a>(HashMap<&'a str, NodeId>);
+
+impl<'a> NodeIds<'a> {
+    fn new(s: &'a Scenario) -> NodeIds<'a> {
+        let mut ids = HashMap::with_capacity(s.nodes.len());
+        for (i, n) in s.nodes.iter().enumerate() {
+            ids.entry(n.as_str()).or_insert(i as NodeId);
+        }
+        NodeIds(ids)
+    }
+
+    fn of(&self, name: &str) -> NodeId {
+        *self.0.get(name).expect("validated")
+    }
 }
 
 pub fn link_name(s: &Scenario, i: usize) -> String {
@@ -26,6 +41,7 @@ pub fn link_name(s: &Scenario, i: usize) -> String {
 }
 
 pub fn build(s: &Scenario) -> Simulation {
+    let ids = NodeIds::new(s);
     let nodes: Vec<Node> = s
         .nodes
         .iter()
@@ -45,10 +61,12 @@ pub fn build(s: &Scenario) -> Simulation {
                 dir,
             };
             let id = links.len() as LinkId;
-            links.push(Link::new(id, node_id(s, from), node_id(s, to), d, &streams));
+            links.push(Link::new(id, ids.of(from), ids.of(to), d, &streams));
         }
     }
-    place_carriers(s, &mut links);
+    let pairs: Vec<(NodeId, NodeId)> = links.iter().map(|l| (l.from(), l.to())).collect();
+    let routes = RoutingTable::shortest_paths(s.nodes.len(), &pairs);
+    place_carriers(s, &ids, &routes, &mut links);
     let apps = s
         .apps
         .iter()
@@ -61,18 +79,18 @@ pub fn build(s: &Scenario) -> Simulation {
             AppSlot {
                 app: make_app(a, s.seed, &name),
                 name,
-                client: node_id(s, c),
-                server: node_id(s, sv),
+                client: ids.of(c),
+                server: ids.of(sv),
                 tcp: a.tcp().clone(),
                 variant: a.tcp().variant_choice.clone().expect("resolved by parse"),
-                relays: relay_plans(s, node_id(s, c), node_id(s, sv), a.tcp()),
+                relays: relay_plans(s, &ids, &routes, &pairs, ids.of(c), ids.of(sv), a.tcp()),
             }
         })
         .collect();
-    let mut sim = Simulation::new(nodes, links, apps);
+    let mut sim = Simulation::new(nodes, links, apps, routes);
     for r in &s.routers {
         let f = crate::protocols::router(&r.kind, &r.settings).expect("validated router");
-        sim.add_router_function(node_id(s, &r.node), f);
+        sim.add_router_function(ids.of(&r.node), f);
     }
     if s.sample_interval_s > 0.0 {
         sim.set_sampling(Some(Duration::from_secs_f64(s.sample_interval_s)));
@@ -85,19 +103,19 @@ pub fn build(s: &Scenario) -> Simulation {
 
 /// The proxies on the route from `client` to `server` (the end hosts
 /// themselves excluded), in route order, with each leg's settings.
-fn relay_plans(s: &Scenario, client: NodeId, server: NodeId, tcp: &TcpConfig) -> Vec<RelayPlan> {
+/// `pairs` gives each link direction's (from, to).
+fn relay_plans(
+    s: &Scenario,
+    ids: &NodeIds,
+    routes: &RoutingTable,
+    pairs: &[(NodeId, NodeId)],
+    client: NodeId,
+    server: NodeId,
+    tcp: &TcpConfig,
+) -> Vec<RelayPlan> {
     if s.pep.is_empty() {
         return Vec::new();
     }
-    let pairs: Vec<(NodeId, NodeId)> = s
-        .links
-        .iter()
-        .flat_map(|l| {
-            let (a, b) = (node_id(s, &l.a), node_id(s, &l.b));
-            [(a, b), (b, a)]
-        })
-        .collect();
-    let routes = RoutingTable::shortest_paths(s.nodes.len(), &pairs);
     let mut plans = Vec::new();
     let mut node = client;
     while let Some(l) = routes.next_hop(node, server) {
@@ -105,7 +123,7 @@ fn relay_plans(s: &Scenario, client: NodeId, server: NodeId, tcp: &TcpConfig) ->
         if node == server {
             break;
         }
-        if let Some(p) = s.pep.iter().find(|p| node_id(s, &p.node) == node) {
+        if let Some(p) = s.pep.iter().find(|p| ids.of(&p.node) == node) {
             let satellite = match p.satellite_side {
                 SatelliteSide::Client => Leg::ClientSide,
                 SatelliteSide::Server => Leg::ServerSide,
@@ -155,21 +173,20 @@ pub fn relay_leg(
 /// destination is: the first of its terminals on the route from the far
 /// end to it, else the far end (0); and each DVB-RCS2 carrier which
 /// terminal each source is.
-fn place_carriers(s: &Scenario, links: &mut [Link]) {
+fn place_carriers(s: &Scenario, ids: &NodeIds, routes: &RoutingTable, links: &mut [Link]) {
     let pairs: Vec<(NodeId, NodeId)> = links.iter().map(|l| (l.from(), l.to())).collect();
-    let routes = RoutingTable::shortest_paths(s.nodes.len(), &pairs);
     for l in links.iter_mut() {
         let far_end = l.to();
         let Some(carrier) = l.dvbs2_mut() else {
             continue;
         };
-        let terminals: Vec<NodeId> = carrier.shared_nodes().map(|n| node_id(s, n)).collect();
+        let terminal = terminal_index(s, ids, carrier.shared_nodes());
         let terminal_of = (0..s.nodes.len() as NodeId)
             .map(|dst| {
                 let mut node = far_end;
                 for _ in 0..s.nodes.len() {
-                    if let Some(k) = terminals.iter().position(|&t| t == node) {
-                        return k as u16 + 1;
+                    if let Some(k) = terminal[node as usize] {
+                        return k;
                     }
                     let Some(next) = routes.next_hop(node, dst) else {
                         break;
@@ -186,7 +203,7 @@ fn place_carriers(s: &Scenario, links: &mut [Link]) {
         let Some(carrier) = l.dvbrcs2_mut() else {
             continue;
         };
-        let terminals: Vec<NodeId> = carrier.shared_nodes().map(|n| node_id(s, n)).collect();
+        let terminal = terminal_index(s, ids, carrier.shared_nodes());
         // A return carrier's packet is the terminal's in front of which it
         // came: the first of its terminals on the route from its source to
         // the near end.
@@ -194,8 +211,8 @@ fn place_carriers(s: &Scenario, links: &mut [Link]) {
             .map(|src| {
                 let mut node = src;
                 for _ in 0..s.nodes.len() {
-                    if let Some(k) = terminals.iter().position(|&t| t == node) {
-                        return k as u16 + 1;
+                    if let Some(k) = terminal[node as usize] {
+                        return k;
                     }
                     if node == near_end {
                         break;
@@ -210,6 +227,22 @@ fn place_carriers(s: &Scenario, links: &mut [Link]) {
             .collect();
         carrier.place(&s.nodes[near_end as usize], terminal_of);
     }
+}
+
+/// Each node's terminal number on a carrier (1 for the first of
+/// `shared`), None for the nodes that are none of its terminals.
+fn terminal_index<'a>(
+    s: &Scenario,
+    ids: &NodeIds,
+    shared: impl Iterator<Item = &'a str>,
+) -> Vec<Option<u16>> {
+    let mut terminal = vec![None; s.nodes.len()];
+    for (k, n) in shared.enumerate() {
+        let t = &mut terminal[ids.of(n) as usize];
+        // The first listed wins, as a search in list order found it.
+        t.get_or_insert(k as u16 + 1);
+    }
+    terminal
 }
 
 /// The application of `a`; `seed` and `name` name its random stream

@@ -8,7 +8,7 @@ use crate::error::{bad, count, non_negative, number, positive, seconds, MIN_RATE
 use crate::net::packet::TIMESTAMPS_OPTION_BYTES;
 use crate::tcp::config::{MAX_MSS, MAX_SCALED_WINDOW};
 use crate::tcp::TcpConfig;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// The most samples, pages or files a scenario may plan (each is memory
 /// allocated before or during the run): 10^7.
@@ -51,6 +51,8 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
             Err(bad(field, name, "is not a node"))
         }
     };
+    // The links so far by their (sorted) pair of nodes.
+    let mut joined: HashMap<(&String, &String), usize> = HashMap::with_capacity(s.links.len());
     for (i, l) in s.links.iter().enumerate() {
         if let Some(n) = &l.name {
             safe_name(&format!("links[{i}].name"), n)?;
@@ -80,10 +82,12 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
         }
         // Routing takes one shortest path: a second link between the same
         // two nodes would never carry a packet.
-        if let Some(j) = s.links[..i]
-            .iter()
-            .position(|o| (o.a == l.a && o.b == l.b) || (o.a == l.b && o.b == l.a))
-        {
+        let pair = if l.a < l.b {
+            (&l.a, &l.b)
+        } else {
+            (&l.b, &l.a)
+        };
+        if let Some(&j) = joined.get(&pair) {
             return Err(ScenarioError::new(
                 format!("links[{i}]"),
                 format!(
@@ -92,6 +96,7 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
                 ),
             ));
         }
+        joined.insert(pair, i);
         // Each direction's settings were checked as they were read
         // (`scenario::links`).
     }

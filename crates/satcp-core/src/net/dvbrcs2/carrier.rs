@@ -265,7 +265,7 @@ impl ReturnCarrier {
     /// asked for that time already: the next superframe's start while
     /// packets wait.
     pub fn take_wake(&mut self) -> Option<SimTime> {
-        if self.terminals.iter().all(|t| t.queue.is_empty()) {
+        if self.queued == 0 {
             return None;
         }
         let at = self.plan.start(self.next_superframe);

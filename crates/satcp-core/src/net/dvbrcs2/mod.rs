@@ -203,6 +203,7 @@ impl Dvbrcs2Config {
         let rate = |field: &str, v: f64| range(field, v, 0.0, MAX_RATE_BPS);
         rate("cra_bps", self.cra_bps)?;
         rate("rbdc_max_bps", self.rbdc_max_bps)?;
+        let mut listed = std::collections::HashSet::with_capacity(self.terminals.len());
         for (i, t) in self.terminals.iter().enumerate() {
             let at = |f: &str| format!("terminals[{i}].{f}");
             if let Some(v) = t.cra_bps {
@@ -211,7 +212,7 @@ impl Dvbrcs2Config {
             if let Some(v) = t.rbdc_max_bps {
                 rate(&at("rbdc_max_bps"), v)?;
             }
-            if self.terminals[..i].iter().any(|u| u.node == t.node) {
+            if !listed.insert(t.node.as_str()) {
                 return Err(bad(at("node"), &t.node, "is listed twice"));
             }
         }

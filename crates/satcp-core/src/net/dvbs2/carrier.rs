@@ -27,7 +27,7 @@ use super::Dvbs2Config;
 use crate::engine::{Duration, SimTime};
 use crate::net::packet::{NodeId, PacketId};
 use serde::Serialize;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// What the carrier sent, in the results (`links[].dvbs2`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -40,7 +40,7 @@ pub struct CarrierStats {
     pub gse_header_bytes: u64,
     pub padding_bytes: u64,
     /// Frames per MODCOD.
-    pub frames_by_modcod: BTreeMap<String, u64>,
+    pub frames_by_modcod: BTreeMap<&'static str, u64>,
     /// With several terminals: frames, frames lost and packets dropped at
     /// their queues, per terminal (the far end by its node's name too).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
@@ -85,6 +85,10 @@ pub struct Carrier {
     queue_limit: usize,
     /// The terminal that had the last frame.
     turn: usize,
+    /// The terminals with a packet waiting, whole or in part (shared
+    /// carriers): the turn passes among them without a look at the idle
+    /// ones, which in a beam are most of thousands.
+    waiting: BTreeSet<usize>,
     /// Packets of the last frame sent, to leave when it ends.
     packed: VecDeque<Released>,
     /// When the last frame sent ends.
@@ -135,6 +139,7 @@ impl Carrier {
             queued: 0,
             queue_limit,
             turn: 0,
+            waiting: BTreeSet::new(),
             packed: VecDeque::new(),
             frames_end: SimTime::ZERO,
             released_lost: false,
@@ -173,6 +178,7 @@ impl Carrier {
         }
         t.queue.push_back((p, size));
         self.queued += 1;
+        self.waiting.insert(k);
         true
     }
 
@@ -227,11 +233,8 @@ impl Carrier {
     /// The terminal whose turn it is: the next after the last served with
     /// a packet waiting (whole or in part); None if none has one.
     fn next_turn(&self) -> Option<usize> {
-        let n = self.terminals.len();
-        (1..=n).map(|i| (self.turn + i) % n).find(|&k| {
-            let t = &self.terminals[k];
-            t.packer.has_partial() || !t.queue.is_empty()
-        })
+        let after = self.waiting.range(self.turn + 1..).next();
+        after.or_else(|| self.waiting.first()).copied()
     }
 
     /// Sends a frame from `t`; returns when it ends, None if there was
@@ -266,6 +269,9 @@ impl Carrier {
             let before = queue.len();
             let f = packer.fill(room, lost, || queue.pop_front(), &mut self.packed);
             self.queued -= before - queue.len();
+            if !packer.has_partial() && queue.is_empty() {
+                self.waiting.remove(&k);
+            }
             f
         } else {
             packer.fill(room, lost, &mut *dequeue, &mut self.packed)
@@ -286,7 +292,7 @@ impl Carrier {
         s.payload_bytes += u64::from(f.payload_bytes);
         s.gse_header_bytes += u64::from(f.gse_header_bytes);
         s.padding_bytes += u64::from(f.padding_bytes);
-        *s.frames_by_modcod.entry(m.name.to_string()).or_default() += 1;
+        *s.frames_by_modcod.entry(m.name).or_default() += 1;
         Some(self.frames_end)
     }
 }
@@ -327,7 +333,7 @@ mod tests {
                     .find(|(k, v)| before.get(*k) != Some(v))
                     .unwrap()
                     .0
-                    .clone();
+                    .to_string();
                 (m, c.released_lost())
             })
             .collect()

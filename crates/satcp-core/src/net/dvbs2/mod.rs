@@ -198,10 +198,11 @@ impl Dvbs2Config {
             ));
         }
         check_esn0(self.esn0_db, &self.esn0_schedule, &self.rain)?;
+        let mut listed = std::collections::HashSet::with_capacity(self.terminals.len());
         for (i, t) in self.terminals.iter().enumerate() {
             let at = format!("terminals[{i}]");
             check_esn0(t.esn0_db, &t.esn0_schedule, &t.rain).map_err(|e| e.under(&at))?;
-            if self.terminals[..i].iter().any(|u| u.node == t.node) {
+            if !listed.insert(t.node.as_str()) {
                 return Err(bad(format!("{at}.node"), &t.node, "is listed twice"));
             }
         }
