@@ -48,7 +48,9 @@ pub const KIND: QueueKind = QueueKind {
 };
 
 /// Where an arriving ACK that removed older ones is queued.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Place {
     /// In the place of the earliest ACK it removed.
