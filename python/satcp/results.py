@@ -478,6 +478,8 @@ class Results:
             ("corrupted", "corrupted"),
             ("lost", "lost"),
         ]
+        if any("acks_filtered" in lk["stats"] for lk in links):
+            causes.append(("acks_filtered", "ACKs filtered"))
         table(
             f"Links ({len(links)}): drops by cause",
             ["link", "direction", *(label for _, label in causes)],

@@ -42,7 +42,7 @@ MAX_MEMORY = 5e8
 
 VARIANTS = list(_core.variants())
 ROUTER_KINDS = [k for k, _ in _core.router_kinds()]
-QUEUE_KINDS = ["drop_tail", "priority", "red", "drr", "codel", "fq_codel"]
+QUEUE_KINDS = ["drop_tail", "priority", "red", "drr", "codel", "fq_codel", "ack_filter"]
 APP_KINDS = ["ftp", "http", "bulk", "web"]
 TRACE_KINDS = list(_core.trace_kinds())
 
@@ -228,6 +228,8 @@ def queue_table(draw: Any) -> dict[str, Any]:
                 "drop_batch_packets": draw(maybe(ints(1, 64))),
             }
         )
+    elif kind == "ack_filter":
+        settings = pruned({"place": draw(maybe(pick("first_removed", "tail")))})
     if settings and draw(B):
         t[kind] = settings
     return t

@@ -112,6 +112,13 @@ def check_pep_split(r):
     assert legs.loc["server-side", "bytes_received"] == 1_000_000
 
 
+def check_ack_filter(r):
+    up = r.links[r.links["name"] == "satellite:ba"].iloc[0]
+    assert up["acks_filtered"] > 100  # the uplink removed redundant ACKs
+    assert up["queue_drops"] == 0
+    assert r.transfers["response_time_s"].notna().all()
+
+
 def check_pcap(r):
     assert link(r, "satellite")["lost"] == 2  # the two drop_seqs
     assert r.flows["server_fast_retransmits"].sum() == 2

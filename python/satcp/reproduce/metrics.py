@@ -13,6 +13,7 @@ __all__ = [
     "completion_s",
     "delivery_rate",
     "flow_rates",
+    "link_stat",
     "mean_response_s",
     "queue_drops",
     "responses",
@@ -32,6 +33,20 @@ def completion_s(run: Any, transfers: int) -> float:
 def queue_drops(run: Any) -> int:
     """Packets dropped by every queue of the network."""
     return int(run.links["queue_drops"].sum())
+
+
+def link_stat(run: Any, src: str, dst: str, field: str) -> int:
+    """A counter of the link direction from node ``src`` to ``dst``
+    (``tx_packets``, ``queue_drops``, ...); 0 for a counter the results
+    leave out when it is zero (``acks_filtered``)."""
+    lk = run.links
+    row = lk[(lk["from"] == src) & (lk["to"] == dst)]
+    if len(row) != 1:
+        raise RuntimeError(f"{run.name}: no one link direction {src} -> {dst}")
+    if field not in row.columns:
+        return 0
+    v = row[field].iloc[0]
+    return 0 if v is None or (isinstance(v, float) and math.isnan(v)) else int(v)
 
 
 def retransmitted_segments(run: Any) -> int:

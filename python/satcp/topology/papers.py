@@ -517,6 +517,8 @@ def pep_geo(
     buffer_bytes: int = 8_000_000,
     duration_s: float = 900.0,
     name: str = "pep-geo",
+    up_queue: str | None = None,
+    up_queue_packets: int | None = None,
 ) -> dict[str, Any]:
     """A GEO access path for the split-connection study (``satcp reproduce
     pep``, docs/satellite-access.md): server -100 Mb/s, 10 ms- gateway -GEO
@@ -527,13 +529,20 @@ def pep_geo(
     running ``variant`` with ``buffer_bytes`` socket buffers. With
     ``split``, a proxy at the gateway splits the connection and runs
     ``satellite_variant`` (None: the hosts') on the satellite leg, with
-    ``buffer_bytes`` per connection and direction."""
+    ``buffer_bytes`` per connection and direction. ``up_queue`` and
+    ``up_queue_packets`` set the return direction's queue kind and limit
+    (None: drop-tail, ``queue_packets``), e.g. ``"ack_filter"``."""
     nodes = ["server", "gateway", "client"]
+    up: dict[str, Any] = {"rate_bps": up_bps}
+    if up_queue is not None:
+        up["queue"] = up_queue
+    if up_queue_packets is not None:
+        up["queue_packets"] = up_queue_packets
     satellite = {
         "delay_s": delay_s,
         "queue_packets": queue_packets,
         "ab": {"rate_bps": down_bps},
-        "ba": {"rate_bps": up_bps},
+        "ba": up,
     }
     links = bent_pipe(
         nodes, [{"rate_bps": 100e6, "delay_s": 0.010}, satellite], ["ground", "satellite"]

@@ -21,7 +21,8 @@ use crate::engine::{Duration, SimTime};
 pub struct LinkStats {
     /// Packets and bytes that entered the queue.
     pub enqueued_packets: u64,
-    /// Packets dropped by the queue (overflow or active queue management).
+    /// Packets dropped by the queue (overflow or active queue management;
+    /// not the ACKs an ACK filter removed, `acks_filtered`).
     pub queue_drops: u64,
     /// Packets the queue marked CE instead of dropping them (RED with ECN).
     pub ce_marks: u64,
@@ -46,6 +47,14 @@ pub struct LinkStats {
     /// Data packets dropped at the queue entrance by `congestion_loss`
     /// (also counted in `queue_drops`).
     pub congestion_drops: u64,
+    /// Queued pure ACKs an ACK filter (`queue = "ack_filter"`) removed as
+    /// redundant; left out of the results when none was.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub acks_filtered: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// What becomes of a packet whose transmission has ended
@@ -184,10 +193,14 @@ impl Link {
         self.delay
     }
     /// The link's statistics; the CE marks are the queue's count (a queue
-    /// may mark as packets arrive or as they leave).
+    /// may mark as packets arrive or as they leave), and so are the ACKs
+    /// it filtered, which `offer` counted with its drops.
     pub fn stats(&self) -> LinkStats {
+        let acks_filtered = self.queue.acks_filtered();
         LinkStats {
             ce_marks: self.queue.ce_marks(),
+            queue_drops: self.stats.queue_drops - acks_filtered,
+            acks_filtered,
             busy_ns: self.stats.busy_ns + self.carrier.as_deref().map_or(0, Access::busy_ns),
             ..self.stats
         }

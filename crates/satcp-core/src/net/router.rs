@@ -20,6 +20,9 @@ pub enum DropCause {
     Corruption,
     /// Random loss on a link (fixed loss probability, or a listed drop).
     Loss,
+    /// An ACK filter (`queue = "ack_filter"`) removed a queued pure ACK
+    /// that a newer one of its flow made redundant: no congestion.
+    AckFiltered,
 }
 
 impl DropCause {
@@ -29,6 +32,7 @@ impl DropCause {
             DropCause::EarlyDrop => "early_drop",
             DropCause::Corruption => "corruption",
             DropCause::Loss => "loss",
+            DropCause::AckFiltered => "ack_filtered",
         }
     }
     /// A congestion drop (a queue's decision), as opposed to a link's.

@@ -203,7 +203,7 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "invalid scenario: queue: wfq is not a queue \
-             (drop_tail, priority, red, drr, codel, fq_codel)"
+             (drop_tail, priority, red, drr, codel, fq_codel, ack_filter)"
         );
     }
 }

@@ -1,6 +1,7 @@
 //! Queue disciplines of a link's output buffer. The packet being serialized
 //! has already left the queue, so a limit of K packets means K waiting.
 
+pub mod ack_filter;
 pub mod codel;
 pub mod config;
 pub mod drop_tail;
@@ -30,6 +31,7 @@ pub const KINDS: &[QueueKind] = &[
     drr::KIND,
     codel::KIND,
     fq_codel::KIND,
+    ack_filter::KIND,
 ];
 
 /// A queue discipline in the registry.
@@ -130,6 +132,11 @@ pub trait Queue {
     fn len_bytes(&self) -> u64;
     /// Packets marked CE (RFC 3168) so far; queues that never mark keep 0.
     fn ce_marks(&self) -> u64 {
+        0
+    }
+    /// Queued ACKs removed as redundant (cause `AckFiltered`) so far;
+    /// queues that never filter keep 0.
+    fn acks_filtered(&self) -> u64 {
         0
     }
     /// Whether a packet of `size` bytes offered now would be taken and be

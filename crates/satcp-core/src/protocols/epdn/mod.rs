@@ -115,7 +115,7 @@ impl EpdnGateway {
         let records = match cause {
             DropCause::Overflow | DropCause::EarlyDrop => true,
             DropCause::Corruption => self.version == Version::V2,
-            DropCause::Loss => false,
+            DropCause::Loss | DropCause::AckFiltered => false,
         };
         if !records {
             return;
