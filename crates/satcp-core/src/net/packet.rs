@@ -57,6 +57,20 @@ impl SeqRange {
     pub fn is_empty(&self) -> bool {
         self.end <= self.start
     }
+    /// Whether `inner` lies within this range.
+    pub fn covers(&self, inner: SeqRange) -> bool {
+        self.start <= inner.start && inner.end <= self.end
+    }
+}
+
+/// RFC 2883 Sec. 4: the first SACK block reports a duplicate when it lies
+/// below the cumulative ACK or within the second block. `b`: the ACK's
+/// SACK blocks, decoded once by the caller (`TcpHeader::sack`).
+pub fn dsack_block(ack: u64, b: &[SeqRange]) -> Option<SeqRange> {
+    let first = *b.first()?;
+    let below_ack = first.end <= ack;
+    let inside_second = b.get(1).is_some_and(|s| s.covers(first));
+    (below_ack || inside_second).then_some(first)
 }
 
 /// At most four SACK blocks fit in the 40 bytes of TCP option space

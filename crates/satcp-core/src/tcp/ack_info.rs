@@ -63,17 +63,7 @@ impl AckInfo<'_> {
     }
 }
 
-/// RFC 2883 Sec. 4: the first SACK block reports a duplicate when it lies
-/// below the cumulative ACK or within the second block. `b`: the ACK's
-/// SACK blocks, decoded once by the caller (`TcpHeader::sack`).
-pub fn dsack_block(ack: u64, b: &[SeqRange]) -> Option<SeqRange> {
-    let first = *b.first()?;
-    let below_ack = first.end <= ack;
-    let inside_second = b
-        .get(1)
-        .is_some_and(|s| s.start <= first.start && first.end <= s.end);
-    (below_ack || inside_second).then_some(first)
-}
+pub use crate::net::packet::dsack_block;
 
 #[cfg(test)]
 mod tests {

@@ -35,7 +35,7 @@
 
 use super::{Queue, QueueKind, QueueLimit, QueueSettings};
 use crate::engine::{RngStream, SimTime};
-use crate::net::packet::{flags, Ecn, Packet, PacketId, PacketPool, SackBlocks, SeqRange};
+use crate::net::packet::{dsack_block, flags, Ecn, Packet, PacketId, PacketPool};
 use crate::net::router::DropCause;
 use serde::Deserialize;
 use std::collections::VecDeque;
@@ -152,34 +152,17 @@ fn is_pure_ack(p: &Packet) -> bool {
 fn supersedes(new: &Packet, old: &Packet) -> bool {
     let (n, o) = (&new.tcp, &old.tcp);
     let echoes = flags::ECE | flags::CWR;
+    let (old_sack, new_sack) = (o.sack(), n.sack());
     n.ack > o.ack
         && n.window >= o.window
         && o.flags & echoes & !n.flags == 0
         && (old.ecn != Ecn::Ce || new.ecn == Ecn::Ce)
-        && !has_dsack(o.sack(), o.ack)
-        && o.sack()
+        && dsack_block(o.ack, &old_sack).is_none()
+        && old_sack
             .iter()
-            .all(|b| b.end <= n.ack || within(*b, &n.sack()))
+            .all(|b| b.end <= n.ack || new_sack.iter().any(|s| s.covers(*b)))
         && o.ext.flags & !n.ext.flags == 0
         && o.ext_ranges().iter().all(|r| n.ext_ranges().contains(r))
-}
-
-/// RFC 2883 Sec. 4: a D-SACK is the first block, below the cumulative ACK
-/// or inside the second block.
-fn has_dsack(sack: SackBlocks, ack: u64) -> bool {
-    match sack.as_slice() {
-        [first, rest @ ..] => {
-            first.end <= ack
-                || rest
-                    .first()
-                    .is_some_and(|s| s.start <= first.start && first.end <= s.end)
-        }
-        [] => false,
-    }
-}
-
-fn within(b: SeqRange, blocks: &[SeqRange]) -> bool {
-    blocks.iter().any(|s| s.start <= b.start && b.end <= s.end)
 }
 
 impl Queue for AckFilter {
@@ -236,7 +219,7 @@ impl Queue for AckFilter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::packet::TcpHeader;
+    use crate::net::packet::{SeqRange, TcpHeader};
 
     /// A pure ACK of flow `endpoint` (node 1 to node 0) acknowledging
     /// `ack`, window field 1000, with `sack` blocks.
