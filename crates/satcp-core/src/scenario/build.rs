@@ -1,6 +1,7 @@
 //! Turns a validated scenario into a ready-to-run simulation.
 
 use super::config::{AppConfig, Scenario};
+use super::node_graph::NodeIndex;
 use crate::apps::bulk::{Bulk, BulkParams};
 use crate::apps::ftp::{Ftp, FtpParams};
 use crate::apps::http::{Http, HttpParams};
@@ -15,25 +16,6 @@ use crate::pep::{Leg, PepConfig, RelayPlan, SatelliteSide};
 use crate::scenario::ScenarioError;
 use crate::sim::{AppSlot, Simulation};
 use crate::tcp::{TcpConfig, VariantChoice};
-use std::collections::HashMap;
-
-/// Node ids by name (a beam has thousands of nodes, named by every link,
-/// application and carrier terminal).
-struct NodeIds<'a>(HashMap<&'a str, NodeId>);
-
-impl<'a> NodeIds<'a> {
-    fn new(s: &'a Scenario) -> NodeIds<'a> {
-        let mut ids = HashMap::with_capacity(s.nodes.len());
-        for (i, n) in s.nodes.iter().enumerate() {
-            ids.entry(n.as_str()).or_insert(i as NodeId);
-        }
-        NodeIds(ids)
-    }
-
-    fn of(&self, name: &str) -> NodeId {
-        *self.0.get(name).expect("validated")
-    }
-}
 
 pub fn link_name(s: &Scenario, i: usize) -> String {
     let l = &s.links[i];
@@ -41,7 +23,7 @@ pub fn link_name(s: &Scenario, i: usize) -> String {
 }
 
 pub fn build(s: &Scenario) -> Simulation {
-    let ids = NodeIds::new(s);
+    let ids = NodeIndex::new(s);
     let nodes: Vec<Node> = s
         .nodes
         .iter()
@@ -106,7 +88,7 @@ pub fn build(s: &Scenario) -> Simulation {
 /// `pairs` gives each link direction's (from, to).
 fn relay_plans(
     s: &Scenario,
-    ids: &NodeIds,
+    ids: &NodeIndex,
     routes: &RoutingTable,
     pairs: &[(NodeId, NodeId)],
     client: NodeId,
@@ -173,7 +155,7 @@ pub fn relay_leg(
 /// destination is: the first of its terminals on the route from the far
 /// end to it, else the far end (0); and each DVB-RCS2 carrier which
 /// terminal each source is.
-fn place_carriers(s: &Scenario, ids: &NodeIds, routes: &RoutingTable, links: &mut [Link]) {
+fn place_carriers(s: &Scenario, ids: &NodeIndex, routes: &RoutingTable, links: &mut [Link]) {
     let pairs: Vec<(NodeId, NodeId)> = links.iter().map(|l| (l.from(), l.to())).collect();
     for l in links.iter_mut() {
         let far_end = l.to();
@@ -233,7 +215,7 @@ fn place_carriers(s: &Scenario, ids: &NodeIds, routes: &RoutingTable, links: &mu
 /// `shared`), None for the nodes that are none of its terminals.
 fn terminal_index<'a>(
     s: &Scenario,
-    ids: &NodeIds,
+    ids: &NodeIndex,
     shared: impl Iterator<Item = &'a str>,
 ) -> Vec<Option<u16>> {
     let mut terminal = vec![None; s.nodes.len()];

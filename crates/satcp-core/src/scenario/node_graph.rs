@@ -7,13 +7,38 @@
 
 use super::config::{LinkConfig, Scenario};
 use crate::error::MAX_DELAY_S;
+use crate::net::packet::NodeId;
 use std::cell::RefCell;
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap};
 use std::rc::Rc;
 
+/// Node ids by name: the position in `nodes` of the first node of that
+/// name (a beam names thousands, in every link, application and carrier
+/// terminal, so a search of the list per name is quadratic).
+pub struct NodeIndex<'a>(HashMap<&'a str, usize>);
+
+impl<'a> NodeIndex<'a> {
+    pub fn new(s: &'a Scenario) -> NodeIndex<'a> {
+        let mut ids = HashMap::with_capacity(s.nodes.len());
+        for (i, n) in s.nodes.iter().enumerate() {
+            ids.entry(n.as_str()).or_insert(i);
+        }
+        NodeIndex(ids)
+    }
+
+    pub fn get(&self, name: &str) -> Option<usize> {
+        self.0.get(name).copied()
+    }
+
+    /// The id of a node of a validated scenario.
+    pub fn of(&self, name: &str) -> NodeId {
+        self.get(name).expect("validated") as NodeId
+    }
+}
+
 pub struct NodeGraph<'a> {
-    index: HashMap<&'a str, usize>,
+    index: NodeIndex<'a>,
     /// Per node: (neighbour, the link's smallest one-way delay).
     adjacent: Vec<Vec<(usize, f64)>>,
     /// The delays from each node asked about so far to every node: the
@@ -24,14 +49,10 @@ pub struct NodeGraph<'a> {
 
 impl<'a> NodeGraph<'a> {
     pub fn new(s: &'a Scenario) -> NodeGraph<'a> {
-        let mut index = HashMap::with_capacity(s.nodes.len());
-        for n in &s.nodes {
-            let next = index.len();
-            index.entry(n.as_str()).or_insert(next);
-        }
-        let mut adjacent = vec![Vec::new(); index.len()];
+        let index = NodeIndex::new(s);
+        let mut adjacent = vec![Vec::new(); s.nodes.len()];
         for l in &s.links {
-            if let (Some(&a), Some(&b)) = (index.get(l.a.as_str()), index.get(l.b.as_str())) {
+            if let (Some(a), Some(b)) = (index.get(&l.a), index.get(&l.b)) {
                 let d = smallest_delay(l);
                 adjacent[a].push((b, d));
                 adjacent[b].push((a, d));
@@ -45,7 +66,7 @@ impl<'a> NodeGraph<'a> {
     }
 
     pub fn has(&self, node: &str) -> bool {
-        self.index.contains_key(node)
+        self.index.get(node).is_some()
     }
 
     /// Whether a path of links joins `a` and `b`.
@@ -56,7 +77,7 @@ impl<'a> NodeGraph<'a> {
     /// The smallest sum of the links' smallest one-way delays between `a`
     /// and `b`, None if no path joins them.
     pub fn shortest_delay(&self, a: &str, b: &str) -> Option<f64> {
-        let (&a, &b) = (self.index.get(a)?, self.index.get(b)?);
+        let (a, b) = (self.index.get(a)?, self.index.get(b)?);
         let d = self.delays_from(b)[a];
         d.is_finite().then_some(d)
     }
