@@ -48,7 +48,7 @@ pub fn build(s: &Scenario) -> Simulation {
     }
     let pairs: Vec<(NodeId, NodeId)> = links.iter().map(|l| (l.from(), l.to())).collect();
     let routes = RoutingTable::shortest_paths(s.nodes.len(), &pairs);
-    place_carriers(s, &ids, &routes, &mut links);
+    place_carriers(s, &ids, &routes, &pairs, &mut links);
     let apps = s
         .apps
         .iter()
@@ -155,8 +155,14 @@ pub fn relay_leg(
 /// destination is: the first of its terminals on the route from the far
 /// end to it, else the far end (0); and each DVB-RCS2 carrier which
 /// terminal each source is.
-fn place_carriers(s: &Scenario, ids: &NodeIndex, routes: &RoutingTable, links: &mut [Link]) {
-    let pairs: Vec<(NodeId, NodeId)> = links.iter().map(|l| (l.from(), l.to())).collect();
+/// `pairs` gives each link direction's (from, to).
+fn place_carriers(
+    s: &Scenario,
+    ids: &NodeIndex,
+    routes: &RoutingTable,
+    pairs: &[(NodeId, NodeId)],
+    links: &mut [Link],
+) {
     for l in links.iter_mut() {
         let far_end = l.to();
         let Some(carrier) = l.dvbs2_mut() else {
