@@ -98,7 +98,14 @@ class Config:
 # in congestion avoidance, whatever the ACK covers, with no HyStart and
 # growing when not cwnd-limited too; TcpCubic counts segments in slow
 # start, runs its own HyStart and grows only when cwnd-limited.
-RENO_GROWTH = {"byte_counting": False, "hystart": False, "cwnd_validation": False}
+# TcpNewReno::GetSsThresh (TcpHybla's too) halves the bytes in flight,
+# where Linux and ns-3's TcpCubic take cwnd in segments.
+RENO_GROWTH = {
+    "byte_counting": False,
+    "hystart": False,
+    "cwnd_validation": False,
+    "ssthresh_from": "flight_size",
+}
 
 CONFIGS = [
     Config(

@@ -254,3 +254,36 @@ fn hystart_leaves_slow_start_before_the_first_loss() {
             < plain.flows[0].server.retransmitted_segments
     );
 }
+
+/// `ssthresh_from`: after a loss, Linux halves cwnd in whole segments
+/// (`tcp_reno_ssthresh`), RFC 5681 the flight size. A receive window of
+/// 100 segments holds the flight at 100 while congestion window
+/// validation lets cwnd reach twice that in slow start; one segment lost
+/// then gives ssthresh of about 100 segments from cwnd, about 50 from the
+/// flight size.
+#[test]
+fn ssthresh_comes_from_cwnd_in_whole_segments_or_from_the_flight_size() {
+    let ssthresh_after_loss = |from: &str| {
+        let tcp = json!({"profile": "linux", "variant": "sack", "rcv_buffer": 100 * 1448,
+            "ssthresh_from": from});
+        let mut v = geo(tcp, 20.0, 0.3, 3000, Some(3_000_000), 30.0);
+        v["links"][1]["ab"] = json!({"errors": {"drop_seqs": [1 + 600 * 1448]}});
+        let r = run(&v);
+        assert_eq!(
+            r.flows[0].server.retransmitted_segments, 1,
+            "one loss, one repair"
+        );
+        let fs = &r.flow_series;
+        let i = (0..fs.ssthresh.len())
+            .find(|&i| fs.ssthresh[i] < 1_000_000_000)
+            .expect("the loss sets ssthresh");
+        (fs.ssthresh[i], fs.cwnd[i - 1], fs.flight_size[i - 1])
+    };
+    let (from_cwnd, cwnd, _) = ssthresh_after_loss("cwnd");
+    let (from_flight, _, flight) = ssthresh_after_loss("flight_size");
+    println!("ssthresh {from_cwnd} (cwnd {cwnd}), {from_flight} (flight {flight})");
+    assert_eq!(from_cwnd % 1448, 0, "whole segments");
+    assert!((cwnd as f64 / 2.0 - from_cwnd as f64).abs() <= 2.0 * MSS);
+    assert!((flight as f64 / 2.0 - from_flight as f64).abs() <= 2.0 * MSS);
+    assert!(from_cwnd as f64 > 1.8 * from_flight as f64);
+}

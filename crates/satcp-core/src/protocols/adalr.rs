@@ -281,7 +281,7 @@ impl CongestionControl for Adalr {
     }
 
     fn ssthresh(&mut self, s: &SendState) -> u64 {
-        s.half_flight()
+        s.halved_window()
     }
 
     fn on_event(&mut self, _s: &mut SendState, ev: CcEvent, _now: SimTime) -> Reply {
@@ -292,7 +292,7 @@ impl CongestionControl for Adalr {
     }
 
     fn on_timeout(&mut self, s: &mut SendState) {
-        s.restart_after_timeout(s.half_flight());
+        s.restart_after_timeout(s.halved_window());
         self.rwnd_extra = 0;
     }
 

@@ -113,7 +113,7 @@ impl CongestionControl for Reno {
     }
 
     fn ssthresh(&mut self, s: &SendState) -> u64 {
-        s.half_flight()
+        s.halved_window()
     }
 
     fn on_ack(&mut self, s: &mut SendState, acked: u64, _now: SimTime) {
@@ -130,7 +130,7 @@ impl CongestionControl for Reno {
     }
 
     fn on_timeout(&mut self, s: &mut SendState) {
-        s.restart_after_timeout(s.half_flight());
+        s.restart_after_timeout(s.halved_window());
     }
 
     fn on_event(&mut self, s: &mut SendState, ev: CcEvent, _now: SimTime) -> Reply {

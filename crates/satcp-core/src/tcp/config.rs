@@ -182,6 +182,10 @@ pub struct TcpConfig {
     /// segments) instead of at most one SMSS per ACK (RFC 5681):
     /// `tcp/slow_start.rs`.
     pub byte_counting: bool,
+    /// The window a loss or timeout reduces: "flight_size" (RFC 5681 Eq.
+    /// 4) or "cwnd" in whole segments (Linux's `tcp_reno_ssthresh`,
+    /// `bictcp_recalc_ssthresh`): `tcp/loss_reduction.rs`.
+    pub ssthresh_from: super::loss_reduction::SsthreshFrom,
     /// cwnd grows only while the sender is cwnd-limited (congestion window
     /// validation: Linux's `tcp_is_cwnd_limited`, RFC 7661's idea):
     /// `tcp/cwnd_validation.rs`.
@@ -238,6 +242,7 @@ impl Default for TcpConfig {
             frto: false,
             hystart: false,
             byte_counting: false,
+            ssthresh_from: super::loss_reduction::SsthreshFrom::FlightSize,
             cwnd_validation: false,
             slow_start_after_idle: false,
             quick_acks: 0,

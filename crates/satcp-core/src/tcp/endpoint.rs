@@ -195,6 +195,7 @@ impl TcpEndpoint {
                 loss_by_time: false,
                 slow_start: SlowStartRules::new(cfg),
                 cwnd_use: CwndUse::new(cfg),
+                ssthresh_from: cfg.ssthresh_from,
             },
             rx: ReceiveHalf::new(cfg.rcv_buffer.min(65_535), false, cfg.dsack),
             cc: parts.cc,

@@ -12,6 +12,7 @@ pub mod flow_stats;
 pub mod hystart;
 pub mod invariants;
 pub mod linux_rto;
+pub mod loss_reduction;
 pub mod nagle;
 pub mod options;
 pub mod path_cache;

@@ -55,7 +55,8 @@ pub fn settings(profile: Profile) -> Map<String, Value> {
             // (net.ipv4.tcp_frto = 2); PRR; RACK-TLP (net.ipv4.tcp_recovery
             // = 1, tcp_early_retrans = 3); HyStart (CUBIC's: `apply` sets it
             // for CUBIC only); tcp_slow_start's count
-            // of acknowledged segments; tcp_is_cwnd_limited;
+            // of acknowledged segments; ssthresh from cwnd
+            // (tcp_reno_ssthresh, bictcp_recalc_ssthresh); tcp_is_cwnd_limited;
             // net.ipv4.tcp_slow_start_after_idle
             "scoreboard_after_timeout": "keep",
             "undo": true,
@@ -64,6 +65,7 @@ pub fn settings(profile: Profile) -> Map<String, Value> {
             "rack_tlp": true,
             "hystart": true,
             "byte_counting": true,
+            "ssthresh_from": "cwnd",
             "cwnd_validation": true,
             "slow_start_after_idle": true,
         }),

@@ -6,6 +6,7 @@
 //! presumed lost, an extra segment, the duplicate-ACK threshold).
 
 use super::cwnd_validation::CwndUse;
+use super::loss_reduction::SsthreshFrom;
 use super::rtt_estimator::RttEstimator;
 use super::sent_queue::{SentQueue, SentSegment};
 use super::slow_start::SlowStartRules;
@@ -131,6 +132,8 @@ pub struct SendState {
     /// How much of cwnd is used: congestion window validation and the
     /// restart after idle (`tcp/cwnd_validation.rs`).
     pub(in crate::tcp) cwnd_use: CwndUse,
+    /// The window a loss reduction scales (`tcp/loss_reduction.rs`).
+    pub(in crate::tcp) ssthresh_from: SsthreshFrom,
 }
 
 /// Reading the state.
@@ -218,10 +221,6 @@ impl SendState {
         let room = self.ssthresh.saturating_sub(self.cwnd);
         inc.min(room).max(acked.min(self.mss as u64))
     }
-    /// Standard reduction after a loss (RFC 5681 Eq. 4).
-    pub fn half_flight(&self) -> u64 {
-        (self.flight_size() / 2).max(2 * self.mss as u64)
-    }
 }
 
 /// What a variant may ask of the machinery.
@@ -290,6 +289,9 @@ impl SendState {
 /// Setting up a sender state by hand in unit tests.
 #[cfg(test)]
 impl SendState {
+    pub fn set_ssthresh_from(&mut self, from: SsthreshFrom) {
+        self.ssthresh_from = from;
+    }
     pub fn set_snd_una(&mut self, v: u64) {
         self.snd_una = v;
     }

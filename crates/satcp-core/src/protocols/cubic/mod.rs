@@ -167,7 +167,7 @@ impl Cubic {
     }
 
     /// A congestion event (Sec. 4.6-4.7): W_max and cwnd_prior from cwnd,
-    /// the new ssthresh from the flight size, bytes; the next stage starts
+    /// the new ssthresh from the flight size or cwnd (`ssthresh_from`); the next stage starts
     /// afresh.
     fn on_congestion(&mut self, s: &SendState) -> u64 {
         let mss = s.mss() as f64;
@@ -188,8 +188,8 @@ impl Cubic {
         };
         self.epoch = None;
         // Sec. 4.6: ssthresh = flight_size x beta_cubic, at least 2
-        // segments (Linux takes cwnd x beta instead).
-        ((s.flight_size() as f64 * self.cfg.beta) as u64).max(2 * s.mss() as u64)
+        // segments (Linux: cwnd x beta; `ssthresh_from`).
+        s.reduced_window(self.cfg.beta)
     }
 }
 

@@ -1,6 +1,7 @@
 use super::*;
 use crate::engine::Duration;
 use crate::protocols::test_support::send_state;
+use crate::tcp::loss_reduction::SsthreshFrom;
 
 const MSS: u64 = 1000;
 
@@ -110,6 +111,22 @@ fn ssthresh_is_beta_times_the_flight_size() {
     assert_eq!(c.ssthresh(&s), 42 * MSS);
     assert_eq!((c.w_max(), c.cwnd_prior()), (100.0, 100.0));
     s.set_snd_max(MSS);
+    assert_eq!(c.ssthresh(&s), 2 * MSS, "at least two segments");
+}
+
+/// `ssthresh_from = "cwnd"`, Linux's `bictcp_recalc_ssthresh`: cwnd in
+/// whole segments x 717 / 1024, whatever is in flight (Sec. 4.6 allows it
+/// to a sender that keeps cwnd from outgrowing its flight, as the linux
+/// profile's `cwnd_validation` does).
+#[test]
+fn ssthresh_from_cwnd_is_beta_times_whole_segments() {
+    let mut c = Cubic::new(CubicConfig::default());
+    let mut s = state(100, 0.1);
+    s.set_ssthresh_from(SsthreshFrom::Cwnd);
+    s.cwnd = 100 * MSS + MSS / 2;
+    s.set_snd_max(60 * MSS);
+    assert_eq!(c.ssthresh(&s), 70 * MSS);
+    s.cwnd = 2 * MSS;
     assert_eq!(c.ssthresh(&s), 2 * MSS, "at least two segments");
 }
 

@@ -185,10 +185,10 @@ impl CongestionControl for DsackR {
     }
     fn ssthresh(&mut self, s: &SendState) -> u64 {
         self.undo.on_loss();
-        s.half_flight()
+        s.halved_window()
     }
     fn on_timeout(&mut self, s: &mut SendState) {
-        s.restart_after_timeout(s.half_flight());
+        s.restart_after_timeout(s.halved_window());
         self.undo.on_timeout(s);
     }
     fn undo(&mut self, s: &mut SendState) {

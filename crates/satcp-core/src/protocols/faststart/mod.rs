@@ -224,7 +224,7 @@ impl CongestionControl for FastStart {
             st.fallback_episode = true;
             st.initial_ssthresh
         } else {
-            s.half_flight()
+            s.halved_window()
         }
     }
 
@@ -239,7 +239,7 @@ impl CongestionControl for FastStart {
             s.ssthresh = st.initial_ssthresh;
             s.cwnd = st.initial_cwnd;
         } else {
-            s.restart_after_timeout(s.half_flight());
+            s.restart_after_timeout(s.halved_window());
         }
     }
 

@@ -134,11 +134,11 @@ impl CongestionControl for Hybla {
     }
 
     fn ssthresh(&mut self, s: &SendState) -> u64 {
-        s.half_flight()
+        s.halved_window()
     }
 
     fn on_timeout(&mut self, s: &mut SendState) {
-        s.restart_after_timeout(s.half_flight());
+        s.restart_after_timeout(s.halved_window());
     }
 
     fn on_ack(&mut self, s: &mut SendState, acked: u64, now: SimTime) {

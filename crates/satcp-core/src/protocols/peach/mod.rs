@@ -214,7 +214,7 @@ impl CongestionControl for Peach {
 
     fn ssthresh(&mut self, s: &SendState) -> u64 {
         if self.st.borrow().fallback {
-            s.half_flight()
+            s.halved_window()
         } else {
             halved(s)
         }
@@ -224,7 +224,7 @@ impl CongestionControl for Peach {
     /// (Fig. 1): Sudden Start from one segment. ssthresh is halved as in
     /// Reno; TCP-Peach itself never reads it.
     fn on_timeout(&mut self, s: &mut SendState) {
-        s.restart_after_timeout(s.half_flight());
+        s.restart_after_timeout(s.halved_window());
         let st = &mut *self.st.borrow_mut();
         if !st.fallback {
             st.rr.abandon();

@@ -176,7 +176,7 @@ impl CongestionControl for RnTcpCc {
     }
 
     fn ssthresh(&mut self, s: &SendState) -> u64 {
-        s.half_flight()
+        s.halved_window()
     }
 
     fn on_ack(&mut self, s: &mut SendState, acked: u64, now: SimTime) {
@@ -184,7 +184,7 @@ impl CongestionControl for RnTcpCc {
     }
 
     fn on_timeout(&mut self, s: &mut SendState) {
-        s.restart_after_timeout(s.half_flight());
+        s.restart_after_timeout(s.halved_window());
     }
 
     fn on_event(&mut self, s: &mut SendState, ev: CcEvent, now: SimTime) -> Reply {

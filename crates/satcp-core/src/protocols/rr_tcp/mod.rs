@@ -402,7 +402,7 @@ impl CongestionControl for RrTcp {
             self.counters.lt_decreases += 1;
             self.decrease(c_lt / c_ffr(s));
         }
-        s.half_flight()
+        s.halved_window()
     }
 
     fn on_timeout(&mut self, s: &mut SendState) {
@@ -414,7 +414,7 @@ impl CongestionControl for RrTcp {
         };
         self.counters.rto_decreases += 1;
         self.decrease(ratio);
-        s.restart_after_timeout(s.half_flight());
+        s.restart_after_timeout(s.halved_window());
         self.undo.on_timeout(s);
         self.prev_sacked = 0;
         self.prev_high_sacked = 0;

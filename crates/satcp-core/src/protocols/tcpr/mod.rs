@@ -280,7 +280,7 @@ impl CongestionControl for TcpR {
     }
 
     fn ssthresh(&mut self, s: &SendState) -> u64 {
-        s.half_flight()
+        s.halved_window()
     }
 
     fn on_ack(&mut self, s: &mut SendState, acked: u64, now: SimTime) {
@@ -288,7 +288,7 @@ impl CongestionControl for TcpR {
     }
 
     fn on_timeout(&mut self, s: &mut SendState) {
-        s.restart_after_timeout(s.half_flight());
+        s.restart_after_timeout(s.halved_window());
         self.st.dn_set = 0;
         self.st.dn_clear = 0;
         self.st.ece_in_run = false;
