@@ -218,8 +218,10 @@ bench-emu: setup emu
 # The kernel as a reference (root; not in CI; first slice of issue 34 item
 # 4): a bulk download simulated (linux profile) and emulated (the kernel's
 # reno, cubic, bbr) on a GEO path, lossless and with Gilbert-Elliott bursts.
+# LINUX_REPEATS kernel runs per random scenario (the median is compared).
+LINUX_REPEATS ?= 3
 validate-linux: setup emu
-	$(BIN)/python tools/validate_linux.py
+	$(BIN)/python tools/validate_linux.py --repeats $(LINUX_REPEATS)
 
 # The scenario format's reference, generated from the schema the core
 # derives from its parser's types (python/satcp/schema.py); test_schema.py

@@ -13,7 +13,11 @@ against emulated, and their ratio), rows.json, and cwnd_<path>_<cc>.png
 connection opened, one line each per seed).
 
 Emulated runs are cached in --out/runs/<key>/ (key: a hash of the
-scenario), so a rerun emulates only what changed; --fresh redoes them.
+scenario and the repeat), so a rerun emulates only what changed; --fresh
+redoes them. --repeats N runs the kernel N times on each random scenario
+(the same seed draws the same losses per packet, but the kernel's packets
+and timers vary from run to run): the table gives the median run, the
+range, and the ratio to the median.
 The simulated run starts its download when the emulated connection opened
 (the relay's clock starts a little before the commands), so a schedule's
 handovers fall at the same point of both downloads.
@@ -119,8 +123,11 @@ def seeds_of(path: str, seeds: int) -> range:
     return range(1, (seeds if PATHS[path].get("random") else 1) + 1)
 
 
-def cache_key(sc: dict) -> str:
-    return hashlib.sha256(json.dumps(sc, sort_keys=True).encode()).hexdigest()[:16]
+def cache_key(sc: dict, repeat: int = 0) -> str:
+    """The cached run's key: the scenario, and for a repeat beyond the
+    first its number (repeats of one scenario are separate kernel runs)."""
+    keyed = sc if repeat == 0 else {**sc, "repeat": repeat}
+    return hashlib.sha256(json.dumps(keyed, sort_keys=True).encode()).hexdigest()[:16]
 
 
 def _load_1min() -> float:
@@ -128,13 +135,15 @@ def _load_1min() -> float:
         return float(f.read().split()[0])
 
 
-def emulated(sc: dict, runs: Path, fresh: bool) -> tuple[dict, list[dict], float | None]:
+def emulated(
+    sc: dict, runs: Path, fresh: bool, repeat: int = 0
+) -> tuple[dict, list[dict], float | None]:
     """The kernel's download over the scenario's links (cached): its
     transfer.json, TCP_INFO series and the machine's 1-minute load average
     when it ended (None in a cache entry written without it)."""
     from satcp import emulate
 
-    done = runs / cache_key(sc)
+    done = runs / cache_key(sc, repeat)
     if fresh or not (done / "transfer.json").exists():
         tmp = done.with_name(done.name + ".tmp")
         shutil.rmtree(tmp, ignore_errors=True)
@@ -161,10 +170,34 @@ def simulated(sc: dict, start_s: float):
     return satcp.run(sc)
 
 
-def row(path: str, cc: str, seed: int, n: int, sim, transfer: dict, series: list[dict]) -> dict:
-    """One line of the table from both runs."""
+def emulated_time(transfer: dict) -> float:
+    """The kernel's time from connection open to the last byte."""
+    return transfer["download_time_s"] + transfer["handshake_rtt_s"]
+
+
+def median_run(runs: list[tuple]) -> tuple:
+    """Of repeated emulated runs (transfer, series, load), the one whose
+    time is the median (the lower middle of an even number): the kernel's
+    run-to-run spread on a random path is not the simulator's error."""
+    ordered = sorted(runs, key=lambda r: emulated_time(r[0]))
+    return ordered[(len(ordered) - 1) // 2]
+
+
+def row(
+    path: str,
+    cc: str,
+    seed: int,
+    n: int,
+    sim,
+    transfer: dict,
+    series: list[dict],
+    emu_times: list[float] | None = None,
+) -> dict:
+    """One line of the table from both runs; ``emu_times``: every repeat's
+    emulated time, when the scenario was emulated more than once."""
     (t_sim,) = sim.transfers["response_time_s"]
-    t_emu = transfer["download_time_s"] + transfer["handshake_rtt_s"]
+    t_emu = emulated_time(transfer)
+    times = emu_times or [t_emu]
     return {
         "path": path,
         "cc": cc,
@@ -175,6 +208,9 @@ def row(path: str, cc: str, seed: int, n: int, sim, transfer: dict, series: list
         "goodput_emu_bps": n * 8 / t_emu,
         "retrans_sim": int(sim.flows["server_retransmitted_segments"].sum()),
         "retrans_emu": int(series[-1]["retransmitted_segments"]),
+        "time_emu_min_s": min(times),
+        "time_emu_max_s": max(times),
+        "emu_runs": len(times),
     }
 
 
@@ -185,16 +221,19 @@ def ratio(sim: float, emu: float) -> float:
 def table(rows: list[dict]) -> str:
     """The Markdown table of ``rows`` (from `row`); a ratio is sim / emu."""
     lines = [
-        "| path | cc | seed | time sim | time emu | ratio | goodput sim | goodput emu |"
-        " retrans sim | retrans emu |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| path | cc | seed | time sim | time emu | emu range | ratio | goodput sim |"
+        " goodput emu | retrans sim | retrans emu |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         q = ratio(r["time_sim_s"], r["time_emu_s"])
         flag = " **" if abs(q - 1) > 0.10 else ""
+        spread = "-"
+        if r.get("emu_runs", 1) > 1:
+            spread = f"{r['time_emu_min_s']:.2f}-{r['time_emu_max_s']:.2f} s ({r['emu_runs']})"
         lines.append(
             f"| {r['path']} | {r['cc']} | {r['seed']} | {r['time_sim_s']:.2f} s |"
-            f" {r['time_emu_s']:.2f} s | {q:.2f}{flag} |"
+            f" {r['time_emu_s']:.2f} s | {spread} | {q:.2f}{flag} |"
             f" {r['goodput_sim_bps'] / 1e6:.2f} Mb/s | {r['goodput_emu_bps'] / 1e6:.2f} Mb/s |"
             f" {r['retrans_sim']} | {r['retrans_emu']} |"
         )
@@ -259,6 +298,13 @@ def main() -> int:
     p.add_argument("--ccs", default=",".join(CCS), help="comma-separated variants")
     p.add_argument("--out", type=Path, default=ROOT / "build" / "validate-linux")
     p.add_argument("--fresh", action="store_true", help="redo cached emulated runs")
+    p.add_argument(
+        "--repeats",
+        type=int,
+        default=1,
+        help="kernel runs per random scenario; the table shows the median and the range"
+        " (default 1)",
+    )
     args = p.parse_args()
     paths = args.paths.split(",")
     ccs = args.ccs.split(",")
@@ -279,11 +325,15 @@ def main() -> int:
             curves = []
             for seed in seeds_of(path, args.seeds):
                 sc = scenario(path, cc, seed)
-                transfer, series, load = emulated(sc, args.out / "runs", args.fresh)
-                loads.append(load)
+                repeats = args.repeats if PATHS[path].get("random") else 1
+                runs = [emulated(sc, args.out / "runs", args.fresh, k) for k in range(repeats)]
+                loads.extend(load for _, _, load in runs)
+                transfer, series, _ = median_run(runs)
+                times = [emulated_time(t) for t, _, _ in runs]
                 start = round(transfer["start_s"] - transfer["handshake_rtt_s"], 3)
                 sim = simulated(sc, max(0.0, start))
-                rows.append(row(path, cc, seed, PATHS[path]["bytes"], sim, transfer, series))
+                n = PATHS[path]["bytes"]
+                rows.append(row(path, cc, seed, n, sim, transfer, series, times))
                 print(table(rows[-1:]).splitlines()[-1], flush=True)
                 curves.append(
                     (seed, simulated_cwnd(sim, max(0.0, start)), emulated_cwnd(transfer, series))

@@ -48,7 +48,7 @@ def test_table_has_one_line_per_row_and_flags_differences_above_ten_percent():
     lines = text.splitlines()
     assert len(lines) == 4
     assert lines[2] == (
-        "| geo | cubic | 1 | 8.24 s | 7.72 s | 1.07 | 4.85 Mb/s | 5.18 Mb/s | 19 | 0 |"
+        "| geo | cubic | 1 | 8.24 s | 7.72 s | - | 1.07 | 4.85 Mb/s | 5.18 Mb/s | 19 | 0 |"
     )
     # 9.2 / 8.0 = 1.15: more than 10 % apart, flagged.
     assert "| 1.15 ** |" in lines[3]
@@ -89,6 +89,28 @@ def test_cache_key_changes_with_the_scenario_only():
     assert vl.cache_key(a) == vl.cache_key(vl.scenario("geo-ge", "reno", 1))
     assert vl.cache_key(a) != vl.cache_key(vl.scenario("geo-ge", "reno", 2))
     assert vl.cache_key(a) != vl.cache_key(vl.scenario("geo-ge", "bbr", 1))
+
+
+def test_a_repeat_is_a_run_of_its_own_and_the_first_keeps_the_old_key():
+    a = vl.scenario("geo-ge", "cubic", 1)
+    assert vl.cache_key(a, 0) == vl.cache_key(a)
+    assert len({vl.cache_key(a, k) for k in range(3)}) == 3
+
+
+def _transfer(t):
+    return {"download_time_s": t - 0.6, "handshake_rtt_s": 0.6, "start_s": 1.0}
+
+
+def test_median_run_of_repeats_and_the_range_in_the_table():
+    runs = [(_transfer(t), [], None) for t in (8.68, 7.75, 8.10)]
+    transfer, _, _ = vl.median_run(runs)
+    assert vl.emulated_time(transfer) == 8.10
+    # an even number: the lower middle
+    transfer, _, _ = vl.median_run(runs[:2])
+    assert vl.emulated_time(transfer) == 7.75
+    r = {**_row(t_sim=7.74, t_emu=8.10), "time_emu_min_s": 7.75, "time_emu_max_s": 8.68}
+    line = vl.table([{**r, "emu_runs": 3}]).splitlines()[2]
+    assert "| 8.10 s | 7.75-8.68 s (3) | 0.96 |" in line
 
 
 def test_emulated_cwnd_is_timed_from_the_connection_open():
