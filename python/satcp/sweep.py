@@ -534,10 +534,10 @@ def run_sweep(
     function of a run's :class:`satcp.Results` returning a number; they
     are columns of the runs table and averaged in the summary, and they
     are part of the runs' cache keys. ``scheduler``: the address of a
-    Dask distributed scheduler; None runs on local threads (the core
-    releases the GIL, so they use every core); the cluster's workers must
-    run the same satcp (:func:`check_workers`, before anything is
-    written). ``max_memory``: each run's memory limit in bytes (None: the
+    Dask distributed scheduler; None runs on the core's own threads
+    (``workers`` of them; default one per core), which never take the
+    GIL; the cluster's workers must run the same satcp
+    (:func:`check_workers`, before anything is written). ``max_memory``: each run's memory limit in bytes (None: the
     core's default, 2 GB). ``check(i, job)``, if given, is called with the
     first run of each point (``i`` its index among the runs) before
     anything is written or run: the CLI validates there.
@@ -545,7 +545,8 @@ def run_sweep(
     The grid is streamed: a first pass over the points notes each run's
     point, seed and cache key (and calls ``check``), a second builds the
     scenarios of the runs not in the cache as the workers take them, so
-    that at most a few chunks of scenario texts are held at once."""
+    that at most a few hundred scenario texts are held at once (the keys
+    of the first pass are kept, not hashed again)."""
     out = Path(out_dir)
     if metrics:
         sweep = _with_metrics(sweep, metrics)
