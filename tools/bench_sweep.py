@@ -12,13 +12,17 @@ the wall time of the whole `satcp sweep FILE --out DIR --quiet` process
 of each NAME=BIN (a `satcp` executable; default this checkout's), run
 alternately R times; and the same for `satcp.run_many` over N scenario
 dicts (against `_core.run_json`, which it calls). The issue's mark: the
-sweep within 2x of the sum of the core times, on the same cores.
+sweep within 2x of the sum of the core times, on the same cores. Each
+sweep's CPU time (user + system, all its threads) is shown beside its
+wall time: on a shared machine the wall time says more about the others'
+load than about the sweep.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -57,6 +61,12 @@ print(summary, full)
 """
 
 
+def _children_cpu() -> float:
+    """CPU seconds (user + system) of the child processes waited for so far."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("bins", nargs="*", metavar="NAME=BIN")
@@ -77,6 +87,7 @@ def main() -> int:
         )
         python0 = str(Path(bins[0][1]).with_name("python"))
         sweep_wall: dict[str, list[float]] = {n: [] for n, _ in bins}
+        sweep_cpu: dict[str, list[float]] = {n: [] for n, _ in bins}
         many_wall: dict[str, list[float]] = {n: [] for n, _ in bins}
         core_summary, core_full = [], []
         for r in range(args.rounds):
@@ -92,6 +103,7 @@ def main() -> int:
             for name, satcp in bins if r % 2 == 0 else bins[::-1]:
                 out_dir = tmp / f"out-{name}"
                 shutil.rmtree(out_dir, ignore_errors=True)
+                c0 = _children_cpu()
                 t0 = time.perf_counter()
                 subprocess.run(
                     [satcp, "sweep", str(sweep_file), "--out", str(out_dir), "--quiet"],
@@ -99,6 +111,7 @@ def main() -> int:
                     check=True,
                 )
                 sweep_wall[name].append(time.perf_counter() - t0)
+                sweep_cpu[name].append(_children_cpu() - c0)
                 python = str(Path(satcp).with_name("python"))
                 p = subprocess.run(
                     [python, "-c", RUN_MANY, str(args.runs), str(FTP)],
@@ -121,7 +134,8 @@ def main() -> int:
     for name, _ in bins:
         w, m = med(sweep_wall[name]), med(many_wall[name])
         print(
-            f"{name}: satcp sweep (whole process) {w:.2f} s = {w / cs:.2f}x the core's sum, "
+            f"{name}: satcp sweep (whole process) {w:.2f} s = {w / cs:.2f}x the core's sum "
+            f"(CPU {med(sweep_cpu[name]):.2f} s), "
             f"{1e6 * (w - cs / cores) / args.runs:.0f} us per run beyond the core on "
             f"{cores} cores; "
             f"run_many {m:.2f} s = {m / cf:.2f}x"

@@ -155,30 +155,9 @@ class Sweep:
             yield from self.point_jobs(point)
 
     def point_jobs(self, point: Mapping[str, Any]) -> list[Job]:
-        """The runs of one point, one per seed. The point's scenario is
-        built and checked once, and each seed is written into its JSON
-        text: a sweep of thousands of short runs would otherwise spend more
-        time copying and serializing scenarios than simulating them (issue
-        33)."""
-        out = []
-        mark = str(_SEED_MARK)
-        point = dict(point)
-        sc = self._scenario(point)
-        sc["seed"] = _SEED_MARK
-        text = to_json(sc)  # checks the values once per point
-        sorted_text = _key_text(sc)
-        spec = self.row_spec()
-        if text.count(mark) == 1 and sorted_text.count(mark) == 1:
-            at, key_at = f'"seed": {mark}', f'"seed":{mark}'
-            for seed in self.seeds:
-                v = json.dumps(seed)
-                key = _key(sorted_text.replace(key_at, f'"seed":{v}'), spec)
-                out.append(Job(point, seed, key, text.replace(at, f'"seed": {v}')))
-        else:  # the mark's digits occur elsewhere in the scenario
-            for seed in self.seeds:
-                sc["seed"] = seed
-                out.append(Job(point, seed, run_key(sc, spec), to_json(sc)))
-        return out
+        """The runs of one point, one per seed (:class:`_PointRuns`)."""
+        runs = _PointRuns(self, point)
+        return [Job(runs.point, seed, runs.key(seed), runs.text(seed)) for seed in self.seeds]
 
     def _scenario(self, point: Mapping[str, Any]) -> dict[str, Any]:
         sc = json.loads(json.dumps(self.base))
@@ -205,8 +184,56 @@ class Job(NamedTuple):
 
 
 # A seed no sweep uses, written into a point's JSON in place of the seed
-# (Sweep.jobs); its digits are checked to occur nowhere else.
+# (_PointRuns); its digits are checked to occur nowhere else.
 _SEED_MARK = 8_364_179_263_540_915_237
+
+
+class _PointRuns:
+    """The runs of one point: its scenario built, checked and serialized
+    once, each seed written into its JSON text and into its cache key's
+    text: a sweep of thousands of short runs would otherwise spend more
+    time copying and serializing scenarios than simulating them (issue
+    33)."""
+
+    def __init__(self, sweep: Sweep, point: Mapping[str, Any]) -> None:
+        from . import __version__
+
+        self.point = dict(point)
+        sc = sweep._scenario(self.point)
+        sc["seed"] = _SEED_MARK
+        text = to_json(sc)  # checks the values once per point
+        sorted_text = _key_text(sc)
+        self._spec = sweep.row_spec()
+        mark = str(_SEED_MARK)
+        self._sc: dict[str, Any] | None = None
+        if text.count(mark) == 1 and sorted_text.count(mark) == 1:
+            # The text around the seed; the key is _key's hash of the
+            # sorted text with the seed in it.
+            self._text = text.split(f'"seed": {mark}')
+            head, tail = sorted_text.split(f'"seed":{mark}')
+            self._key_text = (
+                f'{_key_head(__version__)}{head}"seed":',
+                tail + _key_tail(self._spec),
+            )
+        else:  # the mark's digits occur elsewhere in the scenario
+            self._sc = sc
+
+    def key(self, seed: int) -> str:
+        """The run's cache key (:func:`run_key`)."""
+        if self._sc is not None:
+            self._sc["seed"] = seed
+            return run_key(self._sc, self._spec)
+        head, tail = self._key_text
+        text = f"{head}{json.dumps(seed)}{tail}"
+        return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+    def text(self, seed: int) -> str:
+        """The run's scenario as JSON for the core."""
+        if self._sc is not None:
+            self._sc["seed"] = seed
+            return to_json(self._sc)
+        before, after = self._text
+        return f'{before}"seed": {json.dumps(seed)}{after}'
 
 
 def load_sweep(path: str | os.PathLike[str]) -> Sweep:
@@ -291,10 +318,18 @@ ROW_FORMAT = 2
 def _key(key_text: str, row_spec: str = "") -> str:
     from . import __version__
 
-    text = f"{__version__}\nrow {ROW_FORMAT}\n{key_text}"
-    if row_spec:
-        text += f"\nmetrics\n{row_spec}"
+    text = f"{_key_head(__version__)}{key_text}{_key_tail(row_spec)}"
     return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def _key_head(version: str) -> str:
+    """What a key's hashed text has before the scenario."""
+    return f"{version}\nrow {ROW_FORMAT}\n"
+
+
+def _key_tail(row_spec: str) -> str:
+    """What a key's hashed text has after the scenario."""
+    return f"\nmetrics\n{row_spec}" if row_spec else ""
 
 
 def run_one(
@@ -317,8 +352,27 @@ def run_one(
     from . import _core
 
     metrics = metrics or {}
-    fields = [f for m in metrics.values() for f in m.fields()]
-    row_json, rest = _core.run_json_row(scenario_json, fields, bool(functions), stop, max_memory)
+    functions = functions or {}
+    row_json, rest = _core.run_json_row(
+        scenario_json, _fields(metrics), bool(functions), stop, max_memory
+    )
+    return _row_of(row_json, rest, metrics, functions)
+
+
+def _fields(metrics: Mapping[str, Metric]) -> list[str]:
+    """The fields of a run's results that the sweep's column metrics read."""
+    return [f for m in metrics.values() for f in m.fields()]
+
+
+def _row_of(
+    row_json: str,
+    rest: str,
+    metrics: Mapping[str, Metric],
+    functions: Mapping[str, Callable[[Any], float]],
+) -> dict[str, Any]:
+    """A run's row from what the core returns for it (``run_json_row``):
+    the built-in metrics, what became of its transfers, then the sweep's
+    own metrics."""
     row = finish_row(json.loads(row_json))
     if metrics or functions:
         r = json.loads(rest)
@@ -373,27 +427,6 @@ def _unfinished_cause(row: Mapping[str, Any]) -> str:
 def is_unfinished(row: Mapping[str, Any]) -> bool:
     """A run left transfers aborted or unfinished (open-ended ones aside)."""
     return row["transfers_aborted"] + row["transfers_unfinished"] > 0
-
-
-def _run_chunk(
-    texts: Sequence[str], stop: Any = None, run: Callable[..., dict[str, Any]] = run_one
-) -> list[tuple[dict[str, Any] | None, str | None]]:
-    """``run(text, stop)`` (:func:`run_one` with the sweep's settings) of
-    each, (row, None) or (None, error): a worker's
-    task is several short runs, so that the executor's bookkeeping per
-    task does not outweigh them. Once ``stop`` is set, the runs finished
-    so far (fewer than ``texts``): Ctrl-C keeps them."""
-    out: list[tuple[dict[str, Any] | None, str | None]] = []
-    for text in texts:
-        if stop is not None and stop.is_set():
-            break
-        try:
-            out.append((run(text, stop), None))
-        except KeyboardInterrupt:
-            break  # stopped by the flag: this run did not finish
-        except Exception as e:  # the run's own error, reported per run
-            out.append((None, str(e)))
-    return out
 
 
 CACHE_LOG = "runs.jsonl"
@@ -501,10 +534,10 @@ def run_sweep(
     function of a run's :class:`satcp.Results` returning a number; they
     are columns of the runs table and averaged in the summary, and they
     are part of the runs' cache keys. ``scheduler``: the address of a
-    Dask distributed scheduler; None runs on local threads (the core
-    releases the GIL, so they use every core); the cluster's workers must
-    run the same satcp (:func:`check_workers`, before anything is
-    written). ``max_memory``: each run's memory limit in bytes (None: the
+    Dask distributed scheduler; None runs on the core's own threads
+    (``workers`` of them; default one per core), which never take the
+    GIL; the cluster's workers must run the same satcp
+    (:func:`check_workers`, before anything is written). ``max_memory``: each run's memory limit in bytes (None: the
     core's default, 2 GB). ``check(i, job)``, if given, is called with the
     first run of each point (``i`` its index among the runs) before
     anything is written or run: the CLI validates there.
@@ -512,7 +545,8 @@ def run_sweep(
     The grid is streamed: a first pass over the points notes each run's
     point, seed and cache key (and calls ``check``), a second builds the
     scenarios of the runs not in the cache as the workers take them, so
-    that at most a few chunks of scenario texts are held at once."""
+    that at most a few hundred scenario texts are held at once (the keys
+    of the first pass are kept, not hashed again)."""
     out = Path(out_dir)
     if metrics:
         sweep = _with_metrics(sweep, metrics)
@@ -553,21 +587,24 @@ def _run_sweep(
     max_memory: float | None,
     check: Callable[[int, Job], None] | None,
 ) -> SweepResult:
-    import pandas as pd
-
+    # The tables need pandas and pyarrow; their import (half a second)
+    # goes on while the core runs the runs.
+    _import_soon("pandas", "pyarrow.parquet")
     cache = out / "cache"
     have = _read_cache(cache)
     cached_before = set(have)
     index: list[tuple[dict[str, Any], int, str]] = []  # (point, seed, key) of every run
     todo_points: set[int] = set()
     n_missing = 0
+    seeds = sweep.seeds
     for p, point in enumerate(sweep.points()):
-        jobs = sweep.point_jobs(point)
+        runs = _PointRuns(sweep, point)
+        keys = [runs.key(seed) for seed in seeds]
         if check is not None:
-            check(len(index), jobs[0])
-        for j in jobs:
-            index.append((j.point, j.seed, j.key))
-            if j.key not in cached_before:
+            check(len(index), Job(runs.point, seeds[0], keys[0], runs.text(seeds[0])))
+        for seed, key in zip(seeds, keys, strict=True):
+            index.append((runs.point, seed, key))
+            if key not in cached_before:
                 n_missing += 1
                 todo_points.add(p)
     n_todo = n_missing if limit is None else min(limit, n_missing)
@@ -577,13 +614,14 @@ def _run_sweep(
         for p, point in enumerate(sweep.points()):
             if p not in todo_points:
                 continue
-            for j in sweep.point_jobs(point):
-                if j.key in cached_before:
+            runs = _PointRuns(sweep, point)
+            for point, seed, key in index[p * len(seeds) : (p + 1) * len(seeds)]:
+                if key in cached_before:
                     continue
                 if n >= n_todo:
                     return
                 n += 1
-                yield j
+                yield Job(point, seed, key, runs.text(seed))
 
     cache.mkdir(parents=True, exist_ok=True)
     failed: list[str] = []
@@ -599,10 +637,10 @@ def _run_sweep(
                     have[key] = row
             log.flush()
 
-        run = functools.partial(
-            run_one, max_memory=max_memory, metrics=sweep.metrics, functions=sweep.functions
-        )
-        _execute(todo(), n_todo, done, workers, client, progress, run)
+        settings = _RunSettings(max_memory, sweep.metrics, sweep.functions)
+        _execute(todo(), n_todo, done, workers, client, progress, settings)
+    import pandas as pd
+
     rows = [
         {**point, "seed": seed, "run": key, **have[key]}
         for point, seed, key in index
@@ -686,16 +724,23 @@ def summarize(runs: Any, axes: Sequence[str], metrics: Sequence[str] = METRICS) 
     return pd.DataFrame(rows)
 
 
-#: Runs per task of the local workers: at most this many, and few enough
-#: that each worker gets some 32 tasks (a sweep of a few long runs: one each).
-MAX_CHUNK = 64
-
-#: Tasks queued per local worker at a time: the scenario texts of the
-#: runs not yet taken are built as the workers take tasks.
+#: Runs queued per local thread at a time, at least and at most
+#: (:func:`_queued`): the scenario texts of the runs not yet queued are
+#: built as the threads take them.
 QUEUED_PER_WORKER = 4
+MAX_QUEUED_PER_WORKER = 256
 
 #: Runs handed to a Dask cluster at a time.
 DASK_BATCH = 4096
+
+
+class _RunSettings(NamedTuple):
+    """What each run of a sweep is given: its memory limit and the sweep's
+    own metrics (:func:`run_one`'s arguments)."""
+
+    max_memory: float | None
+    metrics: Mapping[str, Metric]
+    functions: Mapping[str, Callable[[Any], float]]
 
 
 def _execute(
@@ -705,11 +750,11 @@ def _execute(
     workers: int | None,
     client: Any,
     progress: bool,
-    run: Callable[..., dict[str, Any]] = run_one,
+    settings: _RunSettings,
 ) -> None:
-    """The runs on local threads, or on the Dask cluster of ``client``:
-    ``run(text)`` (:func:`run_one` with the sweep's settings bound, a
-    partial that pickles) makes each run's row."""
+    """The runs on the core's threads, or on the Dask cluster of
+    ``client`` (:func:`run_one` with the sweep's settings bound, a partial
+    that pickles, makes each run's row there)."""
     from . import progress as bars
 
     def finish(key: str, row: dict[str, Any] | None, err: str | None) -> None:
@@ -718,10 +763,11 @@ def _execute(
 
     with bars.runs("sweep", n_todo, show=bars.enabled(progress)):
         if client is None:
-            _execute_local(todo, n_todo, done, workers, run)
+            _execute_local(todo, n_todo, done, workers, settings)
         else:
             from distributed import as_completed
 
+            run = functools.partial(run_one, **settings._asdict())
             i = 0
             while batch := list(itertools.islice(todo, DASK_BATCH)):
                 names = [f"satcp-run-{i + k}-{j.key}" for k, j in enumerate(batch)]
@@ -789,58 +835,96 @@ def _execute_local(
     n_todo: int,
     done: Callable[[Sequence[tuple[str, dict[str, Any] | None, str | None]]], None],
     workers: int | None,
-    run: Callable[..., dict[str, Any]] = run_one,
+    settings: _RunSettings,
 ) -> None:
-    """The runs on local threads, in chunks, taken from ``todo`` as the
-    workers need them (a few chunks queued per worker). Ctrl-C
-    (KeyboardInterrupt in this thread, waiting for the chunks) stops the
-    runs going on through their shared flag, drops the chunks not started,
-    hands every run that finished to ``done`` (so it is in the cache) and
-    raises again."""
-    from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-
+    """The runs on the core's threads (``_core.RowPool``), taken from
+    ``todo`` as they free up (at most :func:`_queued` runs at a time); this
+    thread turns each run's row from the core into the sweep's row and
+    hands it to ``done``. Ctrl-C (KeyboardInterrupt in this thread, between
+    its waits of at most WAIT_S) stops the runs going on through their
+    flag, drops the ones not started, hands every run that finished to
+    ``done`` (so it is in the cache) and raises again."""
     from . import _core
     from . import progress as bars
 
     n = max(1, min(workers or os.cpu_count() or 1, n_todo or 1))
-    size = max(1, min(MAX_CHUNK, n_todo // (32 * n)))
+    limit = _queued(n, n_todo)
     stop = _core.StopFlag()
-    # The chunks submitted and not yet handed to ``done``.
-    pending: dict[Any, list[Job]] = {}
+    metrics, functions = settings.metrics, settings.functions
+    pool = _core.RowPool(n, _fields(metrics), bool(functions), stop, settings.max_memory)
+    pending: dict[int, str] = {}  # the key of each run submitted and not yet taken
+    ids = itertools.count()
 
-    def handed(f: Any) -> None:
-        chunk = pending.pop(f)
-        results = f.result()
-        # A chunk stopped by the flag returns its first runs only.
-        done([(j.key, row, err) for j, (row, err) in zip(chunk, results, strict=False)])
-        for _, err in results:
+    def handed(taken: Sequence[tuple[int, str | None, str | None, str | None]]) -> None:
+        results = []
+        for i, row_json, rest, err in taken:
+            row = None
+            if err is None:
+                try:
+                    row = _row_of(row_json, rest, metrics, functions)
+                except Exception as e:  # a metric's own error, reported per run
+                    err = str(e)
+            results.append((pending.pop(i), row, err))
+        done(results)
+        for _, _, err in results:
             bars.finished(ok=err is None)
 
-    pool = ThreadPoolExecutor(max_workers=n, thread_name_prefix="satcp-sweep")
-
     def submit_more() -> None:
-        while len(pending) < QUEUED_PER_WORKER * n:
-            chunk = list(itertools.islice(todo, size))
-            if not chunk:
+        while len(pending) < limit:
+            j = next(todo, None)
+            if j is None:
                 return
-            pending[pool.submit(_run_chunk, [j.text for j in chunk], stop, run)] = chunk
+            i = next(ids)
+            pending[i] = j.key
+            pool.submit(i, j.text)
 
     try:
         submit_more()
         while pending:
-            finished, _ = wait(list(pending), return_when=FIRST_COMPLETED)
-            for f in finished:
-                handed(f)
+            # Half of those queued: the threads keep the other half.
+            handed(pool.take(WAIT_S, max(1, len(pending) // 2)))
             submit_more()
     except KeyboardInterrupt:
         stop.set()
-        pool.shutdown(wait=True, cancel_futures=True)
-        for f in list(pending):
-            if f.done() and not f.cancelled():
-                handed(f)
+        pool.close()
+        handed(pool.take(0))
         raise
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        stop.set()
+        pool.close()
+
+
+#: The longest a sweep waits for its runs without looking up (Ctrl-C).
+WAIT_S = 0.1
+
+
+def _queued(workers: int, n_todo: int) -> int:
+    """Runs submitted to the core's threads and not yet taken back, at
+    most: some 32 per thread's share of the sweep, between QUEUED_PER_WORKER
+    and MAX_QUEUED_PER_WORKER per thread. Enough that the threads never
+    wait for this one while it holds the GIL (a switch interval is 5 ms,
+    some 70 one-second runs), few enough that the scenario texts of a
+    large sweep are not all held at once."""
+    share = n_todo // (32 * workers)
+    return workers * max(QUEUED_PER_WORKER, min(MAX_QUEUED_PER_WORKER, share))
+
+
+def _import_soon(*modules: str) -> None:
+    """Imports ``modules`` in a thread: the runs go on meanwhile on the
+    core's threads, which do not need the GIL that an import holds. A
+    module that fails to import is left to the code that needs it, which
+    imports it again and raises."""
+    import importlib
+    import threading
+
+    def load() -> None:
+        for name in modules:
+            try:
+                importlib.import_module(name)
+            except Exception:
+                return
+
+    threading.Thread(target=load, name="satcp-import", daemon=True).start()
 
 
 @contextlib.contextmanager

@@ -118,34 +118,42 @@ def test_the_grid_is_iterated_not_built(tmp_path):
     }
 
 
-def test_a_sweep_keeps_a_few_chunks_of_scenarios_at_once(tmp_path, monkeypatch):
-    """The local runner takes jobs from the stream as workers free up: at
-    most QUEUED_PER_WORKER chunks per worker are queued."""
+def test_a_sweep_keeps_a_few_scenarios_at_once(tmp_path, monkeypatch):
+    """The local runner takes jobs from the stream as the core's threads
+    take runs: at most QUEUED_PER_WORKER per thread (here 2) are submitted
+    and not yet taken back."""
+    from satcp import _core
+
     path = tmp_path / "s.toml"
     path.write_text(SWEEP.format(base=FTP).replace("seeds = [1, 2]", f"seeds = {list(range(40))}"))
     sw = sweep.load_sweep(path)
-    taken = []
-    jobs = sw.jobs
+    real = _core.RowPool
+    out = []  # runs submitted and not taken back, at each submission
 
-    def counted():
-        for j in jobs():
-            taken.append(j)
-            yield j
+    class Counted:
+        def __init__(self, *args):
+            self.pool = real(*args)
+            self.out = 0
 
-    monkeypatch.setattr(sw, "jobs", counted)
-    real = sweep._run_chunk
-    queued = []
+        def submit(self, i, text):
+            self.out += 1
+            out.append(self.out)
+            self.pool.submit(i, text)
 
-    def chunk(texts, stop=None, max_memory=None):
-        queued.append(len(taken))
-        return real(texts, stop, max_memory)
+        def take(self, *args):
+            taken = self.pool.take(*args)
+            self.out -= len(taken)
+            return taken
 
-    monkeypatch.setattr(sweep, "_run_chunk", chunk)
-    monkeypatch.setattr(sweep, "MAX_CHUNK", 1)
+        def close(self):
+            self.pool.close()
+
+    monkeypatch.setattr(_core, "RowPool", Counted)
+    monkeypatch.setattr(sweep, "QUEUED_PER_WORKER", 2)
+    monkeypatch.setattr(sweep, "MAX_QUEUED_PER_WORKER", 2)
     res = sweep.run_sweep(sw, tmp_path / "out", workers=1, progress=False)
     assert res.computed == 80 and not res.failed
-    # Each chunk started with at most a few chunks' jobs taken beyond it.
-    assert max(q - i for i, q in enumerate(queued)) <= sweep.QUEUED_PER_WORKER + 1
+    assert len(out) == 80 and max(out) == 2
 
 
 def no_space(path):

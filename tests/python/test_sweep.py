@@ -78,6 +78,33 @@ def test_a_run_s_metrics_do_not_need_its_series(grid, monkeypatch):
     assert row["goodput_bps"] == sum(f["goodput_bps"] for f in full.raw["flows"])
 
 
+def test_the_core_s_threads_give_run_one_s_rows_and_errors(grid):
+    """The local runner's rows (``_core.RowPool`` on its own threads, then
+    ``_row_of``) are those of :func:`sweep.run_one`, column metrics and a
+    refused scenario's message included."""
+    from satcp import ScenarioError, _core
+    from satcp.sweep_metrics import parse_metrics
+
+    sw = sweep.load_sweep(grid)
+    texts = [j.text for j in sw.jobs()] + [sweep.to_json({**sw.base, "duration_s": -1.0})]
+    metrics = parse_metrics({"q": "links.queue_drops:sum", "srtt": "flows.srtt_s:mean"}, [])
+    pool = _core.RowPool(2, sweep._fields(metrics))
+    for i, text in enumerate(texts):
+        pool.submit(i, text)
+    got = {}
+    while len(got) < len(texts):
+        for i, row, rest, err in pool.take(10.0, len(texts) - len(got)):
+            got[i] = err if err is not None else sweep._row_of(row, rest, metrics, {})
+    pool.close()
+    for i, text in enumerate(texts):
+        try:
+            want = sweep.run_one(text, metrics=metrics)
+        except ScenarioError as e:
+            want = str(e)
+        assert got[i] == want
+    assert "duration_s" in got[len(texts) - 1]
+
+
 def test_jobs_are_the_runs_serialized(grid, tmp_path):
     """Sweep.jobs writes each seed into its point's JSON: the same texts and
     cache keys as serializing every run's scenario."""
@@ -94,6 +121,11 @@ def test_jobs_are_the_runs_serialized(grid, tmp_path):
             assert (j.point, j.seed) == (point, seed)
             assert j.text == to_json(sc)
             assert j.key == sweep.run_key(sc)
+        # The sweep's own metrics are part of the keys.
+        p.write_text(p.read_text() + '[metrics]\nq = "links.queue_drops:sum"\n')
+        sw = sweep.load_sweep(p)
+        for j, (*_, sc) in zip(sw.jobs(), sw.runs(), strict=True):
+            assert j.key == sweep.run_key(sc, sw.row_spec()) != sweep.run_key(sc)
     # A scenario that holds the mark's digits: one run at a time, same result.
     p.write_text(GRID.replace("150000", str(sweep._SEED_MARK)))
     sw = sweep.load_sweep(p)

@@ -10,6 +10,8 @@ use satcp_core::net::observer::{PacketEvent, PacketObserver};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
+mod row_pool;
+
 create_exception!(_core, ScenarioError, PyValueError);
 
 /// The Rust side's allocations, the simulator's buffers among them, go
@@ -193,20 +195,27 @@ fn run_json_row(
     max_memory: Option<f64>,
 ) -> PyResult<(String, String)> {
     let mut r = run_stoppable(py, scenario, Vec::new(), stop, max_memory)?;
+    let fields = satcp_core::scenario::result_fields::FieldSet::new(&fields);
+    Ok(py.allow_threads(|| row_and_rest(&mut r, &fields, whole)))
+}
+
+/// A finished run's row and `fields` of its results (with `whole`, the
+/// results without their time series), as `run_json_row` returns them.
+fn row_and_rest(
+    r: &mut satcp_core::RunResult,
+    fields: &satcp_core::scenario::result_fields::FieldSet,
+    whole: bool,
+) -> (String, String) {
     r.flow_series = Default::default();
     r.link_series = Default::default();
-    Ok(py.allow_threads(|| {
-        let row = serde_json::to_string(&satcp_core::scenario::run_row::RunRow::of(&r))
-            .expect("row serializes");
-        let rest = if whole {
-            serde_json::to_string(&r).expect("results serialize")
-        } else if fields.is_empty() {
-            String::from("{}")
-        } else {
-            satcp_core::scenario::result_fields::FieldSet::new(&fields).project_results(&r)
-        };
-        (row, rest)
-    }))
+    let row = serde_json::to_string(&satcp_core::scenario::run_row::RunRow::of(r))
+        .expect("row serializes");
+    let rest = if whole {
+        serde_json::to_string(&r).expect("results serialize")
+    } else {
+        fields.project_results(r)
+    };
+    (row, rest)
 }
 
 /// One row of each results table with every field its row type always
@@ -396,6 +405,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_json_clocked, m)?)?;
     m.add_class::<SimClock>()?;
     m.add_class::<StopFlag>()?;
+    m.add_class::<row_pool::RowPool>()?;
     m.add_class::<TraceBuffer>()?;
     m.add_function(wrap_pyfunction!(trace_kinds, m)?)?;
     m.add_function(wrap_pyfunction!(validate_json, m)?)?;
