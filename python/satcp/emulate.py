@@ -632,8 +632,13 @@ def write_link_tables(summary: dict[str, Any], out: str) -> None:
         {**link, "link": i, "name": f"{link['link']}:{link['dir']}"}
         for i, link in enumerate(summary["links"])
     ]
+    # As in `satcp run`'s table: an ACK filter's count only when a link
+    # has one (the relay leaves it out of a link's statistics otherwise).
+    columns = LINK_COLUMNS
+    if any("acks_filtered" in r for r in rows):
+        columns += ("acks_filtered",)
     _write_csv(
-        os.path.join(out, "links.csv"), LINK_COLUMNS, ([r[c] for c in LINK_COLUMNS] for r in rows)
+        os.path.join(out, "links.csv"), columns, ([r.get(c, 0) for c in columns] for r in rows)
     )
     series = summary.pop("link_series")
     samples = zip(*(series[c] for c in LINK_SERIES_COLUMNS), strict=True)

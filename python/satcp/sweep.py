@@ -537,10 +537,11 @@ def run_sweep(
     Dask distributed scheduler; None runs on the core's own threads
     (``workers`` of them; default one per core), which never take the
     GIL; the cluster's workers must run the same satcp
-    (:func:`check_workers`, before anything is written). ``max_memory``: each run's memory limit in bytes (None: the
-    core's default, 2 GB). ``check(i, job)``, if given, is called with the
-    first run of each point (``i`` its index among the runs) before
-    anything is written or run: the CLI validates there.
+    (:func:`check_workers`, before anything is written). ``max_memory``:
+    each run's memory limit in bytes (None: the core's default, 2 GB).
+    ``check(i, job)``, if given, is called with the first run of each
+    point (``i`` its index among the runs) before anything is written or
+    run: the CLI validates there.
 
     The grid is streamed: a first pass over the points notes each run's
     point, seed and cache key (and calls ``check``), a second builds the

@@ -426,3 +426,23 @@ def test_a_simulation_leaves_the_emulate_table_out(tmp_path):
     r = run_cli("run", scenario(tmp_path, "rate_bps = 1e6", runs), "--quiet")
     assert r.returncode == 0, r.stderr
     assert (REPO / "scenarios/examples/emulate_leo_cubic.toml").exists()
+
+
+def _link_stats(**extra):
+    stats = {c: 0 for c in emulate.LINK_COLUMNS if c not in ("link", "name")}
+    return {"link": "sat", "dir": "ab", **stats, **extra}
+
+
+def test_links_csv_has_acks_filtered_only_when_a_link_filtered(tmp_path):
+    # No root needed: the table from a summary as the relay writes it.
+    series = {c: [] for c in emulate.LINK_SERIES_COLUMNS}
+    plain = {"links": [_link_stats(), _link_stats(dir="ba")], "link_series": dict(series)}
+    emulate.write_link_tables(plain, str(tmp_path))
+    with open(tmp_path / "links.csv") as f:
+        assert "acks_filtered" not in next(csv.reader(f))
+    filtered = {"links": [_link_stats(), _link_stats(dir="ba", acks_filtered=7)]}
+    emulate.write_link_tables({**filtered, "link_series": dict(series)}, str(tmp_path))
+    with open(tmp_path / "links.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert [r["acks_filtered"] for r in rows] == ["0", "7"]
+    assert [r["name"] for r in rows] == ["sat:ab", "sat:ba"]
