@@ -214,6 +214,19 @@ def test_pool_runs_equal_scenarios_once_with_run_manys_results():
     assert again[0].raw_json == alone[1]
 
 
+def test_pool_queues_planned_runs_a_bounded_number_ahead(monkeypatch):
+    monkeypatch.setattr(runs, "AHEAD_PER_THREAD", 1)
+    scs = [satcp.load(FTP, [f"apps[0].file_bytes={b}"]) for b in (100_000, 200_000, 300_000)]
+    alone = [r.raw_json for r in satcp.run_many(scs, workers=1)]
+    with pool(1, planned=scs) as p:
+        assert p.started == 1  # one ahead, not all three
+        first = run_jobs(scs[:1])
+        assert p.started == 2
+        rest = run_jobs(scs[1:])
+        assert p.started == 3
+    assert [r.raw_json for r in first + rest] == alone
+
+
 def test_pool_reports_an_invalid_scenario_by_its_place():
     bad = satcp.load(FTP, ["duration_s=-1"])
     with pytest.raises(satcp.ScenarioError, match="scenario 1"), pool(2, planned=[bad]) as p:

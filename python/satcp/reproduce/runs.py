@@ -9,10 +9,12 @@ anything runs, every scenario the reproduction's data files give up front
 (:meth:`RunPool.plan`; an experiment whose points read an earlier
 experiment's results is not among them and is queued when its turn comes),
 so that the runs of the next experiments go on while one experiment's
-table and figures are drawn; and it keys a run by its resolved scenario's
-JSON (seed included), so that equal scenarios run once and share their
-result. A run depends on nothing but that JSON, so the results, and every
-file made from them, are those of running each experiment on its own.
+table and figures are drawn (a few per thread ahead: a result is held
+until its experiment reads it, and a reproduction's results together would
+take gigabytes); and it keys a run by its resolved scenario's JSON (seed
+included), so that equal scenarios run once and share their result. A
+run depends on nothing but that JSON, so the results, and every file made
+from them, are those of running each experiment on its own.
 
 :func:`pool` makes the pool that :func:`run_jobs` (the engine's one way of
 running scenarios) uses within a ``with`` block; outside one, it runs its
@@ -34,6 +36,11 @@ from .. import ScenarioError, _core, progress
 __all__ = ["RunPool", "pool", "run_jobs"]
 
 
+#: Planned runs queued ahead of what has been asked for, per thread: enough
+#: to keep the threads busy while an experiment's figures are drawn.
+AHEAD_PER_THREAD = 8
+
+
 class RunPool:
     """Runs scenarios in ``workers`` threads (None: one per core), each
     distinct resolved scenario once."""
@@ -44,21 +51,26 @@ class RunPool:
         self._stop = _core.StopFlag()  # Ctrl-C or an error: stops the runs going on
         self._runs: dict[str, Future] = {}  # by resolved scenario JSON
         self._planned: Counter[str] = Counter()  # takes announced by plan(), not yet taken
+        self._waiting: dict[str, dict[str, Any]] = {}  # planned, not yet queued, in order
+        self._ahead: set[str] = set()  # planned, queued, not yet asked for
+        self._max_ahead = AHEAD_PER_THREAD * n
         self.started = 0  # distinct runs queued (each once)
 
     def plan(self, scenarios: Iterable[Any]) -> None:
-        """Queues runs that :meth:`results` will be asked for later. A
-        scenario that does not resolve or validate is skipped here: asked
-        for, it raises there."""
+        """Announces runs that :meth:`results` will be asked for later, in
+        that order; the first are queued at once. A scenario that does not
+        resolve or validate is skipped here: asked for, it raises there."""
         for sc in scenarios:
             try:
                 resolved, text = _resolved(sc)
-                if text not in self._runs:
+                if text not in self._runs and text not in self._waiting:
                     _core.validate_json(text, None)
             except ScenarioError:
                 continue
             self._planned[text] += 1
-            self._queue(resolved, text)
+            if text not in self._runs:
+                self._waiting.setdefault(text, resolved)
+        self._queue_ahead()
 
     def results(self, scenarios: Sequence[Any]) -> list[Any]:
         """The scenarios' results, in order (as :func:`satcp.run_many`'s:
@@ -74,6 +86,8 @@ class RunPool:
                     raise
                 raise ScenarioError(f"scenario {i}: {e}") from None
         futures = [self._queue(sc, text) for sc, text in resolved]
+        self._ahead.difference_update(text for _, text in resolved)
+        self._queue_ahead()
         out = [f.result() for f in futures]
         for _, text in resolved:
             self._taken(text)
@@ -86,9 +100,17 @@ class RunPool:
             self._stop.set()
         self._threads.shutdown(wait=True, cancel_futures=True)
 
+    def _queue_ahead(self) -> None:
+        """Queues the next planned runs, up to the bound ahead."""
+        while self._waiting and len(self._ahead) < self._max_ahead:
+            text = next(iter(self._waiting))
+            self._queue(self._waiting[text], text)
+            self._ahead.add(text)
+
     def _queue(self, sc: dict[str, Any], text: str) -> Future:
         from .. import _run_counted
 
+        self._waiting.pop(text, None)
         future = self._runs.get(text)
         if future is None:
             progress.add(1)
