@@ -16,7 +16,7 @@ from conftest import FTP, run_cli
 import satcp
 from satcp import cli, progress
 from satcp import reproduce as registry
-from satcp.reproduce import experiment
+from satcp.reproduce import experiment, runs
 from satcp.reproduce.claims import (
     CLAIMS_CSV,
     CLAIMS_LIST_CSV,
@@ -26,6 +26,7 @@ from satcp.reproduce.claims import (
     tally,
 )
 from satcp.reproduce.experiment import MissingPart, Part, Reproduction, Section, run_jobs
+from satcp.reproduce.runs import pool
 from satcp.reproduce.tables import write_csv
 from satcp.stats import jain_index, maxmin_fairness
 
@@ -198,6 +199,56 @@ def test_cli_missing_part_is_a_one_line_error(tmp_path, monkeypatch, capsys):
     err = capsys.readouterr().err
     assert err == "satcp: error: reproduction tiny has no part 'gone'\n"
     assert not out.exists()
+
+
+def test_pool_runs_equal_scenarios_once_with_run_manys_results():
+    scs = [satcp.load(FTP, [f"apps[0].file_bytes={b}"]) for b in SIZES]
+    alone = [r.raw_json for r in satcp.run_many(scs, workers=2)]
+    with pool(2, planned=[scs[1], scs[1]]) as p:
+        first = run_jobs([scs[1]])  # planned twice: kept for the second take
+        both = run_jobs(scs)  # scs[0] was not planned: queued now
+        again = run_jobs([scs[1]])  # taken as often as planned: runs anew
+    assert p.started == 3
+    assert [r.raw_json for r in both] == alone
+    assert first[0] is both[1] and again[0] is not first[0]
+    assert again[0].raw_json == alone[1]
+
+
+def test_pool_queues_planned_runs_a_bounded_number_ahead(monkeypatch):
+    monkeypatch.setattr(runs, "AHEAD_PER_THREAD", 1)
+    scs = [satcp.load(FTP, [f"apps[0].file_bytes={b}"]) for b in (100_000, 200_000, 300_000)]
+    alone = [r.raw_json for r in satcp.run_many(scs, workers=1)]
+    with pool(1, planned=scs) as p:
+        assert p.started == 1  # one ahead, not all three
+        first = run_jobs(scs[:1])
+        assert p.started == 2
+        rest = run_jobs(scs[1:])
+        assert p.started == 3
+    assert [r.raw_json for r in first + rest] == alone
+
+
+def test_pool_reports_an_invalid_scenario_by_its_place():
+    bad = satcp.load(FTP, ["duration_s=-1"])
+    with pytest.raises(satcp.ScenarioError, match="scenario 1"), pool(2, planned=[bad]) as p:
+        run_jobs([satcp.load(FTP), bad])
+    assert p.started == 0
+
+
+@pytest.mark.parametrize("name", ["baseline", "slowstart"])
+def test_a_reproduction_asks_for_every_run_it_planned(name, tmp_path, monkeypatch):
+    left = []
+    close = runs.RunPool.close
+
+    def closing(self, failed=False):
+        left.append((self.started, sum(self._planned.values())))
+        close(self, failed)
+
+    monkeypatch.setattr(runs.RunPool, "close", closing)
+    repro = registry.load(name).REPRODUCTION
+    quick = {} if name == "baseline" else {"quick": True}
+    repro.reproduce(tmp_path / "out", workers=2, **quick)
+    ((started, unasked),) = left
+    assert started > 0 and unasked == 0
 
 
 def test_progress_counts_runs_and_failures():

@@ -8,7 +8,9 @@ and returns a :class:`Section`) and the function that renders its report.
 progress bar (:mod:`satcp.progress`), writes ``claims.csv`` (every part's
 claims, :mod:`.claims`) and the report, and then moves everything into the
 output directory (:func:`satcp._fsutil.fill_dir_atomically`): a failing
-part leaves the output directory as it was. A part that does not exist is
+part leaves the output directory as it was. The parts' runs go through
+one pool (:mod:`.runs`): what the reproduction's ``plan`` gives is queued
+before the first part starts. A part that does not exist is
 an error (:class:`MissingPart`), raised before anything runs. A paper's
 data file becomes a Reproduction in :mod:`.paper_run`.
 """
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,6 +35,8 @@ from .claims import (
     write_claims_csv,
     write_claims_list,
 )
+from .runs import pool as run_pool
+from .runs import run_jobs
 
 __all__ = [
     "MissingPart",
@@ -42,7 +46,7 @@ __all__ = [
     "Reproduction",
     "Section",
     "run",
-    "run_jobs",
+    "run_jobs",  # from .runs, where it lives
     "sections_markdown",
     "summary_markdown",
 ]
@@ -123,6 +127,11 @@ class Reproduction:
     out: str
     claims_csv: bool = True  # write claims.csv (every part's claims)
     report_file: str = "report.md"
+    #: ``plan(parts, quick)``: the scenarios those parts will run, as far
+    #: as known before any run; queued at once in the reproduction's one
+    #: pool of runs (:mod:`.runs`), so that one experiment's table and
+    #: figures are drawn while the next experiments run.
+    plan: Callable[[Sequence[str], bool], Iterable[Any]] | None = None
 
     def reproduce(
         self,
@@ -155,7 +164,8 @@ def run(
     def fill(tmp: str) -> tuple[list[PartResult], str]:
         done: list[PartResult] = []
         figures: list[manifest.Figure] = []
-        with progress.runs(f"reproduce {repro.name}") as bar:
+        planned = repro.plan(names, quick) if repro.plan is not None else ()
+        with progress.runs(f"reproduce {repro.name}") as bar, run_pool(workers, planned):
             for name in names:
                 bar.describe(f"reproduce {repro.name} ({name})")
                 t = time.perf_counter()
@@ -213,14 +223,6 @@ def _write_manifest(
         claims=tally(c for d in done for c in d.section.every_claim).as_dict(),
         quick=quick,
     )
-
-
-def run_jobs(scenarios: Sequence[Any], workers: int | None = None) -> list[Any]:
-    """Runs the scenarios in parallel (threads, :func:`satcp.run_many`,
-    which reports to the progress bar): their results in the same order."""
-    from .. import run_many
-
-    return run_many(scenarios, workers=workers)
 
 
 def summary_markdown(parts: Sequence[PartResult]) -> list[str]:

@@ -29,7 +29,7 @@ import json
 import math
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import SimpleNamespace
@@ -42,7 +42,7 @@ from ..scenario import apply_override, load, parse_path
 from ..stats import mean_ci95
 from . import metrics
 from .claims import DEFAULT_TOLERANCE, Claim, claims_table, tally
-from .experiment import Part, PartResult, Reproduction, Section, run_jobs, sections_markdown
+from .experiment import Part, PartResult, Reproduction, Section, sections_markdown
 from .expressions import DataError, evaluate, names_in
 from .outputs import draw_figures, each, each_of, record, write_csvs
 from .paper_file import (
@@ -55,6 +55,7 @@ from .paper_file import (
     TextSpec,
     read_paper,
 )
+from .runs import run_jobs
 from .tables import diff_pct, is_nan, markdown_table, write_text
 
 __all__ = [
@@ -342,6 +343,7 @@ def reproduction(paper: PaperFile, package: str) -> Reproduction:
         paper.out,
         claims_csv=paper.claims_csv,
         report_file=paper.report_file,
+        plan=lambda parts, quick: planned(paper, functions, parts, quick),
     )
 
 
@@ -463,6 +465,35 @@ def scenario(spec: ExperimentSpec, scope: Mapping[str, Any]) -> dict[str, Any]:
         raise DataError(f"experiments.{spec.name}.network: {name}: {e}") from None
 
 
+def experiment_grid(
+    paper: PaperFile, spec: ExperimentSpec, scope: dict[str, Any]
+) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+    """An experiment's scope (``scope`` with its ``given`` names), its
+    points and a scenario per point."""
+    scope = dict(scope)
+    for name, value in spec.given.items():
+        scope[name] = evaluate(value, scope)
+    grid = points(paper, spec, scope, scope["quick"])
+    return scope, grid, [scenario(spec, {**scope, **p}) for p in grid]
+
+
+def planned(
+    paper: PaperFile, functions: Mapping[str, Any], parts: Sequence[str], quick: bool
+) -> Iterator[dict[str, Any]]:
+    """The scenarios of the parts' experiments, in the order they run, as
+    far as the data file gives them before any run: an experiment whose
+    given names, points or network read an earlier experiment (a name not
+    in scope here: DataError) is left out, and runs when its turn comes."""
+    for part in parts:
+        scope = base_scope(paper, functions, quick)
+        for spec in paper.experiments.values():
+            if spec.part == part:
+                try:
+                    yield from experiment_grid(paper, spec, scope)[2]
+                except DataError:
+                    continue
+
+
 def run_experiment(
     paper: PaperFile,
     spec: ExperimentSpec,
@@ -473,11 +504,7 @@ def run_experiment(
     """Runs every point of an experiment (points whose scenarios are equal
     run once), reads its table, writes its CSV files and figures into
     ``out``."""
-    scope = dict(scope)
-    for name, value in spec.given.items():
-        scope[name] = evaluate(value, scope)
-    grid = points(paper, spec, scope, scope["quick"])
-    scenarios = [scenario(spec, {**scope, **p}) for p in grid]
+    scope, grid, scenarios = experiment_grid(paper, spec, scope)
     keys = [json.dumps(sc, sort_keys=True, default=str) for sc in scenarios]
     unique = dict(zip(keys, scenarios, strict=True))  # equal scenarios: one run
     results = dict(zip(unique, run_jobs(list(unique.values()), workers), strict=True))
