@@ -375,3 +375,37 @@ def test_repr_html_summarizes_flows_links_and_warnings(small_run):
     assert p.rows[1] == ["0", "ftp0", "a&b", goodput, "17", "4"]
     assert p.rows[2] == ["link", "direction", "queue", "congestion", "corrupted", "lost"]
     assert p.rows[5] == ["satellite:ab", "gateway -> client", "31", "0", "5", "0"]
+
+
+def test_load_copies_a_dict_so_overrides_and_seeds_leave_it_alone(small_ftp):
+    base = satcp.load(small_ftp)
+    link = base["links"][1]
+    # one table reused for two links: an override of one changes only it
+    base["links"] = [base["links"][0], link, link]
+    base["nodes"] = tuple(base["nodes"])
+    before = json.dumps(base, sort_keys=True)
+    sc = satcp.load(base, ["links[1].ab.errors.ber=1e-6"], seed=9)
+    assert json.dumps(base, sort_keys=True) == before
+    assert sc["links"][1]["ab"]["errors"]["ber"] == 1e-6
+    assert "errors" not in (sc["links"][2].get("ab") or {})
+    assert sc["links"][2] is not base["links"][2]
+    assert sc["nodes"] == base["nodes"]
+    assert sc["seed"] == 9
+
+
+@pytest.mark.parametrize(
+    ("where", "bad", "message"),
+    [
+        ("duration_s", float("inf"), r"duration_s: inf is not a finite number"),
+        ("links", [{"a": "x", "b": object()}], r"links\[0\]\.b: <object .*> is not a JSON value"),
+        ("tcp", {1: 2}, r"tcp: key 1 is not a string"),
+    ],
+)
+def test_values_json_cannot_carry_are_named_by_their_field(small_ftp, where, bad, message):
+    sc = satcp.load(small_ftp)
+    sc[where] = bad
+    with pytest.raises(ScenarioError, match=message):
+        satcp.scenario.to_json(sc)
+    assert satcp.scenario._is_json(sc) is False
+    del sc[where]
+    assert satcp.scenario._is_json(sc) is True
