@@ -338,13 +338,7 @@ def run_many(
         else:
             resolved.extend(load(base, seed=seed) for seed in seeds)
     texts = [to_json(sc) for sc in resolved]
-    for i, text in enumerate(texts):
-        try:
-            _core.validate_json(text, max_memory)
-        except ScenarioError as e:
-            if len(texts) == 1:
-                raise
-            raise ScenarioError(f"{_run_name(i, seeds)}: {e}") from None
+    _validate_all(texts, lambda i: _run_name(i, seeds), max_memory)
     if not texts:
         return []
     if workers is None:
@@ -371,6 +365,26 @@ def run_many(
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _validate_all(
+    texts: Sequence[str],
+    name: Any,
+    max_memory: float | None = None,
+    skip: Any = (),
+) -> None:
+    """Validates every scenario text (but those in ``skip``, known valid)
+    before any of them runs: the first invalid one raises ScenarioError,
+    named by ``name(i)`` when there are several."""
+    for i, text in enumerate(texts):
+        if text in skip:
+            continue
+        try:
+            _core.validate_json(text, max_memory)
+        except ScenarioError as e:
+            if len(texts) == 1:
+                raise
+            raise ScenarioError(f"{name(i)}: {e}") from None
 
 
 def _run_name(i: int, seeds: Sequence[int] | None) -> str:

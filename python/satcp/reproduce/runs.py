@@ -31,7 +31,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
-from .. import ScenarioError, _core, progress
+from .. import ScenarioError, _core, _validate_all, progress
 
 __all__ = ["RunPool", "pool", "run_jobs"]
 
@@ -76,15 +76,8 @@ class RunPool:
         """The scenarios' results, in order (as :func:`satcp.run_many`'s:
         every scenario validated before any of them is queued)."""
         resolved = [_resolved(sc) for sc in scenarios]
-        for i, (_, text) in enumerate(resolved):
-            if text in self._runs:
-                continue
-            try:
-                _core.validate_json(text, None)
-            except ScenarioError as e:
-                if len(resolved) == 1:
-                    raise
-                raise ScenarioError(f"scenario {i}: {e}") from None
+        texts = [text for _, text in resolved]
+        _validate_all(texts, lambda i: f"scenario {i}", skip=self._runs)
         futures = [self._queue(sc, text) for sc, text in resolved]
         self._ahead.difference_update(text for _, text in resolved)
         self._queue_ahead()
