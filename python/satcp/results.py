@@ -32,15 +32,14 @@ the parsed dict (``raw``) and turns the tables into data frames:
   diagnosis.rs``).
 
 pandas is imported when a data frame is first asked for: the summary and
-the CSV files are made from the parsed JSON (:func:`csv_text` writes what
-pandas' ``to_csv`` writes, byte for byte), so ``satcp run`` and ``satcp
-validate`` never load it.
+the table files are made from the parsed JSON (:mod:`satcp.frame_files`
+writes what pandas' ``to_csv`` and ``to_parquet`` write, byte for byte),
+so ``satcp run`` and ``satcp validate`` never load it (a trace, written
+as Parquet, goes through pandas).
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
 import os
@@ -49,6 +48,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from ._fsutil import text_writer, write_files_atomically
+from .frame_files import csv_text, write_parquet
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -524,120 +524,24 @@ class Results:
         if fmt not in FORMATS:
             raise ValueError(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
         writers = {}
-        for name in TABLES:
-            if fmt == "csv":
-                # Without pandas: the same bytes as DataFrame.to_csv (csv_text).
-                writers[f"{name}.csv"] = text_writer(csv_text(self._table_data(name)))
-            else:
-                writers[f"{name}.{fmt}"] = _table_writer(getattr(self, name), fmt)
-        if self.raw.get("pep"):
-            # Only with proxies: a run without one writes what it always did.
-            if fmt == "csv":
-                writers["pep.csv"] = text_writer(csv_text(self._table_data("pep")))
-            else:
-                writers[f"pep.{fmt}"] = _table_writer(self.pep, fmt)
+        # Only with proxies: a run without one writes what it always did.
+        names = TABLES + (("pep",) if self.raw.get("pep") else ())
+        for name in names:
+            # Without pandas: the bytes of DataFrame.to_csv / to_parquet (frame_files).
+            writers[f"{name}.{fmt}"] = _table_writer(self._table_data(name), fmt)
         if self.has_trace:
-            writers["trace.parquet"] = _table_writer(self.trace, "parquet")
+            trace = self.trace
+            writers["trace.parquet"] = lambda path: trace.to_parquet(path, index=False)
         writers["results.json"] = text_writer(self.results_json())
         scenario = json.dumps(self.scenario, indent=2) + "\n" if self.scenario is not None else "{}"
         writers["scenario.json"] = text_writer(scenario)
         return write_files_atomically(out_dir, writers)
 
 
-def _table_writer(df: pd.DataFrame, fmt: str):
-    def write(path: str) -> None:
-        if fmt == "csv":
-            df.to_csv(path, index=False)
-        else:
-            df.to_parquet(path, index=False)
-
-    return write
-
-
-# --- CSV without pandas ------------------------------------------------------
-#
-# A table is built the way pandas.DataFrame builds one from a list of dicts
-# (columns in the order they first appear; a row without a column holds NaN)
-# or from a dict of lists, and each column gets the dtype pandas infers for
-# it (``lib.maybe_convert_objects``): all booleans -> bool; integers ->
-# int64; integers and floats, or integers with a missing value -> float64;
-# anything else (strings, lists, a mix of booleans and numbers) -> object.
-# ``to_csv(index=False)`` then writes a float64 value as its shortest repr
-# (numpy's str of a float64 is Python's repr), a missing value (None, NaN)
-# as an empty field, and anything else with str(), through the csv module
-# (minimal quoting, "\n" line ends). tests/python/test_results_csv.py checks
-# the two byte for byte.
-
-_MISSING = object()  # a row without the column (pandas: NaN)
-
-
-def _is_na(v: Any) -> bool:
-    return v is None or v is _MISSING or (isinstance(v, float) and v != v)
-
-
-def _column_cells(values: Sequence[Any]) -> list[str]:
-    """The CSV fields of one column, as pandas writes them."""
-    types = set(map(type, values))
-    # The common cases first (a sampled series has thousands of rows).
-    if types <= {float}:  # float64; NaN -> empty
-        return [repr(v) if v == v else "" for v in values]
-    if types <= {int} or types <= {bool} or types <= {str}:  # int64, bool, object
-        return list(map(str, values))
-    bools = ints = floats = na = other = False
-    neg = big = False  # ints < 0; ints >= 2**63 (uint64 at most, else object)
-    for v in values:
-        if isinstance(v, bool):
-            bools = True
-        elif isinstance(v, int):
-            ints = True
-            if v < 0:
-                neg = True
-                other = other or v < -(2**63)
-            elif v >= 2**63:
-                big = True
-                other = other or v >= 2**64
-        elif isinstance(v, float):
-            if v != v:
-                na = True
-            else:
-                floats = True
-        elif v is None or v is _MISSING:
-            na = True
-        else:
-            other = True
-    other = other or (neg and big)  # no integer dtype holds both: object
-    if bools and not (ints or floats or na or other):
-        return ["True" if v else "False" for v in values]
-    if not (bools or other) and (floats or (ints and na)):  # float64
-        return ["" if _is_na(v) else repr(float(v)) for v in values]
-    # int64 (str), or object: str() of each value, floats as repr, NaN empty
-    return ["" if _is_na(v) else repr(v) if isinstance(v, float) else str(v) for v in values]
-
-
-def _columns(data: Sequence[Mapping[str, Any]] | Mapping[str, Sequence[Any]]) -> dict[str, list]:
-    """A table's columns: from a dict of lists, or from a list of row dicts
-    (columns in order of first appearance, a missing key as _MISSING)."""
-    if isinstance(data, Mapping):
-        return {str(k): list(v) for k, v in data.items()}
-    names: dict[str, None] = {}
-    for row in data:
-        for k in row:
-            names.setdefault(k, None)
-    return {str(k): [row.get(k, _MISSING) for row in data] for k in names}
-
-
-def csv_text(data: Sequence[Mapping[str, Any]] | Mapping[str, Sequence[Any]]) -> str:
-    """``pandas.DataFrame(data).to_csv(index=False)``, without pandas: a
-    table given as a list of row dicts or a dict of columns."""
-    cols = _columns(data)
-    if not cols:  # a header line, and an empty line per row (rows of no columns)
-        return "\n" * (1 + (0 if isinstance(data, Mapping) else len(data)))
-    cells = [_column_cells(v) for v in cols.values()]
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(cols)
-    w.writerows(zip(*cells, strict=True))
-    return buf.getvalue()
+def _table_writer(data: Any, fmt: str):
+    if fmt == "csv":
+        return text_writer(csv_text(data))
+    return lambda path: write_parquet(data, path)
 
 
 def _num(v: float | None, digits: int) -> str:

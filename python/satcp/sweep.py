@@ -58,6 +58,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ._fsutil import fill_dir_atomically
+from .frame_files import Frame, column_dtype
 from .scenario import ScenarioError, apply_override, load, parse_path, to_json
 from .stats import mean_ci95
 from .sweep_metrics import Metric, check_name, function_identity, parse_metrics
@@ -157,7 +158,11 @@ class Sweep:
     def point_jobs(self, point: Mapping[str, Any]) -> list[Job]:
         """The runs of one point, one per seed (:class:`_PointRuns`)."""
         runs = _PointRuns(self, point)
-        return [Job(runs.point, seed, runs.key(seed), runs.text(seed)) for seed in self.seeds]
+        keys = runs.keys(self.seeds)
+        return [
+            Job(runs.point, seed, key, runs.text(seed))
+            for seed, key in zip(self.seeds, keys, strict=True)
+        ]
 
     def _scenario(self, point: Mapping[str, Any]) -> dict[str, Any]:
         sc = json.loads(json.dumps(self.base))
@@ -220,12 +225,25 @@ class _PointRuns:
 
     def key(self, seed: int) -> str:
         """The run's cache key (:func:`run_key`)."""
+        return self.keys([seed])[0]
+
+    def keys(self, seeds: Sequence[int]) -> list[str]:
+        """The runs' cache keys (:func:`run_key`): the text before the seed
+        hashed once, a copy of that hash finishing each."""
         if self._sc is not None:
-            self._sc["seed"] = seed
-            return run_key(self._sc, self._spec)
+            keys = []
+            for seed in seeds:
+                self._sc["seed"] = seed
+                keys.append(run_key(self._sc, self._spec))
+            return keys
         head, tail = self._key_text
-        text = f"{head}{json.dumps(seed)}{tail}"
-        return hashlib.sha256(text.encode()).hexdigest()[:24]
+        before, after = hashlib.sha256(head.encode()), tail.encode()
+        keys = []
+        for seed in seeds:
+            h = before.copy()
+            h.update(b"%d" % seed + after)  # a seed is a whole number (load_sweep)
+            keys.append(h.hexdigest()[:24])
+        return keys
 
     def text(self, seed: int) -> str:
         """The run's scenario as JSON for the core."""
@@ -472,45 +490,57 @@ def _open_cache_log(cache: Path):
 
 @dataclass
 class SweepResult:
-    runs: Any  # pandas DataFrame
-    summary: Any
+    """A sweep's tables as rows (what its files hold) and, made when first
+    asked for, as pandas data frames; how many runs were computed, taken
+    from the cache and failed; the files written."""
+
+    run_rows: list[dict[str, Any]]
+    summary_rows: list[dict[str, Any]]
     computed: int
     cached: int
     failed: list[str]
     paths: list[str]
     axes: list[str] = field(default_factory=list)
 
+    @functools.cached_property
+    def runs(self) -> Any:
+        """The runs table (a pandas DataFrame)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.run_rows)
+
+    @functools.cached_property
+    def summary(self) -> Any:
+        """The summary table (a pandas DataFrame)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.summary_rows)
+
     def unfinished_points(self) -> list[str]:
         """One line per point with unfinished runs: which point, how many
         of its runs, why, and over how many values its response time is
         averaged."""
-        if self.summary.empty:
-            return []
         lines = []
-        for _, p in self.summary[self.summary["unfinished_runs"] > 0].iterrows():
-            # without axes (seeds only) the one point is every run
-            runs = (
-                self.runs[(self.runs[self.axes] == p[self.axes]).all(axis=1)]
-                if self.axes
-                else self.runs
-            )
+        for p, (_, runs) in zip(self.summary_rows, _groups(self.run_rows, self.axes), strict=True):
+            if p["unfinished_runs"] == 0:
+                continue
             why = []
             for col, words in (
                 ("transfers_aborted", "aborted at the retransmission limit"),
                 ("transfers_unfinished", "still under way at the duration limit"),
             ):
-                n = int(runs[col].sum())
+                n = sum(int(r[col]) for r in runs)
                 if n:
                     why.append(f"{n} transfer{'s' * (n != 1)} {words}")
             point = ", ".join(f"{a}={p[a]}" for a in self.axes) or "the point"
-            n = int(p["response_time_s_n"])
+            n = p["response_time_s_n"]
             mean = (
                 f"response_time_s is the mean of {n} run{'s' * (n != 1)}' finished transfers"
                 if n
                 else "no run has a response time"
             )
             lines.append(
-                f"{point}: {int(p['unfinished_runs'])} of {int(p['runs'])} runs unfinished "
+                f"{point}: {p['unfinished_runs']} of {p['runs']} runs unfinished "
                 f"({'; '.join(why)}); {mean}"
             )
         return lines
@@ -588,9 +618,9 @@ def _run_sweep(
     max_memory: float | None,
     check: Callable[[int, Job], None] | None,
 ) -> SweepResult:
-    # The tables need pandas and pyarrow; their import (half a second)
+    # The Parquet tables need pyarrow; its import (a tenth of a second)
     # goes on while the core runs the runs.
-    _import_soon("pandas", "pyarrow.parquet")
+    _import_soon("pyarrow.parquet")
     cache = out / "cache"
     have = _read_cache(cache)
     cached_before = set(have)
@@ -600,7 +630,7 @@ def _run_sweep(
     seeds = sweep.seeds
     for p, point in enumerate(sweep.points()):
         runs = _PointRuns(sweep, point)
-        keys = [runs.key(seed) for seed in seeds]
+        keys = runs.keys(seeds)
         if check is not None:
             check(len(index), Job(runs.point, seeds[0], keys[0], runs.text(seeds[0])))
         for seed, key in zip(seeds, keys, strict=True):
@@ -640,22 +670,22 @@ def _run_sweep(
 
         settings = _RunSettings(max_memory, sweep.metrics, sweep.functions)
         _execute(todo(), n_todo, done, workers, client, progress, settings)
-    import pandas as pd
-
-    rows = [
+    runs = [
         {**point, "seed": seed, "run": key, **have[key]}
         for point, seed, key in index
         if key in have
     ]
-    runs = pd.DataFrame(rows)
     summary = summarize(runs, list(sweep.axes), [*METRICS, *sweep.metric_names()])
 
     prov = sweep_provenance(sweep)
+    parquet_meta = {PARQUET_PROVENANCE_KEY: json.dumps(prov).encode()}
 
     def fill(tmp: str) -> None:
-        for name, df in (("runs", runs), ("summary", summary)):
-            df.to_csv(Path(tmp, f"{name}.csv"), index=False)
-            _write_parquet(df, Path(tmp, f"{name}.parquet"), prov)
+        # Without pandas: the bytes of DataFrame.to_csv / to_parquet (frame_files).
+        for name, rows in (("runs", runs), ("summary", summary)):
+            frame = Frame(rows)
+            Path(tmp, f"{name}.csv").write_text(frame.csv_text(), encoding="utf-8")
+            frame.write_parquet(os.path.join(tmp, f"{name}.parquet"), parquet_meta)
         Path(tmp, PROVENANCE_FILE).write_text(json.dumps(prov, indent=2) + "\n")
 
     _, paths = fill_dir_atomically(out / "tables", fill)
@@ -686,43 +716,58 @@ def sweep_provenance(sweep: Sweep) -> dict[str, Any]:
     return provenance.of_sweep(doc)
 
 
-def _write_parquet(df: Any, path: Path, prov: Mapping[str, Any]) -> None:
-    """``df.to_parquet(path, index=False)`` with the provenance in the
-    schema's metadata."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    table = pa.Table.from_pandas(df, preserve_index=False)
-    meta = {**(table.schema.metadata or {}), PARQUET_PROVENANCE_KEY: json.dumps(prov).encode()}
-    pq.write_table(table.replace_schema_metadata(meta), path)
-
-
-def summarize(runs: Any, axes: Sequence[str], metrics: Sequence[str] = METRICS) -> Any:
-    """Per point: the number of runs and of unfinished runs, then for each
-    metric (the built-in ones, then a sweep's own) its mean and 95 %
-    interval over the runs that have a value, and how many values that is
-    (``<metric>_n``)."""
-    import pandas as pd
-
-    if runs.empty:
-        return pd.DataFrame()
-    groups = runs.groupby(list(axes), dropna=False, sort=False) if axes else [((), runs)]
+def summarize(
+    runs: Sequence[Mapping[str, Any]], axes: Sequence[str], metrics: Sequence[str] = METRICS
+) -> list[dict[str, Any]]:
+    """Per point (in the order of their first runs): its axes' values, the
+    number of runs and of unfinished runs, then for each metric (the
+    built-in ones, then a sweep's own) its mean and 95 % interval over the
+    runs that have a value, and how many values that is (``<metric>_n``).
+    What ``pandas.DataFrame(runs).groupby(axes, dropna=False, sort=False)``
+    gives, an axis's values taking its column's dtype (an axis of integers
+    and floats is all floats)."""
     rows = []
-    for key, g in groups:
-        key = key if isinstance(key, tuple) else (key,)
-        row: dict[str, Any] = dict(zip(axes, key, strict=True))
-        row["runs"] = len(g)
-        row["unfinished_runs"] = int(
-            ((g["transfers_aborted"] + g["transfers_unfinished"]) > 0).sum()
+    for values, group in _groups(runs, axes):
+        row: dict[str, Any] = dict(zip(axes, values, strict=True))
+        row["runs"] = len(group)
+        row["unfinished_runs"] = sum(
+            r["transfers_aborted"] + r["transfers_unfinished"] > 0 for r in group
         )
         for m in metrics:
-            v = list(g[m].astype(float).dropna())
+            # without None and NaN (x != x)
+            v = [float(x) for x in [r.get(m) for r in group] if x is not None and x == x]
             mean, half = mean_ci95(v) if v else (math.nan, math.nan)
             row[f"{m}_mean"] = mean
             row[f"{m}_ci95"] = half
             row[f"{m}_n"] = len(v)
         rows.append(row)
-    return pd.DataFrame(rows)
+    for a in axes:
+        if column_dtype([r[a] for r in rows]) == "float64":
+            for r in rows:
+                r[a] = float(r[a])
+    return rows
+
+
+def _groups(
+    runs: Sequence[Mapping[str, Any]], axes: Sequence[str]
+) -> list[tuple[tuple, list[Mapping[str, Any]]]]:
+    """Each point's axis values (its first run's) and runs, in the order of
+    their first runs; NaN is one value, as pandas groups it."""
+    if not axes:
+        return [((), list(runs))] if runs else []
+    groups: dict[tuple, tuple[tuple, list[Mapping[str, Any]]]] = {}
+    for r in runs:
+        values = tuple(r[a] for a in axes)
+        key = tuple(_NAN if _is_missing(v) else v for v in values)
+        groups.setdefault(key, (values, []))[1].append(r)
+    return list(groups.values())
+
+
+_NAN = object()  # every NaN (or missing) axis value: one group
+
+
+def _is_missing(v: Any) -> bool:
+    return v is None or (isinstance(v, float) and v != v)
 
 
 #: Runs queued per local thread at a time, at least and at most

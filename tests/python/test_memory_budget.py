@@ -11,6 +11,7 @@ import io
 import os
 import time
 from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
 
 import pytest
 from conftest import FTP, SMALL_FTP
@@ -196,11 +197,11 @@ def test_a_full_disk_in_a_sweep_keeps_the_cache_and_no_temporary(tmp_path, monke
     path.write_text(SWEEP.format(base=FTP))
     out = tmp_path / "out"
 
-    def full(df, p, prov):
-        p.write_bytes(b"PAR1")
+    def full(frame, p, metadata):
+        Path(p).write_bytes(b"PAR1")
         raise no_space(p)
 
-    monkeypatch.setattr(sweep, "_write_parquet", full)
+    monkeypatch.setattr(sweep.Frame, "write_parquet", full)
     code, _, err = cli_main("sweep", path, "--out", out, "-q")
     lines = err.splitlines()
     assert code == 2, err

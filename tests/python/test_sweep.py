@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import random
 import subprocess
 import threading
 import time
@@ -10,7 +12,8 @@ import pandas as pd
 import pytest
 from conftest import FTP, run_cli
 
-from satcp import sweep
+from satcp import stats, sweep
+from satcp.frame_files import csv_text, write_parquet
 
 GRID = f"""
 base = "{FTP}"
@@ -376,11 +379,64 @@ def test_a_point_s_n_counts_the_values_averaged_not_the_runs():
             "transfers_aborted": [0, 0, 0],
             "transfers_unfinished": [0, 0, 1],
         }
-    )
-    s = sweep.summarize(runs, ["tcp.variant"]).iloc[0]
-    assert (s.runs, s.unfinished_runs) == (3, 1)
-    assert s.response_time_s_n == 2 and s.response_time_s_mean == pytest.approx(170.7)
-    assert s.goodput_bps_n == 3
+    ).to_dict("records")
+    [s] = sweep.summarize(runs, ["tcp.variant"])
+    assert (s["runs"], s["unfinished_runs"]) == (3, 1)
+    assert s["response_time_s_n"] == 2 and s["response_time_s_mean"] == pytest.approx(170.7)
+    assert s["goodput_bps_n"] == 3
+
+
+def _pandas_summary(runs: list[dict], axes: list[str], metrics) -> pd.DataFrame:
+    """The summary as pandas' groupby makes it (what sweeps wrote before
+    their tables were made without pandas)."""
+    df = pd.DataFrame(runs)
+    groups = df.groupby(axes, dropna=False, sort=False) if axes else [((), df)]
+    rows = []
+    for key, g in groups:
+        key = key if isinstance(key, tuple) else (key,)
+        row = dict(zip(axes, key, strict=True))
+        row["runs"] = len(g)
+        row["unfinished_runs"] = int(
+            ((g["transfers_aborted"] + g["transfers_unfinished"]) > 0).sum()
+        )
+        for m in metrics:
+            v = list(g[m].astype(float).dropna())
+            mean, half = stats.mean_ci95(v) if v else (math.nan, math.nan)
+            row[f"{m}_mean"], row[f"{m}_ci95"], row[f"{m}_n"] = mean, half, len(v)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_summary_is_pandas_groupby(seed, tmp_path):
+    """summarize gives pandas' groupby summary, to the byte in its CSV and
+    Parquet files: axes of integers, of integers and floats, of strings,
+    of booleans, with NaN; metrics with missing values."""
+    rng = random.Random(seed)
+    axis_values = [
+        [1, 2, 3],
+        [4, 300.0],
+        ["newreno", "cubic", "hybla"],
+        [True, False],
+        [0.0, float("nan"), 1e-5],
+    ]
+    axes = [f"a{i}" for i in rng.sample(range(len(axis_values)), rng.randint(0, 3))]
+    runs = []
+    for _ in range(rng.randint(1, 40)):
+        run = {a: rng.choice(axis_values[int(a[1:])]) for a in axes}
+        run["seed"] = rng.randint(1, 9)
+        for m in sweep.METRICS:
+            run[m] = rng.choice([rng.uniform(0, 100), rng.randint(0, 5), float("nan")])
+        run["transfers_aborted"] = rng.randint(0, 1)
+        run["transfers_unfinished"] = rng.randint(0, 1)
+        runs.append(run)
+    ours = sweep.summarize(runs, axes)
+    theirs = _pandas_summary(runs, axes, sweep.METRICS)
+    pd.testing.assert_frame_equal(pd.DataFrame(ours), theirs)
+    assert csv_text(ours) == theirs.to_csv(index=False)
+    write_parquet(ours, tmp_path / "a.parquet")
+    theirs.to_parquet(tmp_path / "b.parquet", index=False)
+    assert (tmp_path / "a.parquet").read_bytes() == (tmp_path / "b.parquet").read_bytes()
 
 
 UNFINISHED = f"""
