@@ -251,7 +251,7 @@ class _PointRuns:
             self._sc["seed"] = seed
             return to_json(self._sc)
         before, after = self._text
-        return f'{before}"seed": {json.dumps(seed)}{after}'
+        return f'{before}"seed": {seed}{after}'  # a whole number's JSON
 
 
 def load_sweep(path: str | os.PathLike[str]) -> Sweep:
@@ -916,13 +916,13 @@ def _execute_local(
             bars.finished(ok=err is None)
 
     def submit_more() -> None:
-        while len(pending) < limit:
-            j = next(todo, None)
-            if j is None:
-                return
+        batch = []
+        for j in itertools.islice(todo, max(0, limit - len(pending))):
             i = next(ids)
             pending[i] = j.key
-            pool.submit(i, j.text)
+            batch.append((i, j.text))
+        if batch:
+            pool.submit(batch)
 
     try:
         submit_more()

@@ -136,10 +136,11 @@ def test_a_sweep_keeps_a_few_scenarios_at_once(tmp_path, monkeypatch):
             self.pool = real(*args)
             self.out = 0
 
-        def submit(self, i, text):
-            self.out += 1
-            out.append(self.out)
-            self.pool.submit(i, text)
+        def submit(self, runs):
+            for _ in runs:
+                self.out += 1
+                out.append(self.out)
+            self.pool.submit(runs)
 
         def take(self, *args):
             taken = self.pool.take(*args)

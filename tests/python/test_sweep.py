@@ -92,8 +92,7 @@ def test_the_core_s_threads_give_run_one_s_rows_and_errors(grid):
     texts = [j.text for j in sw.jobs()] + [sweep.to_json({**sw.base, "duration_s": -1.0})]
     metrics = parse_metrics({"q": "links.queue_drops:sum", "srtt": "flows.srtt_s:mean"}, [])
     pool = _core.RowPool(2, sweep._fields(metrics))
-    for i, text in enumerate(texts):
-        pool.submit(i, text)
+    pool.submit(list(enumerate(texts)))
     got = {}
     while len(got) < len(texts):
         for i, row, rest, err in pool.take(10.0, len(texts) - len(got)):
