@@ -27,8 +27,9 @@ Parquet (``to_parquet``, which is ``pyarrow.Table.from_pandas`` then
 ``pyarrow.parquet.write_table``): float64 -> double with NaN as null,
 int64, uint64, bool, str -> large_string; the schema carries the
 ``pandas`` metadata that pandas 3 writes (which lets ``pandas.read_parquet``
-restore the dtypes). A table with an object column, or none at all, is
-handed to pandas, which decides what to write or raises.
+restore the dtypes); an object column of None only is Arrow's null type. A
+table with another object column, or rows without columns, is handed to
+pandas, which decides what to write or raises.
 """
 
 from __future__ import annotations
@@ -122,6 +123,10 @@ def _valid(values: Sequence[Any]) -> list[bool]:
     return [v is not None and v is not _MISSING and v == v for v in values]
 
 
+def _all_none(values: Sequence[Any]) -> bool:
+    return bool(values) and all(v is None for v in values)
+
+
 def _columns(data: Data) -> dict[str, list]:
     """A table's columns: from a dict of lists, or from a list of row dicts
     (columns in order of first appearance, a missing key as _MISSING)."""
@@ -168,14 +173,20 @@ class Frame:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        if not self.columns or "object" in self.dtypes.values():
+        # An object column of None only is Arrow's null type ("empty").
+        kinds = {
+            n: "empty" if dt == "object" and _all_none(self.columns[n]) else dt
+            for n, dt in self.dtypes.items()
+        }
+        rows_without_columns = not self.columns and not isinstance(self.data, Mapping) and self.data
+        if "object" in kinds.values() or rows_without_columns:
             import pandas as pd
 
             table = pa.Table.from_pandas(pd.DataFrame(self.data), preserve_index=False)
         else:
-            arrays = [_arrow_column(self.columns[n], dt) for n, dt in self.dtypes.items()]
+            arrays = [_arrow_column(self.columns[n], k) for n, k in kinds.items()]
             table = pa.Table.from_arrays(arrays, names=list(self.columns))
-            table = table.replace_schema_metadata({b"pandas": _pandas_metadata(self.dtypes)})
+            table = table.replace_schema_metadata({b"pandas": _pandas_metadata(kinds)})
         meta = {**(table.schema.metadata or {}), **(metadata or {})}
         pq.write_table(table.replace_schema_metadata(meta), path)
 
@@ -199,6 +210,7 @@ _PANDAS_TYPES = {
     "uint64": ("uint64", "uint64"),
     "bool": ("bool", "bool"),
     "str": ("object", "str"),
+    "empty": ("empty", "object"),
 }
 
 
@@ -209,6 +221,8 @@ def _arrow_column(values: list, dtype: str) -> Any:
     import pyarrow as pa
 
     n = len(values)
+    if dtype == "empty":
+        return pa.Array.from_buffers(pa.null(), n, [None], n)
     if dtype == "bool":  # no missing values (with one: object)
         bits = np.packbits(np.array(values, dtype=bool), bitorder="little")
         return pa.Array.from_buffers(pa.bool_(), n, [None, pa.py_buffer(bits)], 0)

@@ -1,7 +1,8 @@
 """The command line imports on demand: `satcp --help`, `satcp validate` and
 `satcp run --out DIR` (CSV) load neither pandas nor numpy nor matplotlib nor
-Dask (issue 33; how fast they are is measured by tools/bench_cli.py, not
-here)."""
+Dask; `satcp run --format parquet` and `satcp sweep` load pyarrow (and numpy,
+which it imports) but not pandas (issue 33; how fast they are is measured by
+tools/bench_cli.py and tools/bench_sweep.py, not here)."""
 
 from __future__ import annotations
 
@@ -80,6 +81,28 @@ def test_run_with_csv_out_is_light(tmp_path):
     assert out["rc"] == 0
     assert out["loaded"] == []
     assert (tmp_path / "out" / "flows.csv").is_file()
+
+
+def test_run_with_parquet_out_needs_no_pandas(tmp_path):
+    argv = ["run", str(FTP), "--quiet", "--format", "parquet", "--out", str(tmp_path / "out")]
+    for o in SMALL_FTP:
+        argv += ["--set", o]
+    out = _probe(argv)
+    assert out["rc"] == 0
+    assert {m.split(".")[0] for m in out["loaded"]} == {"pyarrow", "numpy"}
+    assert (tmp_path / "out" / "flows.parquet").is_file()
+
+
+def test_sweep_needs_no_pandas(tmp_path):
+    sweep = tmp_path / "s.toml"
+    sweep.write_text(
+        f'base = "{FTP}"\nseeds = [1, 2]\n[set]\n"duration_s" = 1.0\n'
+        '[axes]\n"tcp.variant" = ["newreno", "cubic"]\n'
+    )
+    out = _probe(["sweep", str(sweep), "--quiet", "--out", str(tmp_path / "out")])
+    assert out["rc"] == 0
+    assert {m.split(".")[0] for m in out["loaded"]} == {"pyarrow", "numpy"}
+    assert (tmp_path / "out" / "tables" / "summary.parquet").is_file()
 
 
 def test_data_frames_still_there(small_ftp):
