@@ -35,6 +35,7 @@ pandas, which decides what to write or raises.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import operator
@@ -196,6 +197,14 @@ def csv_text(data: Data) -> str:
     return Frame(data).csv_text()
 
 
+@functools.cache
+def _pandas_version() -> str:
+    """The installed pandas's version, without importing pandas."""
+    from importlib.metadata import version
+
+    return version("pandas")
+
+
 def write_parquet(data: Data, path: str, metadata: Mapping[bytes, bytes] | None = None) -> None:
     """``pandas.DataFrame(data).to_parquet(path, index=False)`` with
     ``metadata`` added to the schema's, without pandas where it can."""
@@ -246,8 +255,6 @@ def _arrow_column(values: list, dtype: str) -> Any:
 def _pandas_metadata(columns: Mapping[str, str]) -> bytes:
     """The ``pandas`` schema metadata of a table of these columns (name ->
     dtype), as pyarrow writes it for a data frame without its index."""
-    from importlib.metadata import version
-
     import pyarrow as pa
 
     meta = {
@@ -265,6 +272,6 @@ def _pandas_metadata(columns: Mapping[str, str]) -> bytes:
         ],
         "attributes": {},
         "creator": {"library": "pyarrow", "version": pa.__version__},
-        "pandas_version": version("pandas"),
+        "pandas_version": _pandas_version(),
     }
     return json.dumps(meta).encode()

@@ -72,11 +72,11 @@ class _RunsBar:
         self._postfix()
         self.bar.refresh()
 
-    def finished(self, ok: bool) -> None:
-        self.done += 1
-        self.failed += not ok
+    def finished(self, ok: bool, n: int = 1) -> None:
+        self.done += n
+        self.failed += 0 if ok else n
         self._postfix()
-        self.bar.update(1)
+        self.bar.update(n)
 
     def describe(self, desc: str) -> None:
         self.bar.set_description_str(desc, refresh=False)
@@ -124,11 +124,13 @@ def add(n: int) -> None:
             _bar.add(n)
 
 
-def finished(ok: bool = True) -> None:
-    """A run finished (``ok`` False: it failed)."""
+def finished(ok: bool = True, n: int = 1) -> None:
+    """``n`` runs finished (``ok`` False: they failed)."""
+    if n == 0:
+        return
     with _lock:
         if _bar is not None:
-            _bar.finished(ok)
+            _bar.finished(ok, n)
 
 
 def watch_sim_time(job: Any, clock: Any, until_s: float | None, show: bool = True) -> None:

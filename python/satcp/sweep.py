@@ -618,9 +618,10 @@ def _run_sweep(
     max_memory: float | None,
     check: Callable[[int, Job], None] | None,
 ) -> SweepResult:
-    # The Parquet tables need pyarrow; its import (a tenth of a second)
-    # goes on while the core runs the runs.
-    _import_soon("pyarrow.parquet")
+    # The Parquet tables need pyarrow (and pandas's version, for their
+    # metadata); its import (a tenth of a second) goes on while the core
+    # runs the runs.
+    _import_soon("pyarrow.parquet", "importlib.metadata")
     cache = out / "cache"
     have = _read_cache(cache)
     cached_before = set(have)
@@ -660,12 +661,14 @@ def _run_sweep(
     with _open_cache_log(cache) as log:
 
         def done(results: Sequence[tuple[str, dict[str, Any] | None, str | None]]) -> None:
+            lines = []
             for key, row, err in results:
                 if err is not None:
                     failed.append(f"{key}: {err}")
                 else:
-                    log.write(json.dumps({"run": key, "row": row}) + "\n")
+                    lines.append(json.dumps({"run": key, "row": row}) + "\n")
                     have[key] = row
+            log.write("".join(lines))
             log.flush()
 
         settings = _RunSettings(max_memory, sweep.metrics, sweep.functions)
@@ -912,8 +915,9 @@ def _execute_local(
                     err = str(e)
             results.append((pending.pop(i), row, err))
         done(results)
-        for _, _, err in results:
-            bars.finished(ok=err is None)
+        failed = sum(err is not None for _, _, err in results)
+        bars.finished(ok=True, n=len(results) - failed)
+        bars.finished(ok=False, n=failed)
 
     def submit_more() -> None:
         batch = []
