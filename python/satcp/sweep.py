@@ -405,6 +405,30 @@ def _row_of(
     return row
 
 
+#: A run handed to the cache and the tables: its key, its row (None if it
+#: failed), its error, and its row as the cache's JSON if already made.
+Finished = tuple[str, dict[str, Any] | None, str | None, str | None]
+
+
+def _cache_text(
+    row_json: str,
+    row: Mapping[str, Any],
+    metrics: Mapping[str, Metric],
+    functions: Mapping[str, Callable[[Any], float]],
+) -> str:
+    """A run's row in the cache, as JSON: the core's row as it came (with
+    ``first_abort``, which :func:`_read_cache` drops, and a response time
+    of ``null`` for none), then the words and the sweep's own metrics of
+    ``row``. Spares encoding the whole row again (json.dumps of each row
+    cost a fifth of the core's time of a one-second run)."""
+    extra = {"unfinished_cause": row["unfinished_cause"]}
+    for name in (*metrics, *functions):
+        extra[name] = row[name]
+    head = row_json.rstrip()
+    assert head.endswith("}"), "the core's row is a JSON object"
+    return f"{head[:-1]}, {json.dumps(extra)[1:]}"
+
+
 def finish_row(core_row: Mapping[str, Any]) -> dict[str, Any]:
     """A run's row from the core's ``RunRow``: its numbers, in the runs
     table's order, and why transfers did not finish, in words."""
@@ -462,7 +486,7 @@ def _read_cache(cache: Path) -> dict[str, dict[str, Any]]:
         if name.endswith(".json") and not name.startswith("."):
             try:
                 with open(cache / name, encoding="utf-8") as f:
-                    rows[name[: -len(".json")]] = json.load(f)
+                    rows[name[: -len(".json")]] = _cached_row(json.load(f))
             except (OSError, ValueError):
                 continue
     if CACHE_LOG in names:
@@ -470,10 +494,20 @@ def _read_cache(cache: Path) -> dict[str, dict[str, Any]]:
             for line in f:
                 try:
                     entry = json.loads(line)
-                    rows[entry["run"]] = entry["row"]
+                    rows[entry["run"]] = _cached_row(entry["row"])
                 except (ValueError, KeyError, TypeError):
                     continue  # a line cut short by a crash
     return rows
+
+
+def _cached_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A row of the cache as :func:`finish_row` makes it: the core's row
+    (:func:`_cache_text`) without ``first_abort`` and with NaN for no
+    response time."""
+    row.pop("first_abort", None)
+    if "response_time_s" in row and row["response_time_s"] is None:
+        row["response_time_s"] = math.nan
+    return row
 
 
 def _open_cache_log(cache: Path):
@@ -660,13 +694,14 @@ def _run_sweep(
 
     with _open_cache_log(cache) as log:
 
-        def done(results: Sequence[tuple[str, dict[str, Any] | None, str | None]]) -> None:
+        def done(results: Sequence[Finished]) -> None:
             lines = []
-            for key, row, err in results:
+            for key, row, err, row_text in results:
                 if err is not None:
                     failed.append(f"{key}: {err}")
                 else:
-                    lines.append(json.dumps({"run": key, "row": row}) + "\n")
+                    text = json.dumps(row) if row_text is None else row_text
+                    lines.append(f'{{"run": "{key}", "row": {text}}}\n')
                     have[key] = row
             log.write("".join(lines))
             log.flush()
@@ -777,7 +812,7 @@ def _is_missing(v: Any) -> bool:
 #: (:func:`_queued`): the scenario texts of the runs not yet queued are
 #: built as the threads take them.
 QUEUED_PER_WORKER = 4
-MAX_QUEUED_PER_WORKER = 256
+MAX_QUEUED_PER_WORKER = 512
 
 #: Runs handed to a Dask cluster at a time.
 DASK_BATCH = 4096
@@ -795,7 +830,7 @@ class _RunSettings(NamedTuple):
 def _execute(
     todo: Iterator[Job],
     n_todo: int,
-    done: Callable[[Sequence[tuple[str, dict[str, Any] | None, str | None]]], None],
+    done: Callable[[Sequence[Finished]], None],
     workers: int | None,
     client: Any,
     progress: bool,
@@ -807,7 +842,7 @@ def _execute(
     from . import progress as bars
 
     def finish(key: str, row: dict[str, Any] | None, err: str | None) -> None:
-        done([(key, row, err)])
+        done([(key, row, err, None)])
         bars.finished(ok=err is None)
 
     with bars.runs("sweep", n_todo, show=bars.enabled(progress)):
@@ -882,7 +917,7 @@ def check_workers(client: Any) -> None:
 def _execute_local(
     todo: Iterator[Job],
     n_todo: int,
-    done: Callable[[Sequence[tuple[str, dict[str, Any] | None, str | None]]], None],
+    done: Callable[[Sequence[Finished]], None],
     workers: int | None,
     settings: _RunSettings,
 ) -> None:
@@ -904,18 +939,21 @@ def _execute_local(
     pending: dict[int, str] = {}  # the key of each run submitted and not yet taken
     ids = itertools.count()
 
-    def handed(taken: Sequence[tuple[int, str | None, str | None, str | None]]) -> None:
+    def handed(
+        taken: Sequence[tuple[int, str | None, str | None, str | None]], keys: Sequence[str]
+    ) -> None:
         results = []
-        for i, row_json, rest, err in taken:
-            row = None
+        for (_, row_json, rest, err), key in zip(taken, keys, strict=True):
+            row = text = None
             if err is None:
                 try:
                     row = _row_of(row_json, rest, metrics, functions)
+                    text = _cache_text(row_json, row, metrics, functions)
                 except Exception as e:  # a metric's own error, reported per run
                     err = str(e)
-            results.append((pending.pop(i), row, err))
+            results.append((key, row, err, text))
         done(results)
-        failed = sum(err is not None for _, _, err in results)
+        failed = sum(err is not None for _, _, err, _ in results)
         bars.finished(ok=True, n=len(results) - failed)
         bars.finished(ok=False, n=failed)
 
@@ -928,16 +966,24 @@ def _execute_local(
         if batch:
             pool.submit(batch)
 
+    def keys_of(taken: Sequence[tuple[int, str | None, str | None, str | None]]) -> list[str]:
+        return [pending.pop(t[0]) for t in taken]
+
     try:
         submit_more()
         while pending:
-            # Half of those queued: the threads keep the other half.
-            handed(pool.take(WAIT_S, max(1, len(pending) // 2)))
+            # Half of those queued: the threads keep the other half, and
+            # get more before this thread turns the rows taken (else they
+            # may run out meanwhile).
+            taken = pool.take(WAIT_S, max(1, len(pending) // 2))
+            keys = keys_of(taken)
             submit_more()
+            handed(taken, keys)
     except KeyboardInterrupt:
         stop.set()
         pool.close()
-        handed(pool.take(0))
+        taken = pool.take(0)
+        handed(taken, keys_of(taken))
         raise
     finally:
         stop.set()
@@ -950,12 +996,15 @@ WAIT_S = 0.1
 
 def _queued(workers: int, n_todo: int) -> int:
     """Runs submitted to the core's threads and not yet taken back, at
-    most: some 32 per thread's share of the sweep, between QUEUED_PER_WORKER
-    and MAX_QUEUED_PER_WORKER per thread. Enough that the threads never
-    wait for this one while it holds the GIL (a switch interval is 5 ms,
-    some 70 one-second runs), few enough that the scenario texts of a
-    large sweep are not all held at once."""
-    share = n_todo // (32 * workers)
+    most: an eighth of each thread's share of the sweep, between
+    QUEUED_PER_WORKER and MAX_QUEUED_PER_WORKER per thread. Enough that the
+    threads never wait for this one while it holds the GIL (a switch
+    interval is 5 ms, some 70 one-second runs) or waits for a core (with a
+    thread per core, it gets a third of one while they run): with 10,000
+    one-second runs, 156 per thread left them idle a third of the time.
+    Few enough that the scenario texts of a large sweep are not all held
+    at once."""
+    share = n_todo // (8 * workers)
     return workers * max(QUEUED_PER_WORKER, min(MAX_QUEUED_PER_WORKER, share))
 
 
