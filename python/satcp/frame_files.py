@@ -39,6 +39,7 @@ import functools
 import io
 import json
 import operator
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -128,6 +129,23 @@ def _all_none(values: Sequence[Any]) -> bool:
     return bool(values) and all(v is None for v in values)
 
 
+#: What the csv module quotes (minimal quoting, "\n" line ends) or refuses (NUL).
+_SPECIAL = re.compile('[,"\r\n\x00]')
+_NUMBERS = frozenset({"float64", "int64", "uint64", "bool"})  # never a special character
+
+
+def _needs_quotes(header: Sequence[str], cells: Sequence[Sequence[str]], dtypes: Any) -> bool:
+    """Whether a column name, or a field of a column not of numbers, has a
+    character that the csv module quotes or refuses."""
+    if _SPECIAL.search("".join(header)):
+        return True
+    return any(
+        _SPECIAL.search("".join(col))
+        for col, dt in zip(cells, dtypes, strict=True)
+        if dt not in _NUMBERS
+    )
+
+
 def _columns(data: Data) -> dict[str, list]:
     """A table's columns: from a dict of lists, or from a list of row dicts
     (columns in order of first appearance, a missing key as _MISSING)."""
@@ -161,6 +179,12 @@ class Frame:
         if not self.columns:  # a header line, and an empty line per row (rows of no columns)
             return "\n" * (1 + (0 if isinstance(self.data, Mapping) else len(self.data)))
         cells = [_cells(self.columns[name], dt) for name, dt in self.dtypes.items()]
+        header = list(self.columns)
+        if len(cells) > 1 and not _needs_quotes(header, cells, self.dtypes.values()):
+            # With two columns or more (a lone empty field is quoted) and
+            # no field to quote: what the csv module writes, joined here.
+            rows = map(",".join, zip(*cells, strict=True))
+            return "\n".join([",".join(header), *rows]) + "\n"
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
         w.writerow(self.columns)

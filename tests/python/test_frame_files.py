@@ -17,6 +17,7 @@ from satcp.results import TABLES
 BIG = 2**63 + 1  # uint64 only
 VALUES = [0, 1, -5, 2**40, BIG, -(2**63) - 1, 2**64 + 1, 0.5, 1e-7, 1e16, 123456789.123456789]
 VALUES += [-0.0, float("nan"), float("inf"), None, True, False, "a", "b,c", 'q"z', "", "n\nl"]
+VALUES += ["r\rr", " ", "t\tab", "é"]
 VALUES += [[1, 2.0], {"k": 1}]
 
 
