@@ -350,6 +350,8 @@ def run_many(
             _run_counted(sc, t, max_memory=max_memory)
             for sc, t in zip(resolved, texts, strict=True)
         ]
+    if not any(_trace_buffer(sc) for sc in resolved):
+        return _run_pooled(resolved, texts, workers, max_memory, lambda i: _run_name(i, seeds))
     from concurrent.futures import ThreadPoolExecutor
 
     # Ctrl-C reaches this thread, waiting in map(): the runs going on are
@@ -365,6 +367,40 @@ def run_many(
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _run_pooled(
+    resolved: Sequence[dict[str, Any]],
+    texts: Sequence[str],
+    workers: int,
+    max_memory: float | None,
+    name: Any,
+) -> list[Results]:
+    """:func:`run_many`'s runs on the core's own threads (``_core.RowPool``,
+    as a sweep's), which never take the GIL: this thread only parses each
+    run's results while the next ones run (with Python threads, each run
+    waited for the GIL to start and to hand its results back). Ctrl-C
+    stops the runs going on and drops the rest."""
+    from . import progress
+
+    stop = _core.StopFlag()
+    pool = _core.RowPool(workers, [], stop=stop, max_memory=max_memory, results=True)
+    out: list[Results | None] = [None] * len(texts)
+    try:
+        pool.submit(list(enumerate(texts)))
+        left = len(texts)
+        while left:
+            for i, results, _, err, wall in pool.take(0.1, max(1, min(left, 64))):
+                left -= 1
+                if err is not None:  # validated first: the core refused it after all
+                    progress.finished(ok=False)
+                    raise ScenarioError(f"{name(i)}: {err}" if len(texts) > 1 else err)
+                out[i] = _results(results, resolved[i], wall, None)
+                progress.finished()
+    finally:
+        stop.set()
+        pool.close()
+    return out  # type: ignore[return-value]  # every one filled
 
 
 def _validate_all(

@@ -406,6 +406,9 @@ def _row_of(
     return row
 
 
+#: A run as ``_core.RowPool.take`` gives it: (id, row, rest, error, seconds).
+Taken = tuple[int, str | None, str | None, str | None, float]
+
 #: A run handed to the cache and the tables: its key, its row (None if it
 #: failed), its error, and its row as the cache's JSON if already made.
 Finished = tuple[str, dict[str, Any] | None, str | None, str | None]
@@ -942,11 +945,9 @@ def _execute_local(
     pending: dict[int, str] = {}  # the key of each run submitted and not yet taken
     ids = itertools.count()
 
-    def handed(
-        taken: Sequence[tuple[int, str | None, str | None, str | None]], keys: Sequence[str]
-    ) -> None:
+    def handed(taken: Sequence[Taken], keys: Sequence[str]) -> None:
         results = []
-        for (_, row_json, rest, err), key in zip(taken, keys, strict=True):
+        for (_, row_json, rest, err, _), key in zip(taken, keys, strict=True):
             row = text = None
             if err is None:
                 try:
@@ -969,7 +970,7 @@ def _execute_local(
         if batch:
             pool.submit(batch)
 
-    def keys_of(taken: Sequence[tuple[int, str | None, str | None, str | None]]) -> list[str]:
+    def keys_of(taken: Sequence[Taken]) -> list[str]:
         return [pending.pop(t[0]) for t in taken]
 
     try:

@@ -191,7 +191,7 @@ def test_write_failure_leaves_nothing(small_run, tmp_path, monkeypatch):
     def boom(self, *args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(pd.DataFrame, "to_parquet", boom)
+    monkeypatch.setattr(satcp.frame_files.Frame, "write_parquet", boom)
     out = tmp_path / "new"
     with pytest.raises(OSError):
         small_run.write(out, "parquet")

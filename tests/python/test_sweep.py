@@ -95,7 +95,7 @@ def test_the_core_s_threads_give_run_one_s_rows_and_errors(grid):
     pool.submit(list(enumerate(texts)))
     got = {}
     while len(got) < len(texts):
-        for i, row, rest, err in pool.take(10.0, len(texts) - len(got)):
+        for i, row, rest, err, _ in pool.take(10.0, len(texts) - len(got)):
             got[i] = err if err is not None else sweep._row_of(row, rest, metrics, {})
     pool.close()
     for i, text in enumerate(texts):

@@ -23,21 +23,24 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// What became of a run: its row and the fields asked for (as
-/// `run_json_row` returns them), the scenario's error, or a panic's
-/// message. A run stopped by the flag has no outcome.
+/// `run_json_row` returns them; or its whole results, as `run_json`) with
+/// the seconds it took, the scenario's error, or a panic's message. A run
+/// stopped by the flag has no outcome.
 enum Outcome {
-    Row(String, String),
+    Row(String, String, f64),
     Failed(String),
     Panicked(String),
 }
 
-/// A run of `take`'s list: (id, row, rest, error).
-type Taken = (u64, Option<String>, Option<String>, Option<String>);
+/// A run of `take`'s list: (id, row, rest, error, seconds).
+type Taken = (u64, Option<String>, Option<String>, Option<String>, f64);
 
 /// What every thread of a pool shares.
 struct Settings {
     fields: FieldSet,
     whole: bool,
+    /// Each run's whole results, time series included, instead of its row.
+    results: bool,
     stop: Option<Arc<AtomicBool>>,
     max_memory: f64,
 }
@@ -142,21 +145,25 @@ const STACK_BYTES: usize = 8 << 20;
 #[pymethods]
 impl RowPool {
     /// `workers` threads; each run's row and `fields` (or with `whole`
-    /// the results without time series), as `run_json_row`; `stop`
-    /// stops the runs going on and skips the rest; `max_memory` as
+    /// the results without time series), as `run_json_row`, or with
+    /// `results` its whole results as `run_json` returns them (given no
+    /// trace buffer);
+    /// `stop` stops the runs going on and skips the rest; `max_memory` as
     /// `run_json`'s.
     #[new]
-    #[pyo3(signature = (workers, fields, whole=false, stop=None, max_memory=None))]
+    #[pyo3(signature = (workers, fields, whole=false, stop=None, max_memory=None, results=false))]
     fn new(
         workers: usize,
         fields: Vec<String>,
         whole: bool,
         stop: Option<&StopFlag>,
         max_memory: Option<f64>,
+        results: bool,
     ) -> PyResult<Self> {
         let settings = Arc::new(Settings {
             fields: FieldSet::new(&fields),
             whole,
+            results,
             stop: stop.map(|f| f.flag.clone()),
             max_memory: max_memory.unwrap_or(DEFAULT_MAX_MEMORY_BYTES),
         });
@@ -219,8 +226,8 @@ impl RowPool {
         let mut taken = Vec::with_capacity(outcomes.len());
         for (id, outcome) in outcomes {
             taken.push(match outcome {
-                Outcome::Row(row, rest) => (id, Some(row), Some(rest), None),
-                Outcome::Failed(e) => (id, None, None, Some(e)),
+                Outcome::Row(row, rest, s) => (id, Some(row), Some(rest), None, s),
+                Outcome::Failed(e) => (id, None, None, Some(e), 0.0),
                 Outcome::Panicked(msg) => return Err(PanicException::new_err(msg)),
             });
         }
@@ -268,6 +275,7 @@ fn work(queue: &Jobs, done: &Finished, s: &Settings) {
 
 /// One run; None if the flag stopped it.
 fn run(text: &str, s: &Settings) -> Option<Outcome> {
+    let start = Instant::now();
     let scenario = match satcp_core::scenario::parse_within(text, s.max_memory) {
         Ok(sc) => sc,
         Err(e) => return Some(Outcome::Failed(e.to_string())),
@@ -277,6 +285,11 @@ fn run(text: &str, s: &Settings) -> Option<Outcome> {
         stop: s.stop.clone(),
     };
     let mut r = satcp_core::scenario::run_watched(&scenario, watch).ok()?;
-    let (row, rest) = row_and_rest(&mut r, &s.fields, s.whole);
-    Some(Outcome::Row(row, rest))
+    let (row, rest) = if s.results {
+        let whole = serde_json::to_string(&r).expect("results serialize");
+        (whole, String::new())
+    } else {
+        row_and_rest(&mut r, &s.fields, s.whole)
+    };
+    Some(Outcome::Row(row, rest, start.elapsed().as_secs_f64()))
 }
