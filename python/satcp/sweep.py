@@ -54,7 +54,6 @@ import math
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from json.encoder import encode_basestring_ascii
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -330,8 +329,9 @@ def _key_text(scenario: Mapping[str, Any]) -> str:
 
 
 #: The shape of a run's row: part of its cache key, so that a sweep does
-#: not take rows of another shape from an older cache.
-ROW_FORMAT = 2
+#: not take rows of another shape from an older cache. 3: the cache holds
+#: the core's row as it came, with the sweep's own metrics (_cache_text).
+ROW_FORMAT = 3
 
 
 def _key(key_text: str, row_spec: str = "") -> str:
@@ -410,29 +410,38 @@ def _row_of(
 Taken = tuple[int, str | None, str | None, str | None, float]
 
 #: A run handed to the cache and the tables: its key, its row (None if it
-#: failed), its error, and its row as the cache's JSON if already made.
+#: failed, or if it is to be made of the cache's JSON), its error, and its
+#: row as the cache's JSON if already made.
 Finished = tuple[str, dict[str, Any] | None, str | None, str | None]
 
 
-def _cache_text(
-    row_json: str,
-    row: Mapping[str, Any],
-    metrics: Mapping[str, Metric],
-    functions: Mapping[str, Callable[[Any], float]],
-) -> str:
-    """A run's row in the cache, as JSON: the core's row as it came (with
-    ``first_abort``, which :func:`_read_cache` drops, and a response time
-    of ``null`` for none), then the words and the sweep's own metrics of
-    ``row``. Spares encoding the whole row again (json.dumps of each row
-    cost a fifth of the core's time of a one-second run)."""
+def _cache_text(row_json: str, row: Mapping[str, Any], names: Sequence[str]) -> str:
+    """A run's row in the cache, as JSON: the core's row as it came, then
+    the sweep's own metrics ``names`` of ``row`` (:func:`_finished` makes
+    the table's row of it). Spares encoding the whole row again (json.dumps
+    of each row cost a fifth of the core's time of a one-second run)."""
+    if not names:
+        return row_json
     head = row_json.rstrip()
     assert head.endswith("}"), "the core's row is a JSON object"
-    # json.dumps's own encoding of a string, without its dispatch
-    text = f'{head[:-1]}, "unfinished_cause": {encode_basestring_ascii(row["unfinished_cause"])}'
-    if metrics or functions:
-        own = json.dumps({name: row[name] for name in (*metrics, *functions)})
-        return f"{text}, {own[1:]}"
-    return text + "}"
+    return f"{head[:-1]}, {json.dumps({name: row[name] for name in names})[1:]}"
+
+
+def _finished(core_row: Mapping[str, Any]) -> dict[str, Any]:
+    """:func:`finish_row`, then the sweep's own metrics the row carries
+    (:func:`_cache_text`)."""
+    row = finish_row(core_row)
+    for k, v in core_row.items():
+        if k not in row and k != "first_abort":
+            row[k] = v
+    return row
+
+
+def _finished_rows(texts: Mapping[str, str]) -> dict[str, dict[str, Any]]:
+    """The rows of runs given as the core's rows (JSON), by key: parsed in
+    one pass, the table's rows made of them (:func:`_finished`)."""
+    parsed = json.loads(f"[{','.join(texts.values())}]")
+    return {key: _finished(core) for key, core in zip(texts, parsed, strict=True)}
 
 
 def finish_row(core_row: Mapping[str, Any]) -> dict[str, Any]:
@@ -507,13 +516,11 @@ def _read_cache(cache: Path) -> dict[str, dict[str, Any]]:
 
 
 def _cached_row(row: dict[str, Any]) -> dict[str, Any]:
-    """A row of the cache as :func:`finish_row` makes it: the core's row
-    (:func:`_cache_text`) without ``first_abort`` and with NaN for no
-    response time."""
-    row.pop("first_abort", None)
-    if "response_time_s" in row and row["response_time_s"] is None:
-        row["response_time_s"] = math.nan
-    return row
+    """A row of the cache as the tables take it: the core's row
+    (:func:`_cache_text`, which has ``first_abort``) made into the table's
+    row; a row finished before it was written (a Dask worker's,
+    :func:`run_one`), as it is."""
+    return _finished(row) if "first_abort" in row else row
 
 
 def _open_cache_log(cache: Path):
@@ -697,6 +704,7 @@ def _run_sweep(
 
     cache.mkdir(parents=True, exist_ok=True)
     failed: list[str] = []
+    fresh: dict[str, str] = {}  # the core's row (JSON) of each run computed here
 
     with _open_cache_log(cache) as log:
 
@@ -705,15 +713,19 @@ def _run_sweep(
             for key, row, err, row_text in results:
                 if err is not None:
                     failed.append(f"{key}: {err}")
+                    continue
+                text = json.dumps(row) if row_text is None else row_text
+                lines.append(f'{{"run": "{key}", "row": {text}}}\n')
+                if row is None:
+                    fresh[key] = text  # made into its row with the others, below
                 else:
-                    text = json.dumps(row) if row_text is None else row_text
-                    lines.append(f'{{"run": "{key}", "row": {text}}}\n')
                     have[key] = row
             log.write("".join(lines))
             log.flush()
 
         settings = _RunSettings(max_memory, sweep.metrics, sweep.functions)
         _execute(todo(), n_todo, done, workers, client, progress, settings)
+    have.update(_finished_rows(fresh))
     runs = [
         {**point, "seed": seed, "run": key, **have[key]}
         for point, seed, key in index
@@ -941,6 +953,7 @@ def _execute_local(
     limit = _queued(n, n_todo)
     stop = _core.StopFlag()
     metrics, functions = settings.metrics, settings.functions
+    own = [*metrics, *functions]  # the sweep's own metrics
     pool = _core.RowPool(n, _fields(metrics), bool(functions), stop, settings.max_memory)
     pending: dict[int, str] = {}  # the key of each run submitted and not yet taken
     ids = itertools.count()
@@ -949,10 +962,12 @@ def _execute_local(
         results = []
         for (_, row_json, rest, err, _), key in zip(taken, keys, strict=True):
             row = text = None
-            if err is None:
+            if err is None and not own:
+                text = row_json  # the row is made at the end, all in one pass
+            elif err is None:
                 try:
                     row = _row_of(row_json, rest, metrics, functions)
-                    text = _cache_text(row_json, row, metrics, functions)
+                    text = _cache_text(row_json, row, own)
                 except Exception as e:  # a metric's own error, reported per run
                     err = str(e)
             results.append((key, row, err, text))
