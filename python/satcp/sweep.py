@@ -223,10 +223,6 @@ class _PointRuns:
         else:  # the mark's digits occur elsewhere in the scenario
             self._sc = sc
 
-    def key(self, seed: int) -> str:
-        """The run's cache key (:func:`run_key`)."""
-        return self.keys([seed])[0]
-
     def keys(self, seeds: Sequence[int]) -> list[str]:
         """The runs' cache keys (:func:`run_key`): the text before the seed
         hashed once, a copy of that hash finishing each."""
