@@ -81,6 +81,7 @@ impl ErrorsConfig {
         };
         let m = ErrorModel {
             memoryless: Some(memoryless).filter(|m| !m.is_ideal()),
+            error_rates: RecentErrorRates::EMPTY,
             rng: streams.rng("link"),
             burst: self
                 .gilbert_elliott
@@ -158,7 +159,12 @@ impl Memoryless {
     /// Draws the fate of one packet. Each mechanism draws only when enabled,
     /// so turning one on does not shift another's random sequence.
     pub fn fate(&self, bytes: u32, rng: &mut RngStream) -> Fate {
-        if rng.bernoulli(self.per(bytes)) {
+        self.fate_with_per(self.per(bytes), rng)
+    }
+
+    /// `fate` given the packet's error rate (`per`).
+    fn fate_with_per(&self, per: f64, rng: &mut RngStream) -> Fate {
+        if rng.bernoulli(per) {
             return Fate::Corrupted;
         }
         if rng.bernoulli(self.loss) {
@@ -176,11 +182,41 @@ impl Memoryless {
     }
 }
 
+/// The packet error rates of the last two packet sizes. A direction
+/// carries mostly two sizes (full segments and pure ACKs), and its rate,
+/// `ln_1p` and `exp_m1` per packet, was 3 % of a TCP-R run. A rate found
+/// here is the one computed for that size, bit for bit.
+#[derive(Clone, Copy)]
+struct RecentErrorRates {
+    /// (bytes, rate), the latest first; u32::MAX: no size yet.
+    sizes: [(u32, f64); 2],
+}
+
+impl RecentErrorRates {
+    const EMPTY: RecentErrorRates = RecentErrorRates {
+        sizes: [(u32::MAX, 0.0); 2],
+    };
+
+    #[inline]
+    fn rate(&mut self, bytes: u32, compute: impl FnOnce(u32) -> f64) -> f64 {
+        let [latest, other] = &mut self.sizes;
+        if latest.0 != bytes {
+            std::mem::swap(latest, other);
+            if latest.0 != bytes {
+                *latest = (bytes, compute(bytes));
+            }
+        }
+        latest.1
+    }
+}
+
 /// What the `errors` and `reorder` tables do to the packets of one link
 /// direction. A perfect link holds none (`Link::errors`) and is not asked.
 pub struct ErrorModel {
     /// None when it would draw nothing.
     memoryless: Option<Memoryless>,
+    /// The memoryless model's error rates by size.
+    error_rates: RecentErrorRates,
     /// The memoryless model's stream (`link/<link>/<dir>`).
     rng: RngStream,
     burst: Option<GilbertElliott>,
@@ -215,7 +251,10 @@ impl ErrorModel {
             return Fate::DELIVERED;
         }
         let mut fate = match &self.memoryless {
-            Some(m) => m.fate(size, &mut self.rng),
+            Some(m) => {
+                let per = self.error_rates.rate(size, |b| m.per(b));
+                m.fate_with_per(per, &mut self.rng)
+            }
             None => Fate::DELIVERED,
         };
         if self.burst.is_some() || self.schedule.is_some() {
@@ -290,6 +329,23 @@ mod tests {
             },
             ..Default::default()
         })
+    }
+
+    #[test]
+    fn recent_error_rates_are_the_computed_ones() {
+        // Sizes alternating, repeating and new: each rate is the one
+        // computed for its size, and only a size not among the last two
+        // is computed again.
+        let mut rates = RecentErrorRates::EMPTY;
+        let mut computed = vec![];
+        for bytes in [1500, 40, 40, 1500, 40, 576, 1500, 576, 40] {
+            let got = rates.rate(bytes, |b| {
+                computed.push(b);
+                packet_error_rate(1e-5, b)
+            });
+            assert_eq!(got, packet_error_rate(1e-5, bytes));
+        }
+        assert_eq!(computed, [1500, 40, 576, 1500, 40]);
     }
 
     #[test]
