@@ -27,6 +27,27 @@ fn counter(ep: &TcpEndpoint, name: &str) -> u64 {
         .1
 }
 
+proptest::proptest! {
+    /// The quantile is the k-th smallest of the last samples (k = the
+    /// fraction FA of them, rounded up), as sorting them gives it.
+    #[test]
+    fn quantile_is_the_sorted_samples_kth(
+        lengths in proptest::collection::vec(0u32..40, 1..120),
+        fa in 0.01f64..=1.0,
+        capacity in 1usize..50,
+    ) {
+        let mut r = Reordering::new(fa, capacity, 3, 1000);
+        for (i, &l) in lengths.iter().enumerate() {
+            r.add_sample(l);
+            let mut kept: Vec<u32> = lengths[(i + 1).saturating_sub(capacity)..=i].to_vec();
+            kept.sort_unstable();
+            let k = ((fa * kept.len() as f64) - 1e-9).ceil().clamp(1.0, kept.len() as f64) as usize;
+            proptest::prop_assert_eq!(r.quantile(), Some(kept[k - 1]));
+            proptest::prop_assert_eq!(r.dupthresh(), (kept[k - 1] + 1).clamp(3, 1000));
+        }
+    }
+}
+
 #[test]
 fn dupthresh_is_one_plus_the_fa_quantile_of_the_lengths() {
     let mut r = Reordering::new(0.9, 100, 3, 1000);
