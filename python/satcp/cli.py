@@ -657,6 +657,7 @@ def _need_dask() -> None:
 
 def _cmd_compare(args: argparse.Namespace) -> int:
     from . import compare, progress
+    from ._gc_policy import few_collections
 
     presets = args.preset or list(compare.PRESETS)
     for name in presets:
@@ -671,7 +672,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         raise UsageError(f"--workers: {args.workers} must be at least 1")
     out = args.out or compare.DEFAULT_OUT
     try:
-        with progress.runs("compare"):
+        with progress.runs("compare"), few_collections():
             rows, paths = compare.compare(
                 out, presets, seconds, tuple(range(1, seeds + 1)), args.workers
             )
@@ -688,6 +689,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 def _cmd_reproduce(args: argparse.Namespace) -> int:
     from . import progress
     from . import reproduce as registry
+    from ._gc_policy import few_collections
     from .reproduce.experiment import MissingPart
     from .reproduce.experiment import Report as EngineReport
 
@@ -708,7 +710,8 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     _check_out_dir(out)
     kwargs = {"quick": args.quick} if entry.quick else {}
     try:
-        with progress.runs(f"reproduce {args.what}"):  # the engine's parts report to it
+        # the engine's parts report to the progress bar
+        with progress.runs(f"reproduce {args.what}"), few_collections():
             report = what.reproduce(out_dir=out, workers=args.workers, **kwargs)
     except OSError as e:
         raise UsageError(_os_error(e)) from None
