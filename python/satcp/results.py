@@ -47,6 +47,8 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+import orjson
+
 from ._fsutil import text_writer, write_files_atomically
 from .frame_files import csv_text, write_parquet
 
@@ -99,7 +101,10 @@ class Results:
     ) -> None:
         if isinstance(results, str):
             self.raw_json = results
-            self.raw: dict[str, Any] = json.loads(results)
+            # orjson: the same objects as json.loads (its floats are
+            # correctly rounded too), in about half the time: a reproduction
+            # of Peach parses 570 MB of results.
+            self.raw: dict[str, Any] = orjson.loads(results)
         else:
             self.raw = dict(results)
             self.raw_json = json.dumps(self.raw)
