@@ -118,11 +118,11 @@ pub struct Red {
 /// The idle-time decay factors already computed, by idle time (ns). Arrivals
 /// at an empty queue are mostly spaced by a few recurring gaps (a sender's
 /// pace, the bottleneck's, multiples of them): in TCP-R's runs 57 % of the
-/// idle times were one value and 95 % had come before, but one remembered
-/// value missed every other time as the gaps alternate, and the division
-/// and `powf` of a miss were a tenth of the run. So they are kept in a
-/// small direct-mapped table; the same idle time gives the same factor,
-/// bit for bit, whether it is computed or found.
+/// idle times were one value and 85 % had come before at the same queue,
+/// but one remembered value missed every other time as the gaps alternate,
+/// and the division and `powf` of a miss were a tenth of the run. So they
+/// are kept in a small direct-mapped table; the same idle time gives the
+/// same factor, bit for bit, whether it is computed or found.
 struct IdleDecays {
     slots: Box<[(u64, f64); IDLE_DECAY_SLOTS]>,
 }
