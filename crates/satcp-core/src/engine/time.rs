@@ -36,7 +36,7 @@ impl SimTime {
 /// fraction, so rounding half away from zero is `i + (fraction >= 0.5)`.
 #[inline]
 fn round_to_u64(x: f64) -> u64 {
-    if x >= 9.223_372_036_854_775_808e18 {
+    if x >= (1u64 << 63) as f64 {
         return x.round() as u64; // 2^63 and above (saturating as before)
     }
     let i = x as u64;
