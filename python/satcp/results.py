@@ -47,8 +47,6 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-import orjson
-
 from ._fsutil import text_writer, write_files_atomically
 from .frame_files import csv_text, write_parquet
 
@@ -56,6 +54,23 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["FORMATS", "TABLES", "Results"]
+
+#: Results JSON at least this long is parsed with orjson (see _parse).
+ORJSON_FROM_CHARS = 1 << 20
+
+
+def _parse(text: str) -> Any:
+    """The results JSON as Python objects. orjson gives the same objects
+    as ``json.loads`` (its floats are correctly rounded too) in about half
+    the time on large results (a reproduction of Peach parses 570 MB), but
+    importing it takes some 11 ms, more than ``json.loads`` spends on a
+    short run's few kilobytes (``satcp run`` stays under 100 ms)."""
+    if len(text) >= ORJSON_FROM_CHARS:
+        import orjson
+
+        return orjson.loads(text)
+    return json.loads(text)
+
 
 TABLES = (
     "transfers",
@@ -101,10 +116,7 @@ class Results:
     ) -> None:
         if isinstance(results, str):
             self.raw_json = results
-            # orjson: the same objects as json.loads (its floats are
-            # correctly rounded too), in about half the time: a reproduction
-            # of Peach parses 570 MB of results.
-            self.raw: dict[str, Any] = orjson.loads(results)
+            self.raw: dict[str, Any] = _parse(results)
         else:
             self.raw = dict(results)
             self.raw_json = json.dumps(self.raw)

@@ -1,13 +1,16 @@
-"""Results parse the core's JSON with orjson: the same objects, types
-included, as the standard library's json.loads."""
+"""Results parse the core's JSON with orjson when it is long, else with
+json.loads: the same objects, types included."""
 
 import json
+import subprocess
+import sys
 
 import pytest
 from conftest import FTP, HTTP
 
 import satcp
 from satcp import _core
+from satcp import results as results_module
 from satcp.results import Results
 from satcp.scenario import load, to_json
 
@@ -35,7 +38,9 @@ def _same(a, b):
         (HTTP, {"duration_s": 30.0}),
     ],
 )
-def test_results_parse_like_json_loads(path, overrides):
+def test_results_parse_like_json_loads(monkeypatch, path, overrides):
+    # Every text through orjson, as long results are.
+    monkeypatch.setattr(results_module, "ORJSON_FROM_CHARS", 0)
     sc = load(path)
     sc.update(overrides)
     text = _core.run_json(to_json(sc))
@@ -44,7 +49,8 @@ def test_results_parse_like_json_loads(path, overrides):
     assert r.raw_json is text
 
 
-def test_numbers_at_the_edges_parse_alike():
+def test_numbers_at_the_edges_parse_alike(monkeypatch):
+    monkeypatch.setattr(results_module, "ORJSON_FROM_CHARS", 0)
     # Shortest round-trip floats, subnormals, halves and the largest
     # unsigned counters the core writes.
     text = json.dumps(
@@ -56,3 +62,15 @@ def test_numbers_at_the_edges_parse_alike():
     )
     _same(Results(text).raw, json.loads(text))
     assert satcp.Results is Results
+
+
+def test_short_results_do_not_import_orjson():
+    # A short run's results: json.loads, without orjson's import (its 11 ms
+    # would be a tenth of `satcp run`'s whole process).
+    code = (
+        "import sys, satcp\n"
+        "from satcp.results import Results\n"
+        'Results(\'{"name": "x", "events": 1}\')\n'
+        "assert 'orjson' not in sys.modules, 'orjson imported'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
