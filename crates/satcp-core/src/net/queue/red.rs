@@ -182,10 +182,11 @@ impl Red {
         match self.idle_since {
             Some(t) if self.q.is_empty() => {
                 let idle = now.0.saturating_sub(t.0);
-                let packet_time = self.idle_packet_time.0.max(1) as f64;
-                self.avg *= self
-                    .decays
-                    .factor(idle, |idle| (1.0 - w).powf(idle as f64 / packet_time));
+                let packet_time = self.idle_packet_time.0.max(1);
+                // The conversions and the division only on a miss.
+                self.avg *= self.decays.factor(idle, |idle| {
+                    (1.0 - w).powf(idle as f64 / packet_time as f64)
+                });
             }
             _ => self.avg = (1.0 - w) * self.avg + w * self.q.len() as f64,
         }
