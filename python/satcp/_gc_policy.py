@@ -26,12 +26,17 @@ THRESHOLDS = (10_000, 20, 20)
 @contextmanager
 def few_collections() -> Iterator[None]:
     """Within the block: the objects that exist at its start frozen, and
-    :data:`THRESHOLDS`; both as before afterwards."""
+    :data:`THRESHOLDS`; both as before afterwards. A process that froze
+    objects itself (``gc.freeze`` has no partial undo) keeps its frozen
+    set: only the thresholds change then."""
     before = gc.get_threshold()
-    gc.freeze()
+    freeze = gc.get_freeze_count() == 0
+    if freeze:
+        gc.freeze()
     gc.set_threshold(*THRESHOLDS)
     try:
         yield
     finally:
         gc.set_threshold(*before)
-        gc.unfreeze()
+        if freeze:
+            gc.unfreeze()

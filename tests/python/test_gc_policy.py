@@ -31,3 +31,15 @@ def test_few_collections_restores_after_an_error():
         pass
     assert gc.get_threshold() == before
     assert gc.get_freeze_count() == 0
+
+
+def test_a_process_that_froze_objects_keeps_them_frozen():
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        assert frozen > 0
+        with few_collections():
+            assert gc.get_threshold() == THRESHOLDS
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()
