@@ -1,16 +1,20 @@
 """The reproductions' metrics that sum the results' flow rows
-(``peach.functions.flow_goodputs``, ``metrics.flow_rates``) give what the
-flows table gives: they read the rows instead of building the table only for
-speed (docs/performance.md, "The paper set")."""
+(``peach.functions.flow_goodputs``, ``metrics.flow_rates``,
+``adalr.functions.lossy_metrics``) give what the tables give: they read
+the rows instead of building the tables only for speed
+(docs/performance.md, "The paper set")."""
 
 from __future__ import annotations
+
+import math
 
 import pytest
 
 import satcp
+from satcp.reproduce.adalr.functions import lossy_metrics, satellite_link
 from satcp.reproduce.metrics import flow_rates
 from satcp.reproduce.peach.functions import MSS, flow_goodputs
-from satcp.topology import peach_sec5
+from satcp.topology import peach_sec5, thesis_network
 
 
 @pytest.fixture(scope="module")
@@ -49,3 +53,56 @@ def test_flow_rates_are_the_flows_tables_sums(web_run, variant):
     )
     assert expected[1] > 0  # losses: the counters are not all zero
     assert flow_rates(web_run, 30.0, variant) == expected
+
+
+def _lossy_metrics_from_tables(app, run):
+    """``lossy_metrics`` as it read the data frames before it read rows."""
+    down, flows = satellite_link(run), run.flows
+    out = {}
+    if app == "ftp":
+        rt, f = run.transfers.iloc[0]["response_time_s"], flows.iloc[0]
+        out["ftp_response_time_s"] = float(rt) if rt is not None and rt == rt else math.nan
+        out["goodput_bps"] = float(f["goodput_bps"])
+        out["tcp_throughput_Bps"] = float(f["throughput_bps"]) / 8.0
+        out["link_throughput_bps"] = float(down["throughput_bps"])
+        out["link_utilization_pct"] = 100.0 * float(down["utilization"])
+        out["ftp_retransmitted_segments"] = float(f["server_retransmitted_segments"])
+    else:
+        times = run.response_times("http")
+        out["http_page_response_time_s"] = float(times.mean()) if len(times) else math.nan
+        pages = int((run.transfers["kind"] == "http").sum())
+        out["http_pages_unfinished"] = float(pages - len(times))
+    out[f"{app}_timeouts"] = float(flows["server_timeouts"].sum())
+    out[f"{app}_recovery_episodes"] = float(flows["server_fast_retransmits"].sum())
+    out[f"{app}_queue_drops"] = float(down["queue_drops"])
+    return out
+
+
+@pytest.mark.parametrize(
+    ("app", "duration_s"),
+    [("ftp", None), ("ftp", 20.0), ("http", 300.0)],
+    ids=["ftp-finished", "ftp-unfinished", "http"],
+)
+def test_lossy_metrics_read_from_rows_are_the_tables(app, duration_s):
+    """An FTP download that finishes and one cut short (no response
+    time), and HTTP pages over many connections, with bit errors and a
+    small gateway buffer (drops, timeouts, recoveries)."""
+    sc = thesis_network(
+        app,
+        variant="sack",
+        file_bytes=2_000_000,
+        gateway_buffer_packets=2,
+        satellite_ber=1e-6,
+        sample_interval_s=0.0,
+        duration_s=duration_s,
+    )
+    run = satcp.run(sc)
+    mine, expected = lossy_metrics(app, run), _lossy_metrics_from_tables(app, run)
+    assert list(mine) == list(expected)
+    for k, v in expected.items():
+        assert mine[k] == v or (math.isnan(mine[k]) and math.isnan(v)), k
+    assert mine[f"{app}_recovery_episodes"] > 0 and mine[f"{app}_queue_drops"] > 0
+    if app == "http":
+        assert len(run.raw["flows"]) > 1  # a connection per page
+    if duration_s == 20.0:
+        assert math.isnan(mine["ftp_response_time_s"])
