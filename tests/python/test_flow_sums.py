@@ -1,6 +1,6 @@
 """The reproductions' metrics that sum the results' flow rows
-(``peach.functions.flow_goodputs``, ``metrics.flow_rates``,
-``adalr.functions.lossy_metrics``) give what the tables give: they read
+(``peach.functions.flow_goodputs`` and ``web_run``,
+``metrics.flow_rates``, ``adalr.functions.lossy_metrics``) give what the tables give: they read
 the rows instead of building the tables only for speed
 (docs/performance.md, "The paper set")."""
 
@@ -14,6 +14,7 @@ import satcp
 from satcp.reproduce.adalr.functions import lossy_metrics, satellite_link
 from satcp.reproduce.metrics import flow_rates
 from satcp.reproduce.peach.functions import MSS, flow_goodputs
+from satcp.reproduce.peach.functions import web_run as web_run_of
 from satcp.topology import peach_sec5, thesis_network
 
 
@@ -38,6 +39,18 @@ def test_flow_goodputs_is_the_flows_tables_sum_per_application(web_run):
     expected = [float(b) / MSS / float(web_run.end_time_s) for b in per_app]
     assert len(expected) == 3
     assert flow_goodputs(web_run) == expected
+
+
+def test_web_run_reads_the_transfers_tables_times(web_run):
+    tr = web_run.transfers
+    done = tr["response_time_s"].dropna().astype(float)
+    assert 0 < len(done) < len(tr)  # finished transfers and unfinished ones
+    total = float(sum(done))
+    mine = web_run_of(web_run, 20)
+    assert (mine.transfers, mine.completed) == (len(tr), len(done))
+    assert mine.t_avg == total / len(done)
+    assert mine.transfer_goodput == 20 * len(done) / total
+    assert mine.goodput == sum(flow_goodputs(web_run))
 
 
 @pytest.mark.parametrize("variant", [None, "sack", "peach-sack"])

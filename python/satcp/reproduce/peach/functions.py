@@ -308,8 +308,10 @@ class WebRun:
 
 
 def web_run(run: Any, segments: int) -> WebRun:
-    tr = run.transfers
-    done = tr["response_time_s"].dropna().astype(float) if not tr.empty else []
+    # From the results' rows, not the transfers table (a web run has
+    # thousands): the same times, summed in the same order.
+    tr = run.raw.get("transfers") or []
+    done = [float(t["response_time_s"]) for t in tr if _finished(t.get("response_time_s"))]
     total = float(sum(done))
     return WebRun(
         len(tr),
@@ -318,6 +320,12 @@ def web_run(run: Any, segments: int) -> WebRun:
         sum(flow_goodputs(run)),
         segments * len(done) / total if total else math.nan,
     )
+
+
+def _finished(response_time: Any) -> bool:
+    """Whether a transfer's response time is there (the table's
+    ``dropna``: neither missing nor NaN)."""
+    return response_time is not None and response_time == response_time
 
 
 # --- Fig. 17: acked_i(t) ----------------------------------------------------------------
