@@ -12,6 +12,7 @@ import numpy as np
 __all__ = [
     "completion_s",
     "delivery_rate",
+    "finished",
     "flow_rates",
     "link_stat",
     "mean_response_s",
@@ -28,6 +29,12 @@ def completion_s(run: Any, transfers: int) -> float:
     if len(tr) != transfers or tr["response_time_s"].isna().any():
         raise RuntimeError(f"{run.name}: not every transfer completed")
     return float(tr["response_time_s"].max())
+
+
+def finished(response_time: Any) -> bool:
+    """Whether a transfer row's response time is there: neither missing
+    nor NaN (what the transfers table's ``dropna`` keeps)."""
+    return response_time is not None and response_time == response_time
 
 
 def queue_drops(run: Any) -> int:

@@ -20,6 +20,7 @@ import pandas as pd
 from ...stats import jain_index, maxmin_fairness, mean_ci95
 from ...topology import THESIS_FAIRNESS
 from ..claims import DEFAULT_TOLERANCE
+from ..metrics import finished
 from ..plotstyle import new_figure
 from ..tables import diff_pct
 
@@ -228,7 +229,7 @@ def lossy_metrics(app: str, run: Any) -> dict[str, float]:
     out: dict[str, float] = {}
     if app == "ftp":
         rt, f = transfers[0].get("response_time_s"), flows[0]
-        out["ftp_response_time_s"] = float(rt) if rt is not None and rt == rt else math.nan
+        out["ftp_response_time_s"] = float(rt) if finished(rt) else math.nan
         out["goodput_bps"] = float(f["goodput_bps"])
         out["tcp_throughput_Bps"] = float(f["throughput_bps"]) / 8.0
         out["link_throughput_bps"] = float(down["throughput_bps"])

@@ -18,6 +18,7 @@ from typing import Any
 
 from ...stats import jain_index
 from ...topology import PEACH_NETWORK, peach_sender_delays
+from ..metrics import finished
 
 __all__ = [
     "acked",
@@ -311,7 +312,7 @@ def web_run(run: Any, segments: int) -> WebRun:
     # From the results' rows, not the transfers table (a web run has
     # thousands): the same times, summed in the same order.
     tr = run.raw.get("transfers") or []
-    done = [float(t["response_time_s"]) for t in tr if _finished(t.get("response_time_s"))]
+    done = [float(t["response_time_s"]) for t in tr if finished(t.get("response_time_s"))]
     total = float(sum(done))
     return WebRun(
         len(tr),
@@ -320,12 +321,6 @@ def web_run(run: Any, segments: int) -> WebRun:
         sum(flow_goodputs(run)),
         segments * len(done) / total if total else math.nan,
     )
-
-
-def _finished(response_time: Any) -> bool:
-    """Whether a transfer's response time is there (the table's
-    ``dropna``: neither missing nor NaN)."""
-    return response_time is not None and response_time == response_time
 
 
 # --- Fig. 17: acked_i(t) ----------------------------------------------------------------
