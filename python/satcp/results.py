@@ -53,7 +53,7 @@ from .frame_files import csv_text, write_parquet
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["FORMATS", "TABLES", "Results"]
+__all__ = ["FORMATS", "TABLES", "Results", "flat_row"]
 
 #: Results JSON at least this long is parsed with orjson (see _parse).
 ORJSON_FROM_CHARS = 1 << 20
@@ -83,6 +83,25 @@ TABLES = (
     "warnings",
 )
 FORMATS = ("csv", "parquet")
+
+
+# The nested dicts of the flows' and links' rows, and the column prefix each
+# gets in the table.
+_NESTED: dict[str, dict[str, str]] = {
+    "flows": {
+        "server": "server_",
+        "client": "client_",
+        "variant_counters": "counter_",
+        "recovery_counters": "recovery_",
+    },
+    "links": {"stats": "", "dvbs2": "dvbs2_", "dvbrcs2": "dvbrcs2_"},
+}
+
+
+def flat_row(table: str, row: Mapping[str, Any]) -> dict[str, Any]:
+    """One row of the results' ``flows`` or ``links`` as its table has it
+    (the nested counters moved into the row), without building the table."""
+    return _flatten([row], _NESTED[table])[0]
 
 
 def _flatten(rows: Sequence[Mapping[str, Any]], nested: Mapping[str, str]) -> list[dict[str, Any]]:
@@ -160,20 +179,8 @@ class Results:
         dict of columns (the series)."""
         if name == "transfers":
             return self.raw.get("transfers") or []
-        if name == "flows":
-            return _flatten(
-                self.raw.get("flows") or [],
-                {
-                    "server": "server_",
-                    "client": "client_",
-                    "variant_counters": "counter_",
-                    "recovery_counters": "recovery_",
-                },
-            )
-        if name == "links":
-            return _flatten(
-                self.raw.get("links") or [], {"stats": "", "dvbs2": "dvbs2_", "dvbrcs2": "dvbrcs2_"}
-            )
+        if name in _NESTED:
+            return _flatten(self.raw.get(name) or [], _NESTED[name])
         if name in ("flow_series", "link_series"):
             return self.raw.get(name) or {}
         if name in ("stalls", "apps", "warnings", "pep"):

@@ -70,7 +70,8 @@ def test_flow_rates_are_the_flows_tables_sums(web_run, variant):
 
 def _lossy_metrics_from_tables(app, run):
     """``lossy_metrics`` as it read the data frames before it read rows."""
-    down, flows = satellite_link(run), run.flows
+    links, flows = run.links, run.flows
+    down = links[(links["from"] == "gateway") & (links["to"] == "client")].iloc[0]
     out = {}
     if app == "ftp":
         rt, f = run.transfers.iloc[0]["response_time_s"], flows.iloc[0]
@@ -119,3 +120,19 @@ def test_lossy_metrics_read_from_rows_are_the_tables(app, duration_s):
         assert len(run.raw["flows"]) > 1  # a connection per page
     if duration_s == 20.0:
         assert math.isnan(mine["ftp_response_time_s"])
+
+
+def test_satellite_link_is_the_links_tables_row():
+    """The downlink's row built from the results' row has the table row's
+    columns and values (with bit errors: the counters are not all zero)."""
+    sc = thesis_network(
+        "ftp", variant="sack", file_bytes=500_000, satellite_ber=1e-6, sample_interval_s=0.0
+    )
+    run = satcp.run(sc)
+    links = run.links
+    table_row = links[(links["from"] == "gateway") & (links["to"] == "client")].iloc[0]
+    mine = satellite_link(run)
+    assert list(mine.index) == list(table_row.index)
+    assert mine["corrupted"] > 0 and mine["link"] == table_row["link"]
+    for column, value in mine.items():
+        assert value == table_row[column], column

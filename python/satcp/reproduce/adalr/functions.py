@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 
 import pandas as pd
 
+from ...results import flat_row
 from ...stats import jain_index, maxmin_fairness, mean_ci95
 from ...topology import THESIS_FAIRNESS
 from ..claims import DEFAULT_TOLERANCE
@@ -51,9 +52,9 @@ __all__ = [
 
 
 def satellite_link(run: Any) -> pd.Series:
-    """The links row of the satellite downlink (gateway -> client)."""
-    links = run.links
-    return links[(links["from"] == "gateway") & (links["to"] == "client")].iloc[0]
+    """The links row of the satellite downlink (gateway -> client), with
+    the links table's columns."""
+    return pd.Series(flat_row("links", satellite_link_row(run)))
 
 
 def satellite_link_row(run: Any) -> dict[str, Any]:
