@@ -8,6 +8,7 @@ pub mod diagnosis;
 pub mod emulate;
 pub mod links;
 pub mod node_graph;
+pub mod projection;
 pub mod result_fields;
 pub mod results;
 pub mod run_row;

@@ -6,6 +6,7 @@
 //! (issue 33). `FieldSet` keeps only the named fields, so the caller
 //! parses a few hundred bytes instead of a few kilobytes.
 
+use super::projection::Picked;
 use super::results::{FlowRow, LinkRow, RunResult, TransferRow};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -52,39 +53,35 @@ impl FieldSet {
         }
     }
 
-    /// The fields of `results` these name, as JSON text. Only the tables
-    /// named are serialized (a flow's row alone has some sixty numbers).
+    /// The fields of `results` these name, as JSON text, in the order the
+    /// results have them (`projection`: only what is named is serialized).
     pub fn project_results(&self, results: &RunResult) -> String {
-        let out: Map<String, Value> = self
-            .children
-            .iter()
-            .filter_map(|(k, sub)| top_level(results, k).map(|v| (k.clone(), sub.project(&v))))
-            .collect();
-        Value::Object(out).to_string()
+        serde_json::to_string(&Picked {
+            value: results,
+            fields: self,
+        })
+        .expect("results serialize")
     }
-}
 
-/// One top-level field of the results, serialized alone; None for a name
-/// the results do not have (`every_top_level_field_is_known` checks the
-/// list against the serialized results).
-fn top_level(r: &RunResult, key: &str) -> Option<Value> {
-    let v = match key {
-        "name" => serde_json::to_value(&r.name),
-        "seed" => serde_json::to_value(r.seed),
-        "end_time_s" => serde_json::to_value(r.end_time_s),
-        "events" => serde_json::to_value(r.events),
-        "apps_done" => serde_json::to_value(r.apps_done),
-        "transfers" => serde_json::to_value(&r.transfers),
-        "flows" => serde_json::to_value(&r.flows),
-        "links" => serde_json::to_value(&r.links),
-        "flow_series" => serde_json::to_value(&r.flow_series),
-        "link_series" => serde_json::to_value(&r.link_series),
-        "stalls" => serde_json::to_value(&r.stalls),
-        "apps" => serde_json::to_value(&r.apps),
-        "warnings" => serde_json::to_value(&r.warnings),
-        _ => return None,
-    };
-    Some(v.expect("results serialize"))
+    /// Whether the value here is kept whole (a path ended here).
+    pub fn is_whole(&self) -> bool {
+        self.whole
+    }
+
+    /// The fields to keep of an enum variant's data: those under its name,
+    /// or none.
+    pub fn variant(&self, name: &str) -> &FieldSet {
+        static NOTHING: FieldSet = FieldSet {
+            whole: false,
+            children: BTreeMap::new(),
+        };
+        self.child(name).unwrap_or(&NOTHING)
+    }
+
+    /// The fields to keep of the field `name` (None: it is left out).
+    pub fn child(&self, name: &str) -> Option<&FieldSet> {
+        self.children.get(name)
+    }
 }
 
 /// One row of each table with every field the row type always has (the
