@@ -175,13 +175,30 @@ def _interruptible(call: Any, watch: Any = None) -> Any:
 
 
 def _run_resolved(
-    sc: dict[str, Any], text: str, stop: Any = None, max_memory: float | None = None
+    sc: dict[str, Any],
+    text: str,
+    stop: Any = None,
+    max_memory: float | None = None,
+    fields: Sequence[str] | None = None,
 ) -> Results:
     """Runs a resolved scenario; ``stop``, a ``_core.StopFlag``, is given by
     callers that run several in threads (they handle Ctrl-C), else the run
-    is :func:`_interruptible`."""
+    is :func:`_interruptible`. ``fields`` (:func:`satcp.results.picked_fields`;
+    not with a trace): the results cut down to them by the core, which then
+    neither writes nor this thread parses the rest (a web run's flow rows
+    are megabytes)."""
     trace = _trace_buffer(sc)
     t0 = _time.perf_counter()
+    if fields is not None and trace is None:
+
+        def call(flag: Any) -> str:
+            return _core.run_json_row(text, list(fields), False, flag, max_memory)[1]
+
+        out = call(stop) if stop is not None else _interruptible(call)
+        wall = _time.perf_counter() - t0
+        from .results import Results
+
+        return Results(out, scenario=sc, wall_time_s=wall, fields=fields)
     if stop is not None:
         out = _core.run_json(text, stop, max_memory, trace)
     else:
@@ -431,13 +448,17 @@ def _run_name(i: int, seeds: Sequence[int] | None) -> str:
 
 
 def _run_counted(
-    sc: dict[str, Any], text: str, stop: Any = None, max_memory: float | None = None
+    sc: dict[str, Any],
+    text: str,
+    stop: Any = None,
+    max_memory: float | None = None,
+    fields: Sequence[str] | None = None,
 ) -> Results:
     """:func:`_run_resolved`, reported to the open progress bar."""
     from . import progress
 
     try:
-        r = _run_resolved(sc, text, stop, max_memory)
+        r = _run_resolved(sc, text, stop, max_memory, fields)
     except BaseException:
         progress.finished(ok=False)
         raise

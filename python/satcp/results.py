@@ -53,7 +53,7 @@ from .frame_files import csv_text, write_parquet
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["FORMATS", "TABLES", "Results", "flat_row"]
+__all__ = ["FORMATS", "SCALARS", "TABLES", "Results", "flat_row", "picked_fields"]
 
 #: Results JSON at least this long is parsed with orjson (see _parse).
 ORJSON_FROM_CHARS = 1 << 20
@@ -83,6 +83,63 @@ TABLES = (
     "warnings",
 )
 FORMATS = ("csv", "parquet")
+
+
+#: The results' single values: kept whatever fields the results are cut
+#: down to (:func:`picked_fields`).
+SCALARS = ("name", "seed", "end_time_s", "events", "apps_done")
+
+
+def picked_fields(fields: Sequence[str]) -> tuple[str, ...]:
+    """The dotted paths of results fields (``"flows.client.bytes_delivered"``,
+    ``"transfers.response_time_s"``, ``"end_time_s"``) as the core's
+    ``run_json_row`` cuts results down to them, with :data:`SCALARS`
+    added. A ValueError names a path whose table or column the results do
+    not have (a counter only some variants keep, under ``variant_counters``
+    or ``recovery_counters``, is not checked)."""
+    from . import _core
+
+    templates = json.loads(_core.result_row_templates())
+    tops = set(SCALARS) | set(TABLES) | {"pep"}
+    for path in fields:
+        parts = path.split(".") if isinstance(path, str) else [""]
+        if parts[0] not in tops:
+            raise ValueError(
+                f"{path!r}: the results have no {parts[0]!r} ({', '.join(sorted(tops))})"
+            )
+        row: Any = templates.get(parts[0])
+        for part in parts[1:]:
+            if not isinstance(row, dict) or part in ("variant_counters", "recovery_counters"):
+                break
+            if part not in row:
+                raise ValueError(f"{path!r}: a {parts[0]} row has no {part!r}")
+            row = row[part]
+    return tuple(dict.fromkeys([*SCALARS, *fields]))
+
+
+class _Picked(dict):
+    """Results cut down to some fields: a top-level name they leave out is
+    a KeyError naming them, also through ``get`` (an empty table instead
+    would be a silent zero)."""
+
+    def __init__(self, data: Mapping[str, Any], fields: Sequence[str]) -> None:
+        super().__init__(data)
+        self._tops = {f.split(".")[0] for f in fields}
+        self._fields = fields
+
+    def _check(self, key: str) -> None:
+        if key not in self._tops:
+            raise KeyError(
+                f"results field {key!r} was not asked for (fields: {', '.join(self._fields)})"
+            )
+
+    def __getitem__(self, key: str) -> Any:
+        self._check(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self._check(key)
+        return super().get(key, default)
 
 
 # The nested dicts of the flows' and links' rows, and the column prefix each
@@ -132,6 +189,7 @@ class Results:
         scenario: Mapping[str, Any] | None = None,
         wall_time_s: float | None = None,
         trace: Mapping[str, Any] | None = None,
+        fields: Sequence[str] | None = None,
     ) -> None:
         if isinstance(results, str):
             self.raw_json = results
@@ -139,6 +197,12 @@ class Results:
         else:
             self.raw = dict(results)
             self.raw_json = json.dumps(self.raw)
+        #: The fields the results were cut down to (:func:`picked_fields`;
+        #: None: the whole results). Reading a table they leave out is a
+        #: KeyError, not an empty table.
+        self.fields = tuple(fields) if fields is not None else None
+        if self.fields is not None:
+            self.raw = _Picked(self.raw, self.fields)
         #: The scenario that was run, overrides and seed applied.
         self.scenario: dict[str, Any] | None = dict(scenario) if scenario is not None else None
         #: Wall-clock seconds of the simulation (not part of the results JSON).
@@ -436,10 +500,11 @@ class Results:
         return [(app, kinds[app], times[app], totals[app]) for app in kinds]
 
     def __repr__(self) -> str:
+        # dict.get: a repr of results cut down to some fields must not raise
         return (
             f"<Results {self.name!r} seed={self.seed} end={self.end_time_s:.3f}s "
-            f"transfers={len(self.raw.get('transfers', []))} "
-            f"flows={len(self.raw.get('flows', []))}>"
+            f"transfers={len(dict.get(self.raw, 'transfers') or [])} "
+            f"flows={len(dict.get(self.raw, 'flows') or [])}>"
         )
 
     def _repr_html_(self, max_rows: int = 25) -> str:

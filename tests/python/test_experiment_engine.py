@@ -204,7 +204,7 @@ def test_cli_missing_part_is_a_one_line_error(tmp_path, monkeypatch, capsys):
 def test_pool_runs_equal_scenarios_once_with_run_manys_results():
     scs = [satcp.load(FTP, [f"apps[0].file_bytes={b}"]) for b in SIZES]
     alone = [r.raw_json for r in satcp.run_many(scs, workers=2)]
-    with pool(2, planned=[scs[1], scs[1]]) as p:
+    with pool(2, planned=[(scs[1], None), (scs[1], None)]) as p:
         first = run_jobs([scs[1]])  # planned twice: kept for the second take
         both = run_jobs(scs)  # scs[0] was not planned: queued now
         again = run_jobs([scs[1]])  # taken as often as planned: runs anew
@@ -218,7 +218,7 @@ def test_pool_queues_planned_runs_a_bounded_number_ahead(monkeypatch):
     monkeypatch.setattr(runs, "AHEAD_PER_THREAD", 1)
     scs = [satcp.load(FTP, [f"apps[0].file_bytes={b}"]) for b in (100_000, 200_000, 300_000)]
     alone = [r.raw_json for r in satcp.run_many(scs, workers=1)]
-    with pool(1, planned=scs) as p:
+    with pool(1, planned=[(sc, None) for sc in scs]) as p:
         assert p.started == 1  # one ahead, not all three
         first = run_jobs(scs[:1])
         assert p.started == 2
@@ -229,7 +229,10 @@ def test_pool_queues_planned_runs_a_bounded_number_ahead(monkeypatch):
 
 def test_pool_reports_an_invalid_scenario_by_its_place():
     bad = satcp.load(FTP, ["duration_s=-1"])
-    with pytest.raises(satcp.ScenarioError, match="scenario 1"), pool(2, planned=[bad]) as p:
+    with (
+        pytest.raises(satcp.ScenarioError, match="scenario 1"),
+        pool(2, planned=[(bad, None)]) as p,
+    ):
         run_jobs([satcp.load(FTP), bad])
     assert p.started == 0
 

@@ -110,6 +110,7 @@ REPORT = "# Tiny\n\n{len(held)} of {len(claims)} hold.\n\n{sections}\n"
 
 
 def write(tmp_path: Path, text: str = TINY, report: str = REPORT) -> Path:
+    tmp_path.mkdir(parents=True, exist_ok=True)
     (tmp_path / "report.md").write_text(report)
     p = tmp_path / "paper.toml"
     p.write_text(text)
@@ -143,6 +144,37 @@ def test_a_tiny_paper_runs_end_to_end(tmp_path):
     assert "| small |" in md and "- the part: 2 runs" in md
 
 
+CUT = 'fields = ["transfers.response_time_s", "transfers.kind"]\nmetrics = { '
+
+
+def _run_tiny(tmp_path: Path, text: str) -> Path:
+    paper = read_paper(write(tmp_path, text.replace('"= paper"', "2.5")))
+    out = tmp_path / "out"
+    experiment.run(paper_run.reproduction(paper, "satcp.reproduce"), out, workers=2, quick=True)
+    return out
+
+
+def test_an_experiments_fields_cut_its_results_down_and_leave_its_files_alone(tmp_path):
+    """With ``fields`` the core writes only the fields named (and the
+    run's single values): the files are the same."""
+    paper = read_paper(write(tmp_path / "cut", TINY.replace("metrics = { ", CUT)))
+    assert paper.experiments["e"].fields == (
+        *("name", "seed", "end_time_s", "events", "apps_done"),
+        *("transfers.response_time_s", "transfers.kind"),
+    )
+    whole = _run_tiny(tmp_path / "whole", TINY) / "e.csv"
+    cut = _run_tiny(tmp_path / "cut", TINY.replace("metrics = { ", CUT)) / "e.csv"
+    assert cut.read_text() == whole.read_text() and "time_s_True" in cut.read_text()
+
+
+def test_a_metric_that_reads_a_table_its_fields_leave_out_fails_naming_them(tmp_path):
+    """Not an empty table read as zero."""
+    text = TINY.replace("metrics = { ", CUT + 'flows = "= len(run.flows)", ')
+    with pytest.raises(DataError, match=r"results field 'flows' was not asked for") as e:
+        _run_tiny(tmp_path, text)
+    assert "transfers.kind" in str(e.value)
+
+
 def test_prose_alternatives_follow_the_numbers(tmp_path):
     paper = read_paper(write(tmp_path))
     longer = {("large", True): 3.0, ("small", True): 2.0}
@@ -174,6 +206,10 @@ def test_prose_alternatives_follow_the_numbers(tmp_path):
         (("limit = 10.0", "limit = -1.0"), r"tolerances\.time: tolerance limit -1\.0"),
         (("[cases.size.small]", "[cases.size.small]\n[[x]]"), r"x: unknown key"),
         (("[report]", "[report\n"), r"invalid TOML"),
+        (("metrics = {", 'fields = ["flows.nope"]\nmetrics = {'), r"fields: .*row has no 'nope'"),
+        (("metrics = {", 'fields = ["flow"]\nmetrics = {'), r"e\.fields: .*have no 'flow'"),
+        (("metrics = {", "fields = []\nmetrics = {"), r"e\.fields: must be a list of field"),
+        (("metrics = {", 'fields = "flows"\nmetrics = {'), r"e\.fields: must be a list, not"),
     ],
 )
 def test_a_malformed_paper_file_names_the_key(tmp_path, change, message):

@@ -35,8 +35,8 @@ from .claims import (
     write_claims_csv,
     write_claims_list,
 )
+from .runs import Fields, run_jobs
 from .runs import pool as run_pool
-from .runs import run_jobs
 
 __all__ = [
     "MissingPart",
@@ -127,11 +127,12 @@ class Reproduction:
     out: str
     claims_csv: bool = True  # write claims.csv (every part's claims)
     report_file: str = "report.md"
-    #: ``plan(parts, quick)``: the scenarios those parts will run, as far
-    #: as known before any run; queued at once in the reproduction's one
-    #: pool of runs (:mod:`.runs`), so that one experiment's table and
-    #: figures are drawn while the next experiments run.
-    plan: Callable[[Sequence[str], bool], Iterable[Any]] | None = None
+    #: ``plan(parts, quick)``: the runs (scenario, the results fields read
+    #: of it) those parts will make, as far as known before any run; queued
+    #: at once in the reproduction's one pool of runs (:mod:`.runs`), so
+    #: that one experiment's table and figures are drawn while the next
+    #: experiments run.
+    plan: Callable[[Sequence[str], bool], Iterable[tuple[Any, Fields]]] | None = None
 
     def reproduce(
         self,

@@ -206,6 +206,10 @@ class ExperimentSpec:
     #: ``with``: names of the experiment (its network, metrics, columns and
     #: figures see them; a part sees them as the experiment's attributes)
     given: dict[str, Any] = field(default_factory=dict)
+    #: ``fields``: the results fields its metrics read (dotted paths, the
+    #: single values always kept; :func:`satcp.results.picked_fields`): the
+    #: core writes only those. None: the whole results.
+    fields: tuple[str, ...] | None = None
 
     @property
     def axes(self) -> list[str]:
@@ -536,11 +540,27 @@ def _experiment(name: str, t: _Table, paper: PaperFile) -> ExperimentSpec:
         order=t.expression("order"),
         over=t.get("over", str, ""),
         given=t.value("with", default={}),
+        fields=_fields(t),
     )
     if spec.over and spec.over not in axes:
         raise t.error("over", f"{spec.over!r} is not an axis of the grid ({', '.join(axes)})")
     t.done()
     return spec
+
+
+def _fields(t: _Table) -> tuple[str, ...] | None:
+    """An experiment's ``fields``: a list of results fields, checked."""
+    from ..results import picked_fields
+
+    paths = t.get("fields", list)
+    if paths is None:
+        return None
+    if not paths or not all(isinstance(p, str) for p in paths):
+        raise t.error("fields", f"must be a list of field paths (strings), not {paths!r}")
+    try:
+        return picked_fields(paths)
+    except ValueError as e:
+        raise t.error("fields", str(e)) from None
 
 
 def _axis(grid: _Table, k: str, paper: PaperFile) -> Any:

@@ -55,7 +55,7 @@ from .paper_file import (
     TextSpec,
     read_paper,
 )
-from .runs import run_jobs
+from .runs import Fields, run_jobs
 from .tables import diff_pct, is_nan, markdown_table, write_text
 
 __all__ = [
@@ -479,19 +479,21 @@ def experiment_grid(
 
 def planned(
     paper: PaperFile, functions: Mapping[str, Any], parts: Sequence[str], quick: bool
-) -> Iterator[dict[str, Any]]:
-    """The scenarios of the parts' experiments, in the order they run, as
-    far as the data file gives them before any run: an experiment whose
-    given names, points or network read an earlier experiment (a name not
-    in scope here: DataError) is left out, and runs when its turn comes."""
+) -> Iterator[tuple[dict[str, Any], Fields]]:
+    """The runs (scenario, results fields) of the parts' experiments, in
+    the order they run, as far as the data file gives them before any run:
+    an experiment whose given names, points or network read an earlier
+    experiment (a name not in scope here: DataError) is left out, and runs
+    when its turn comes."""
     for part in parts:
         scope = base_scope(paper, functions, quick)
         for spec in paper.experiments.values():
             if spec.part == part:
                 try:
-                    yield from experiment_grid(paper, spec, scope)[2]
+                    scenarios = experiment_grid(paper, spec, scope)[2]
                 except DataError:
                     continue
+                yield from ((sc, spec.fields) for sc in scenarios)
 
 
 def run_experiment(
@@ -507,7 +509,8 @@ def run_experiment(
     scope, grid, scenarios = experiment_grid(paper, spec, scope)
     keys = [json.dumps(sc, sort_keys=True, default=str) for sc in scenarios]
     unique = dict(zip(keys, scenarios, strict=True))  # equal scenarios: one run
-    results = dict(zip(unique, run_jobs(list(unique.values()), workers), strict=True))
+    runs = run_jobs(list(unique.values()), workers, spec.fields)
+    results = dict(zip(unique, runs, strict=True))
     rows = []
     for p, k in zip(grid, keys, strict=True):
         s = {**scope, **p, "run": results[k]}
