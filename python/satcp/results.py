@@ -31,6 +31,10 @@ the parsed dict (``raw``) and turns the tables into data frames:
   of the packets offered to it (``crates/satcp-core/src/scenario/
   diagnosis.rs``).
 
+Results cut down to some fields (``fields``: :func:`picked_fields`, a
+paper experiment's ``fields``) hold only those and the single values;
+reading a table they leave out raises a KeyError naming them.
+
 pandas is imported when a data frame is first asked for: the summary and
 the table files are made from the parsed JSON (:mod:`satcp.frame_files`
 writes what pandas' ``to_csv`` and ``to_parquet`` write, byte for byte),
