@@ -136,3 +136,26 @@ def test_satellite_link_is_the_links_tables_row():
     assert mine["corrupted"] > 0 and mine["link"] == table_row["link"]
     for column, value in mine.items():
         assert value == table_row[column], column
+
+
+def test_sec5_counters_read_from_rows_are_the_tables(web_run):
+    """Peach's Sec. V counters: the flows' and the satellite channel's, as
+    the tables summed them."""
+    from satcp.reproduce.peach.functions import Counters, sec5_counters
+
+    f, links = web_run.flows, web_run.links
+    sat = links[links["name"] == "satellite:ab"].iloc[0]
+    expected = Counters(
+        sum(flow_goodputs(web_run)),
+        int(f["server_data_segments_sent"].sum()),
+        int(f["server_extra_segments_sent"].sum()),
+        int(f["server_retransmitted_segments"].sum()),
+        int(f["server_timeouts"].sum()),
+        int(f["server_fast_retransmits"].sum()),
+        int(sat["queue_drops"]),
+        int(sat["lost"] + sat["corrupted"]),
+        float(sat["utilization"]),
+    )
+    mine = sec5_counters(web_run)
+    assert mine == expected
+    assert mine.dummies > 0 and mine.retransmissions > 0 and mine.link_losses > 0

@@ -14,6 +14,7 @@ __all__ = [
     "delivery_rate",
     "finished",
     "flow_rates",
+    "flow_sum",
     "link_stat",
     "mean_response_s",
     "queue_drops",
@@ -98,17 +99,17 @@ def flow_rates(
     # of some sixty columns cost a millisecond a run, a TCP-R reproduction's
     # 3,000 runs three seconds (sums of integers: the same numbers).
     mine = [f for f in run.raw.get("flows") or [] if not variant or f["variant"] == variant]
-    sent = float(_flow_sum(mine, "server", "data_segments_sent")) or 1.0
-    thr = float(_flow_sum(mine, "client", "bytes_delivered")) * 8 / duration_s / 1000.0 / len(mine)
+    sent = float(flow_sum(mine, "server", "data_segments_sent")) or 1.0
+    thr = float(flow_sum(mine, "client", "bytes_delivered")) * 8 / duration_s / 1000.0 / len(mine)
     return (
         thr,
-        float(_flow_sum(mine, "server", "fast_retransmits")) / sent,
-        float(_flow_sum(mine, "server", "timeouts")) / sent,
-        float(_flow_sum(mine, "client", "duplicate_segments_received")) / sent,
+        float(flow_sum(mine, "server", "fast_retransmits")) / sent,
+        float(flow_sum(mine, "server", "timeouts")) / sent,
+        float(flow_sum(mine, "client", "duplicate_segments_received")) / sent,
     )
 
 
-def _flow_sum(flows: list[dict[str, Any]], side: str, counter: str) -> int:
+def flow_sum(flows: list[dict[str, Any]], side: str, counter: str) -> int:
     """A counter of the ``side`` ("server" or "client") endpoint summed over
     the results' flow rows (the flows table's ``{side}_{counter}`` column
     summed; a missing value counts as 0, as pandas' sum skips it)."""

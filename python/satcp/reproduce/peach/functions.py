@@ -16,9 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ...results import flat_row
 from ...stats import jain_index
 from ...topology import PEACH_NETWORK, peach_sender_delays
-from ..metrics import finished
+from ..metrics import finished, flow_sum
 
 __all__ = [
     "acked",
@@ -276,15 +277,17 @@ class Counters:
 
 
 def sec5_counters(run: Any) -> Counters:
-    f = run.flows
-    sat = run.links[run.links["name"] == "satellite:ab"].iloc[0]
+    # From the results' rows, not the flows and links tables (220 runs):
+    # the same counters, summed as integers.
+    flows = run.raw.get("flows") or []
+    sat = flat_row("links", next(lk for lk in run.raw["links"] if lk["name"] == "satellite:ab"))
     return Counters(
         sum(flow_goodputs(run)),
-        int(f["server_data_segments_sent"].sum()),
-        int(f["server_extra_segments_sent"].sum()),
-        int(f["server_retransmitted_segments"].sum()),
-        int(f["server_timeouts"].sum()),
-        int(f["server_fast_retransmits"].sum()),
+        flow_sum(flows, "server", "data_segments_sent"),
+        flow_sum(flows, "server", "extra_segments_sent"),
+        flow_sum(flows, "server", "retransmitted_segments"),
+        flow_sum(flows, "server", "timeouts"),
+        flow_sum(flows, "server", "fast_retransmits"),
         int(sat["queue_drops"]),
         int(sat["lost"] + sat["corrupted"]),
         float(sat["utilization"]),
