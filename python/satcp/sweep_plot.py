@@ -17,8 +17,7 @@ import math
 import os
 import re
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from .reproduce.plotstyle import (
     distinct_style,
@@ -28,6 +27,9 @@ from .reproduce.plotstyle import (
     rate_unit,
     save_png,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["METRICS", "is_sweep_dir", "plot_sweep"]
 
@@ -60,12 +62,16 @@ def _file_part(name: str) -> str:
 
 
 def _numeric(values: pd.Series) -> bool:
+    import pandas as pd
+
     return pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)
 
 
 def plot_sweep(
     sweep_dir: str | os.PathLike[str], out_dir: str | os.PathLike[str] | None = None
 ) -> list[Path]:
+    import pandas as pd
+
     d = Path(sweep_dir)
     path = _summary_path(d)
     if path is None:
@@ -167,6 +173,8 @@ def _lines(
 
 
 def _heatmap(summary: pd.DataFrame, axes: list[str], metric: str, label: str, out: Path) -> Path:
+    import pandas as pd
+
     rows, cols = axes
     table = summary.pivot_table(
         index=rows, columns=cols, values=f"{metric}_mean", sort=False, dropna=False

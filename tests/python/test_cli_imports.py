@@ -111,3 +111,27 @@ def test_data_frames_still_there(small_ftp):
     r = satcp.run(small_ftp)
     assert len(r.flows) == 1
     assert "pandas" in sys.modules
+
+
+def test_report_of_reproductions_is_light(tmp_path):
+    """A page of reproductions reads their files: no pandas, no matplotlib
+    (only a sweep's folder needs them, to draw its plots)."""
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "satcp",
+            "reproduce",
+            "kuhn2013",
+            "--quick",
+            "--out",
+            str(tmp_path / "reports" / "kuhn2013"),
+        ],
+        capture_output=True,
+        check=True,
+        timeout=600,
+    )
+    out = _probe(["report", str(tmp_path / "reports")])
+    assert out["rc"] == 0
+    assert out["loaded"] == []
+    assert "kuhn2013" in (tmp_path / "reports" / "index.html").read_text()
