@@ -227,41 +227,31 @@ pick_elements!(
     SerializeTupleVariant::serialize_field,
 );
 
-impl<C: SerializeStruct> SerializeStruct for Pick<'_, C> {
-    type Ok = C::Ok;
-    type Error = C::Error;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        v: &T,
-    ) -> Result<(), C::Error> {
-        match self.fields.child(key) {
-            Some(sub) => self.inner.serialize_field(key, &picked(v, sub)),
-            None => Ok(()),
-        }
-    }
-    fn end(self) -> Result<C::Ok, C::Error> {
-        self.inner.end()
-    }
+/// A struct's (or struct variant's) fields: those named, each with its
+/// part of the field set.
+macro_rules! pick_fields {
+    ($($trait_:ident),* $(,)?) => {
+        $(impl<C: $trait_> $trait_ for Pick<'_, C> {
+            type Ok = C::Ok;
+            type Error = C::Error;
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                key: &'static str,
+                v: &T,
+            ) -> Result<(), C::Error> {
+                match self.fields.child(key) {
+                    Some(sub) => self.inner.serialize_field(key, &picked(v, sub)),
+                    None => Ok(()),
+                }
+            }
+            fn end(self) -> Result<C::Ok, C::Error> {
+                self.inner.end()
+            }
+        })*
+    };
 }
 
-impl<C: SerializeStructVariant> SerializeStructVariant for Pick<'_, C> {
-    type Ok = C::Ok;
-    type Error = C::Error;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        v: &T,
-    ) -> Result<(), C::Error> {
-        match self.fields.child(key) {
-            Some(sub) => self.inner.serialize_field(key, &picked(v, sub)),
-            None => Ok(()),
-        }
-    }
-    fn end(self) -> Result<C::Ok, C::Error> {
-        self.inner.end()
-    }
-}
+pick_fields!(SerializeStruct, SerializeStructVariant);
 
 impl<C: SerializeMap> SerializeMap for Pick<'_, C> {
     type Ok = C::Ok;
