@@ -44,6 +44,7 @@ as Parquet, goes through pandas).
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -92,6 +93,18 @@ FORMATS = ("csv", "parquet")
 #: The results' single values: kept whatever fields the results are cut
 #: down to (:func:`picked_fields`).
 SCALARS = ("name", "seed", "end_time_s", "events", "apps_done")
+#: A flow's counters kept only by some variants or recovery settings (not
+#: in the row templates; absent is 0).
+SPARSE_FIELDS = ("variant_counters", "recovery_counters")
+
+
+@functools.cache
+def row_templates() -> dict[str, dict[str, Any]]:
+    """One row of ``transfers``, ``flows`` and ``links`` with every field
+    its row type always has (``_core.result_row_templates``)."""
+    from . import _core
+
+    return json.loads(_core.result_row_templates())
 
 
 def picked_fields(fields: Sequence[str]) -> tuple[str, ...]:
@@ -101,9 +114,7 @@ def picked_fields(fields: Sequence[str]) -> tuple[str, ...]:
     added. A ValueError names a path whose table or column the results do
     not have (a counter only some variants keep, under ``variant_counters``
     or ``recovery_counters``, is not checked)."""
-    from . import _core
-
-    templates = json.loads(_core.result_row_templates())
+    templates = row_templates()
     tops = set(SCALARS) | set(TABLES) | {"pep"}
     for path in fields:
         parts = path.split(".") if isinstance(path, str) else [""]
@@ -113,7 +124,7 @@ def picked_fields(fields: Sequence[str]) -> tuple[str, ...]:
             )
         row: Any = templates.get(parts[0])
         for part in parts[1:]:
-            if not isinstance(row, dict) or part in ("variant_counters", "recovery_counters"):
+            if not isinstance(row, dict) or part in SPARSE_FIELDS:
                 break
             if part not in row:
                 raise ValueError(f"{path!r}: a {parts[0]} row has no {part!r}")

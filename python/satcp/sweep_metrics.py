@@ -31,13 +31,13 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .results import SPARSE_FIELDS, flat_row, row_templates
 from .scenario import ScenarioError
 
 __all__ = ["AGGREGATES", "TABLES", "Metric", "check_name", "function_identity", "parse_metrics"]
@@ -52,8 +52,6 @@ FLOW_PREFIXES = {
     "counter_": "variant_counters",
     "recovery_": "recovery_counters",
 }
-#: Counters kept only by some variants or recovery settings: absent is 0.
-SPARSE_FIELDS = ("variant_counters", "recovery_counters")
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
@@ -109,29 +107,16 @@ class Metric:
 
 
 @functools.cache
-def _templates() -> dict[str, dict[str, Any]]:
-    from . import _core
-
-    return json.loads(_core.result_row_templates())
-
-
-@functools.cache
 def _link_counters() -> frozenset[str]:
-    return frozenset(_templates()["links"]["stats"])
+    return frozenset(row_templates()["links"]["stats"])
 
 
 @functools.cache
 def columns(table: str) -> frozenset[str]:
     """The columns every row of ``table`` has, as its DataFrame names them
     (the prefixed counters of ``flows`` aside)."""
-    from .results import _flatten
-
-    t = _templates()[table]
-    if table == "flows":
-        return frozenset(_flatten([t], {k: p for p, k in FLOW_PREFIXES.items()})[0])
-    if table == "links":
-        return frozenset(_flatten([t], {"stats": ""})[0])
-    return frozenset(t)
+    t = row_templates()[table]
+    return frozenset(flat_row(table, t) if table in ("flows", "links") else t)
 
 
 def check_name(name: str, taken: Iterable[str]) -> None:
