@@ -21,7 +21,7 @@ from ...results import flat_row
 from ...stats import jain_index, maxmin_fairness, mean_ci95
 from ...topology import THESIS_FAIRNESS
 from ..claims import DEFAULT_TOLERANCE
-from ..metrics import finished
+from ..metrics import finished, flow_sum
 from ..plotstyle import new_figure
 from ..tables import diff_pct
 
@@ -243,8 +243,8 @@ def lossy_metrics(app: str, run: Any) -> dict[str, float]:
         out["http_page_response_time_s"] = float(times.mean()) if len(times) else math.nan
         pages = sum(1 for t in transfers if t.get("kind") == "http")
         out["http_pages_unfinished"] = float(pages - len(times))
-    out[f"{app}_timeouts"] = float(sum(f["server"]["timeouts"] for f in flows))
-    out[f"{app}_recovery_episodes"] = float(sum(f["server"]["fast_retransmits"] for f in flows))
+    out[f"{app}_timeouts"] = float(flow_sum(flows, "server", "timeouts"))
+    out[f"{app}_recovery_episodes"] = float(flow_sum(flows, "server", "fast_retransmits"))
     out[f"{app}_queue_drops"] = float(down["stats"]["queue_drops"])
     return out
 
