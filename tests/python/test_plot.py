@@ -197,3 +197,31 @@ def test_sweep_plot_counts_have_whole_ticks_and_lines_distinct_styles(tmp_path, 
     assert "Mb/s" in ax.get_ylabel() and ax.yaxis.get_offset_text().get_text() == ""
     styles = [s for s in _styles(ax) if s[1] != "None"]
     assert len(styles) == 12 == len(set(styles))
+
+
+def test_save_png_lays_out_tightly_and_draws_once(tmp_path):
+    """tight_layout leaves a placeholder layout engine, with which savefig
+    draws the whole figure twice (once without rendering); save_png
+    removes it, so a figure is drawn once, and its layout is still the
+    tight one."""
+    from satcp.reproduce import plotstyle
+
+    fig = plotstyle.new_figure(figsize=(4, 3))
+    ax = fig.add_subplot()
+    ax.plot([0, 1, 2], [3, 1, 2], label="a series")
+    ax.set_xlabel("a label far from the default margins")
+    ax.legend()
+    draws = []
+    real_draw = fig.draw
+
+    def counted(renderer):
+        draws.append(renderer)
+        return real_draw(renderer)
+
+    fig.draw = counted
+    default_left = fig.subplotpars.left
+    path = plotstyle.save_png(fig, tmp_path / "one.png", dpi=50)
+    assert path.read_bytes().startswith(b"\x89PNG")
+    assert len(draws) == 1
+    assert fig.get_layout_engine() is None
+    assert fig.subplotpars.left != default_left
