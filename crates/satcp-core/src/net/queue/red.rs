@@ -180,6 +180,12 @@ impl Red {
     fn update_avg(&mut self, now: SimTime) {
         let w = self.params.wq;
         match self.idle_since {
+            // A zero average stays zero whatever the factor (it lies in
+            // [0, 1]): a queue whose arrivals never wait (an ACK path, a
+            // fast access link) has nothing to decay. In TCP-R's runs two
+            // idle arrivals in three, and two of the factor's misses in
+            // three, were such.
+            Some(_) if self.q.is_empty() && self.avg == 0.0 => {}
             Some(t) if self.q.is_empty() => {
                 let idle = now.0.saturating_sub(t.0);
                 let packet_time = self.idle_packet_time.0.max(1);
@@ -395,6 +401,28 @@ mod tests {
             // A second packet while the first waits: the average rises again.
             q.enqueue(pkt(&mut pool, Ecn::NotEct), &mut pool, t, &mut dropped);
         }
+        assert!(dropped.is_empty());
+    }
+
+    #[test]
+    fn arrivals_that_never_wait_keep_a_zero_average_and_compute_no_decay() {
+        // Each packet leaves before the next arrives (an ACK path): the
+        // average stays 0 and no decay factor is computed or kept; the
+        // first arrival that finds one waiting starts the average.
+        let mut pool = PacketPool::default();
+        let mut q = red(params(false), 1000);
+        let mut dropped = vec![];
+        let mut t = SimTime::ZERO;
+        for gap_ms in [3u64, 7, 3, 11, 5000] {
+            t += Duration(gap_ms * 1_000_000);
+            q.enqueue(pkt(&mut pool, Ecn::NotEct), &mut pool, t, &mut dropped);
+            assert_eq!(q.avg(), 0.0);
+            q.dequeue(&mut pool, t, &mut vec![]).unwrap();
+        }
+        assert!(q.decays.slots.iter().all(|&(idle, _)| idle == u64::MAX));
+        q.enqueue(pkt(&mut pool, Ecn::NotEct), &mut pool, t, &mut dropped);
+        q.enqueue(pkt(&mut pool, Ecn::NotEct), &mut pool, t, &mut dropped);
+        assert_eq!(q.avg(), 0.002);
         assert!(dropped.is_empty());
     }
 
