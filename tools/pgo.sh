@@ -17,7 +17,8 @@
 #
 # PGO takes three steps: build instrumented, run the training workload
 # (satcp_core::pgo_training: what users run, none of the benchmark
-# scenarios) in that build, build again with what it counted. The training
+# scenarios; for the extension also the reproductions' --quick runs) in
+# that build, build again with what it counted. The training
 # runs in the very build the profile is for (the extension, the benchmark
 # binaries): a profile names functions by symbols that carry a hash of the
 # crate graph, which differs between the two. The profile is made afresh
@@ -47,6 +48,33 @@ profdata_tool() {
 
 note() { echo "pgo: $*" >&2; }
 
+# The extension's training also runs what make run runs, reduced: every
+# reproduction and compare with --quick (some 20 s of simulation; their
+# own outputs, in a temporary directory, are thrown away), two at a time.
+# The paper set's models (RED with ECN, the router functions, reordering,
+# the priority queue, the TCP-R and Peach families) then weigh in the
+# profile as they do in make run: its simulations 3-10 % faster than with
+# pgo_training alone (docs/decisions/0012-profile-guided-optimisation.md).
+train_on_reproductions() {
+    local venv=$1 tmp names
+    tmp=$(mktemp -d)
+    # Those without a reduced set (baseline: under a second) run whole.
+    names=$("$venv/bin/python" -c 'import satcp.reproduce as r
+print("\n".join(n + (" --quick" if e.quick else "") for n, e in r.REGISTRY.items()))')
+    note "training on the reproductions: $(echo $names) compare --quick"
+    # xargs appends a line's words (a name, maybe --quick) to the command.
+    export PGO_PYTHON="$venv/bin/python" PGO_OUT="$tmp"
+    if ! { printf '%s\n' "$names" |
+        xargs -P2 -L1 sh -c '"$PGO_PYTHON" -m satcp reproduce "$@" --out "$PGO_OUT/$1"' sh &&
+        "$venv/bin/python" -m satcp compare --quick --out "$tmp/compare"; } >"$tmp/log" 2>&1; then
+        tail -20 "$tmp/log" >&2
+        rm -rf "$tmp"
+        note "a training run failed"
+        return 1
+    fi
+    rm -rf "$tmp"
+}
+
 mkdir -p target/pgo
 # Where the instrumented build writes its counts: a fixed directory per
 # build, emptied before each training, so that RUSTFLAGS stay the same from
@@ -66,6 +94,7 @@ extension)
     fi
     RUSTFLAGS="-Cprofile-generate=$raw" CARGO_TARGET_DIR=target/pgo/extension-gen develop
     "$venv/bin/python" -c 'from satcp import _core; print("pgo: training,", _core._pgo_training(), "events")' >&2
+    train_on_reproductions "$venv"
     "$tool" merge -o target/pgo/extension.profdata "$raw"
     RUSTFLAGS="-Cprofile-use=$PWD/target/pgo/extension.profdata" CARGO_TARGET_DIR=target/pgo/extension develop
     note "the extension is built with target/pgo/extension.profdata"
