@@ -53,8 +53,9 @@ note() { echo "pgo: $*" >&2; }
 # own outputs, in a temporary directory, are thrown away), two at a time.
 # The paper set's models (RED with ECN, the router functions, reordering,
 # the priority queue, the TCP-R and Peach families) then weigh in the
-# profile as they do in make run: its simulations 3-10 % faster than with
-# pgo_training alone (docs/decisions/0012-profile-guided-optimisation.md).
+# profile as they do in make run: TCP-R's simulations 8-10 % faster than
+# with pgo_training alone, Peach's some 6 %
+# (docs/decisions/0012-profile-guided-optimisation.md).
 train_on_reproductions() {
     local venv=$1 tmp names
     tmp=$(mktemp -d)
