@@ -58,10 +58,11 @@ note() { echo "pgo: $*" >&2; }
 # (docs/decisions/0012-profile-guided-optimisation.md).
 train_on_reproductions() {
     local venv=$1 tmp names
-    tmp=$(mktemp -d)
     # Those without a reduced set (baseline: under a second) run whole.
     names=$("$venv/bin/python" -c 'import satcp.reproduce as r
 print("\n".join(n + (" --quick" if e.quick else "") for n, e in r.REGISTRY.items()))')
+    # Made once the names are known, so that no failure before leaves it.
+    tmp=$(mktemp -d)
     note "training on the reproductions: $(echo $names) compare --quick"
     # xargs appends a line's words (a name, maybe --quick) to the command.
     export PGO_PYTHON="$venv/bin/python" PGO_OUT="$tmp"
