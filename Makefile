@@ -27,6 +27,8 @@
 #   make bench-cli, bench-sweep, bench-ns3  whole-process times: the satcp
 #                command, sweeps of many short runs, satcp against ns-3 3.44
 #                compiled as C++ (not in CI)
+#   make bench-run  make run's wall and CPU time after the build, and its
+#                outputs compared round by round (not in CI)
 #   make bench-beam  a GEO beam of 100 to 3,000 terminals: cost per terminal
 #   make validate  satcp against ns-3 3.44 under loss (own ns-3 venv; not in CI)
 #   make validate-modern  CUBIC, BBR, Westwood+, Hybla and NewReno (linux
@@ -62,6 +64,9 @@
 # python/satcp/ and named by a stamp in .venv/. Switching between make test
 # and make run copies a file and rebuilds nothing unless a source changed.
 
+# This file, for the make it starts again (tools/bench_run.py runs
+# run-steps from another directory).
+THIS_MAKEFILE := $(abspath $(lastword $(MAKEFILE_LIST)))
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -136,8 +141,14 @@ RUN_STEPS := reproduce-peach reproduce-tcpr compare reproduce-adalr reproduce-sl
 	reproduce-pep reproduce-kuhn2013 reproduce-baseline
 
 run: $(RUN_EXT)
-	@$(MAKE) --no-print-directory -j2 --output-sync=target $(RUN_STEPS:%=run-step-%)
+	@$(MAKE) --no-print-directory -f $(THIS_MAKEFILE) run-steps
 	$(BIN)/satcp report reports
+
+# The steps alone, without the build and the report (tools/bench_run.py
+# runs them with its own BIN, in a directory of its own).
+.PHONY: run-steps
+run-steps:
+	@$(MAKE) --no-print-directory -f $(THIS_MAKEFILE) -j2 --output-sync=target $(RUN_STEPS:%=run-step-%)
 
 # Not .PHONY (make looks for no pattern rule for a phony target); no such
 # files are made, so they always run.
@@ -287,12 +298,20 @@ bench-ns3: setup bench-ns3-cpp
 # run_many over SWEEP_RUNS one-second runs against the sum of the core's
 # own times (tools/bench_sweep.py).
 SWEEP_RUNS ?= 10000
-.PHONY: bench-cli bench-sweep bench-beam
+.PHONY: bench-cli bench-sweep bench-beam bench-run
 bench-cli: setup
 	$(BIN)/python tools/bench_cli.py satcp=$(BIN)/satcp $(if $(BEFORE),before=$(BEFORE))
 
 bench-sweep: setup
 	$(BIN)/python tools/bench_sweep.py --runs $(SWEEP_RUNS) satcp=$(BIN)/satcp $(if $(BEFORE),before=$(BEFORE))
+
+# Not in CI: make run's wall and CPU time after the build, RUN_ROUNDS
+# rounds (BEFORE=path/to/other/satcp alternately), every round's outputs
+# compared with the first's but for wall times and commit stamps
+# (tools/bench_run.py; exit status 1 if they differ).
+RUN_ROUNDS ?= 2
+bench-run: $(RUN_EXT)
+	$(BIN)/python tools/bench_run.py --rounds $(RUN_ROUNDS) satcp=$(BIN)/satcp $(if $(BEFORE),before=$(BEFORE))
 
 # A GEO beam of 100 to 3,000 terminals (satcp.topology.geo_beam): events/s,
 # ns per event, time and peak memory per terminal as the beam grows
