@@ -192,7 +192,7 @@ def _run_resolved(
     if fields is not None and trace is None:
 
         def call(flag: Any) -> str:
-            return _core.run_json_row(text, list(fields), False, flag, max_memory)[1]
+            return _core.run_json_fields(text, list(fields), flag, max_memory)
 
         out = call(stop) if stop is not None else _interruptible(call)
         wall = _time.perf_counter() - t0

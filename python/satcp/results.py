@@ -110,7 +110,7 @@ def row_templates() -> dict[str, dict[str, Any]]:
 def picked_fields(fields: Sequence[str]) -> tuple[str, ...]:
     """The dotted paths of results fields (``"flows.client.bytes_delivered"``,
     ``"transfers.response_time_s"``, ``"end_time_s"``) as the core's
-    ``run_json_row`` cuts results down to them, with :data:`SCALARS`
+    ``run_json_fields`` cuts results down to them, with :data:`SCALARS`
     added. A ValueError names a path whose table or column the results do
     not have (a counter only some variants keep, under ``variant_counters``
     or ``recovery_counters``, is not checked)."""

@@ -69,3 +69,13 @@ def test_a_table_left_out_is_an_error_naming_the_fields(runs):
     with pytest.raises(KeyError, match=r"flows\.client\.bytes_delivered"):
         cut.links  # noqa: B018
     assert repr(cut).startswith("<Results 'fields' seed=")  # a repr does not raise
+
+
+def test_run_json_fields_is_run_json_rows_results_part():
+    """`_core.run_json_fields`, what a reproduction's runs call, gives the
+    same text as the results half of the sweep's `run_json_row`."""
+    from satcp import _core
+
+    text = to_json(load(peach_sec5(["sack"], ploss=0.01, duration_s=5.0, name="fields-text")))
+    fields = list(picked_fields(WEB))
+    assert _core.run_json_fields(text, fields) == _core.run_json_row(text, fields)[1]

@@ -199,6 +199,24 @@ fn run_json_row(
     Ok(py.allow_threads(|| row_and_rest(&mut r, &fields, whole)))
 }
 
+/// A run's results cut down to `fields` (dotted paths, as `run_json_row`
+/// takes them), as JSON: what a reproduction's experiment reads of a run
+/// (`satcp.results.picked_fields`), without the sweep's row that
+/// `run_json_row` builds beside it.
+#[pyfunction]
+#[pyo3(signature = (scenario, fields, stop=None, max_memory=None))]
+fn run_json_fields(
+    py: Python<'_>,
+    scenario: &str,
+    fields: Vec<String>,
+    stop: Option<&StopFlag>,
+    max_memory: Option<f64>,
+) -> PyResult<String> {
+    let r = run_stoppable(py, scenario, Vec::new(), stop, max_memory)?;
+    let fields = satcp_core::scenario::result_fields::FieldSet::new(&fields);
+    Ok(py.allow_threads(|| fields.project_results(&r)))
+}
+
 /// A finished run's row and `fields` of its results (with `whole`, the
 /// results without their time series), as `run_json_row` returns them.
 fn row_and_rest(
@@ -400,6 +418,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_json, m)?)?;
     m.add_function(wrap_pyfunction!(run_json_summary, m)?)?;
     m.add_function(wrap_pyfunction!(run_json_row, m)?)?;
+    m.add_function(wrap_pyfunction!(run_json_fields, m)?)?;
     m.add_function(wrap_pyfunction!(result_row_templates, m)?)?;
     m.add_function(wrap_pyfunction!(run_json_capture, m)?)?;
     m.add_function(wrap_pyfunction!(run_json_clocked, m)?)?;
