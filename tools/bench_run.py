@@ -59,7 +59,7 @@ def masked(data: bytes) -> bytes:
     return data
 
 
-def compare_trees(ref: Path, other: Path) -> tuple[int, int, int, list[str]]:
+def compare_trees(ref: Path, other: Path) -> tuple[int, int, list[str]]:
     """Files byte-identical, identical once masked, and the differing ones
     (present in one tree only included)."""
     ref_files = {p.relative_to(ref) for p in ref.rglob("*") if p.is_file()}
@@ -74,7 +74,7 @@ def compare_trees(ref: Path, other: Path) -> tuple[int, int, int, list[str]]:
             same_masked += 1
         else:
             differ.append(str(f))
-    return same, same_masked, len(differ), differ
+    return same, same_masked, differ
 
 
 def run_round(satcp: str, workdir: Path, env: dict[str, str]) -> tuple[float, float]:
@@ -91,8 +91,6 @@ def run_round(satcp: str, workdir: Path, env: dict[str, str]) -> tuple[float, fl
                 "--no-print-directory",
                 "-f",
                 str(REPO / "Makefile"),
-                "-C",
-                str(workdir),
                 f"BIN={bindir}",
                 "run-steps",
             ],
@@ -132,13 +130,17 @@ def main() -> int:
                 workdir = tmp / f"{name}-{r + 1}"
                 workdir.mkdir()
                 wall, cpu = run_round(satcp, workdir, env)
-                if ref is None:  # the reference: kept, compared with itself
+                if ref is None:  # the reference: kept
                     ref = workdir / "reports"
-                    same = sum(1 for p in ref.rglob("*") if p.is_file())
-                    same_masked, n_differ, differ = 0, 0, []
+                    same, same_masked, differ = sum(1 for p in ref.rglob("*") if p.is_file()), 0, []
+                    outputs = f"the reference ({same} files)"
                 else:
-                    same, same_masked, n_differ, differ = compare_trees(ref, workdir / "reports")
+                    same, same_masked, differ = compare_trees(ref, workdir / "reports")
                     shutil.rmtree(workdir)
+                    outputs = (
+                        f"{same} files identical, {same_masked} but for wall times and commit, "
+                        f"{len(differ)} differ"
+                    )
                 rounds.append(
                     {
                         "round": r + 1,
@@ -150,19 +152,13 @@ def main() -> int:
                         "differ": differ,
                     }
                 )
-                outputs = (
-                    f"the reference ({same} files)"
-                    if workdir.joinpath("reports") == ref
-                    else f"{same} files identical, {same_masked} but for wall times and commit, "
-                    f"{n_differ} differ"
-                )
                 print(
                     f"round {r + 1} {name}: {wall:.1f} s wall, {cpu:.1f} s CPU; outputs: {outputs}",
                     flush=True,
                 )
                 for f in differ[:10]:
                     print(f"  differs: {f}")
-                failed |= n_differ > 0
+                failed |= bool(differ)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
