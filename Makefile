@@ -111,7 +111,7 @@ $(PLAIN_BUILD): $(DEPS_STAMP) $(RUST_SOURCES) pyproject.toml
 
 # Profile-guided: an instrumented build, the training run, the final build
 # (tools/pgo.sh; minutes rather than seconds).
-$(PGO_BUILD): $(DEPS_STAMP) $(RUST_SOURCES) pyproject.toml tools/pgo.sh
+$(PGO_BUILD): $(DEPS_STAMP) $(RUST_SOURCES) pyproject.toml tools/pgo.sh tools/pgo_paper_runs.py
 	@rm -f $(PLAIN_INSTALLED) $(PGO_INSTALLED)
 	tools/pgo.sh extension $(VENV)
 	@$(call keep_ext,pgo)

@@ -17,7 +17,8 @@
 #
 # PGO takes three steps: build instrumented, run the training workload
 # (satcp_core::pgo_training: what users run, none of the benchmark
-# scenarios; for the extension also the reproductions' --quick runs) in
+# scenarios; for the extension also the reproductions' --quick runs and a
+# slice of make run's runs with other seeds) in
 # that build, build again with what it counted. The training
 # runs in the very build the profile is for (the extension, the benchmark
 # binaries): a profile names functions by symbols that carry a hash of the
@@ -55,7 +56,10 @@ note() { echo "pgo: $*" >&2; }
 # the priority queue, the TCP-R and Peach families) then weigh in the
 # profile as they do in make run: TCP-R's simulations 8-10 % faster than
 # with pgo_training alone, Peach's some 6 %
-# (docs/decisions/0012-profile-guided-optimisation.md).
+# (docs/decisions/0012-profile-guided-optimisation.md). Then every 20th of
+# make run's own runs at full length, with other seeds
+# (tools/pgo_paper_runs.py): their steady state, which the short --quick
+# runs hardly reach; make run's cores some 2-3 % faster again.
 train_on_reproductions() {
     local venv=$1 tmp names
     # Those without a reduced set (baseline: under a second) run whole.
@@ -97,6 +101,7 @@ extension)
     RUSTFLAGS="-Cprofile-generate=$raw" CARGO_TARGET_DIR=target/pgo/extension-gen develop
     "$venv/bin/python" -c 'from satcp import _core; print("pgo: training,", _core._pgo_training(), "events")' >&2
     train_on_reproductions "$venv"
+    "$venv/bin/python" tools/pgo_paper_runs.py 20
     "$tool" merge -o target/pgo/extension.profdata "$raw"
     RUSTFLAGS="-Cprofile-use=$PWD/target/pgo/extension.profdata" CARGO_TARGET_DIR=target/pgo/extension develop
     note "the extension is built with target/pgo/extension.profdata"

@@ -55,9 +55,12 @@ from ._fsutil import fill_dir_atomically
 from .stats import mean_ci95
 from .topology import HANDOVER_OUTAGE_S
 
-__all__ = ["DEFAULT_OUT", "HANDOVER_OUTAGE_S", "PRESETS", "VARIANTS", "compare"]
+__all__ = ["DEFAULT_OUT", "HANDOVER_OUTAGE_S", "PRESETS", "SECONDS", "SEEDS", "VARIANTS", "compare"]
 
 DEFAULT_OUT = os.path.join("reports", "compare")
+#: A transfer's length, seconds, and the seeds of each point: make run's.
+SECONDS = 120.0
+SEEDS = (1, 2, 3)
 
 #: (name shown, tcp settings): the configurations the variant registry
 #: marks for comparison (`Variant::compared_as`), in registry order.
@@ -99,8 +102,8 @@ class Row:
 def compare(
     out_dir: str | os.PathLike[str] = DEFAULT_OUT,
     presets: Sequence[str] = tuple(PRESETS),
-    seconds: float = 120.0,
-    seeds: Sequence[int] = (1, 2, 3),
+    seconds: float = SECONDS,
+    seeds: Sequence[int] = SEEDS,
     workers: int | None = None,
 ) -> tuple[list[Row], list[str]]:
     """Runs every variant on every preset and writes ``ranking.csv``,
