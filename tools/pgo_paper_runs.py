@@ -21,7 +21,7 @@ import sys
 import time
 
 from satcp import _core
-from satcp.compare import PRESETS, SECONDS, SEEDS, VARIANTS
+from satcp.compare import runs as compare_runs
 from satcp.reproduce import REGISTRY, load
 from satcp.scenario import load as load_scenario
 from satcp.scenario import to_json
@@ -38,10 +38,7 @@ def paper_runs() -> list[dict]:
         repro = load(name).REPRODUCTION
         if repro.plan is not None:
             runs += [sc for sc, _ in repro.plan(list(repro.parts), False)]
-    for p in PRESETS:
-        make = PRESETS[p][1]
-        runs += [{**make(tcp, SECONDS), "seed": s} for _, tcp in VARIANTS for s in SEEDS]
-    return runs
+    return runs + [job[3] for job in compare_runs()]
 
 
 def main(argv: list[str]) -> None:

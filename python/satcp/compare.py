@@ -55,7 +55,16 @@ from ._fsutil import fill_dir_atomically
 from .stats import mean_ci95
 from .topology import HANDOVER_OUTAGE_S
 
-__all__ = ["DEFAULT_OUT", "HANDOVER_OUTAGE_S", "PRESETS", "SECONDS", "SEEDS", "VARIANTS", "compare"]
+__all__ = [
+    "DEFAULT_OUT",
+    "HANDOVER_OUTAGE_S",
+    "PRESETS",
+    "SECONDS",
+    "SEEDS",
+    "VARIANTS",
+    "compare",
+    "runs",
+]
 
 DEFAULT_OUT = os.path.join("reports", "compare")
 #: A transfer's length, seconds, and the seeds of each point: make run's.
@@ -99,6 +108,23 @@ class Row:
     rank: int = 0
 
 
+def runs(
+    presets: Sequence[str] = tuple(PRESETS),
+    seconds: float = SECONDS,
+    seeds: Sequence[int] = SEEDS,
+) -> list[tuple[str, str, int, dict[str, Any]]]:
+    """The runs :func:`compare` makes, in order: (preset, variant, seed,
+    scenario) for every seed of every variant on every preset."""
+    jobs = []
+    for p in presets:
+        factory = PRESETS[p][1]
+        base = {name: factory(tcp, seconds) for name, tcp in VARIANTS}
+        for name, _ in VARIANTS:
+            for seed in seeds:
+                jobs.append((p, name, seed, {**base[name], "seed": seed}))
+    return jobs
+
+
 def compare(
     out_dir: str | os.PathLike[str] = DEFAULT_OUT,
     presets: Sequence[str] = tuple(PRESETS),
@@ -114,13 +140,7 @@ def compare(
         if p not in PRESETS:
             raise ValueError(f"unknown preset {p!r} (presets: {', '.join(PRESETS)})")
     t0 = time.perf_counter()
-    jobs = []
-    for p in presets:
-        factory = PRESETS[p][1]
-        base = {name: factory(tcp, seconds) for name, tcp in VARIANTS}
-        for name, _ in VARIANTS:
-            for seed in seeds:
-                jobs.append((p, name, seed, {**base[name], "seed": seed}))
+    jobs = runs(presets, seconds, seeds)
     results = run_many([j[3] for j in jobs], workers=workers)
     rows: list[Row] = []
     series: dict[tuple[str, str], Any] = {}
