@@ -225,7 +225,7 @@ def lossy_metrics(app: str, run: Any) -> dict[str, float]:
     built three tables each, a tenth of the reproduction's CPU time. The
     values are the rows' own and the sums integer sums, so the numbers are
     the tables' (``tests/python/test_flow_sums.py``)."""
-    down, flows = satellite_link_row(run), run.raw.get("flows") or []
+    down, flows = flat_row("links", satellite_link_row(run)), run.raw.get("flows") or []
     transfers = run.raw.get("transfers") or []
     out: dict[str, float] = {}
     if app == "ftp":
@@ -245,7 +245,7 @@ def lossy_metrics(app: str, run: Any) -> dict[str, float]:
         out["http_pages_unfinished"] = float(pages - len(times))
     out[f"{app}_timeouts"] = float(flow_sum(flows, "server", "timeouts"))
     out[f"{app}_recovery_episodes"] = float(flow_sum(flows, "server", "fast_retransmits"))
-    out[f"{app}_queue_drops"] = float(down["stats"]["queue_drops"])
+    out[f"{app}_queue_drops"] = float(down["queue_drops"])
     return out
 
 
