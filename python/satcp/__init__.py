@@ -131,14 +131,16 @@ def estimate_memory(scenario: ScenarioLike) -> tuple[float, list[tuple[str, floa
     return _core.estimate_memory(to_json(_resolve(scenario)))
 
 
-def _interruptible(call: Any, watch: Any = None) -> Any:
+def _interruptible(call: Any, watch: Any = None, meanwhile: Any = None) -> Any:
     """``call(stop)`` (a run in the core given the ``_core.StopFlag`` stop)
     in a thread, so that Ctrl-C reaches this one: a run in the core would
     hold the calling thread until it ends, and Python handles a signal only
     between bytecodes. On KeyboardInterrupt the run is stopped through its
     flag (the core reads it every few thousand events: milliseconds),
-    waited for, and KeyboardInterrupt raised. ``watch(thread)``, if given,
-    is called while the run goes on (a progress bar). A plain thread, not
+    waited for, and KeyboardInterrupt raised. ``meanwhile()`` and then
+    ``watch(thread)``, if given, are called while the run goes on (work the
+    caller would do after it, such as imports; a progress bar); if either
+    raises, the run is stopped and waited for too. A plain thread, not
     an executor: ``concurrent.futures`` costs more start-up time than a
     short run takes."""
     import threading
@@ -162,10 +164,12 @@ def _interruptible(call: Any, watch: Any = None) -> Any:
     job = threading.Thread(target=work, name="satcp-run", daemon=True)
     job.start()
     try:
+        if meanwhile is not None:
+            meanwhile()
         if watch is not None:
             watch(job)
         finished.wait()
-    except KeyboardInterrupt:
+    except BaseException:
         stop.set()
         finished.wait()
         raise
@@ -180,31 +184,49 @@ def _run_resolved(
     stop: Any = None,
     max_memory: float | None = None,
     fields: Sequence[str] | None = None,
+    meanwhile: Any = None,
 ) -> Results:
     """Runs a resolved scenario; ``stop``, a ``_core.StopFlag``, is given by
     callers that run several in threads (they handle Ctrl-C), else the run
-    is :func:`_interruptible`. ``fields`` (:func:`satcp.results.picked_fields`;
-    not with a trace): the results cut down to them by the core, which then
-    neither writes nor this thread parses the rest (a web run's flow rows
-    are megabytes)."""
+    is :func:`_interruptible`, with ``meanwhile()`` called while it goes on.
+    ``fields`` (:func:`satcp.results.picked_fields`; not with a trace): the
+    results cut down to them by the core, which then neither writes nor
+    this thread parses the rest (a web run's flow rows are megabytes)."""
     trace = _trace_buffer(sc)
-    t0 = _time.perf_counter()
     if fields is not None and trace is None:
+        picked = list(fields)
 
         def call(flag: Any) -> str:
-            return _core.run_json_fields(text, list(fields), flag, max_memory)
+            return _core.run_json_fields(text, picked, flag, max_memory)
 
-        out = call(stop) if stop is not None else _interruptible(call)
-        wall = _time.perf_counter() - t0
+    else:
+        fields = None
+
+        def call(flag: Any) -> str:
+            return _core.run_json(text, flag, max_memory, trace)
+
+    t0 = _time.perf_counter()
+    if stop is not None:
+        out, ended = _timed(call)(stop)
+    else:
+        out, ended = _interruptible(_timed(call), meanwhile=meanwhile)
+    if fields is not None:
         from .results import Results
 
-        return Results(out, scenario=sc, wall_time_s=wall, fields=fields)
-    if stop is not None:
-        out = _core.run_json(text, stop, max_memory, trace)
-    else:
-        out = _interruptible(lambda flag: _core.run_json(text, flag, max_memory, trace))
-    wall = _time.perf_counter() - t0
-    return _results(out, sc, wall, trace)
+        return Results(out, scenario=sc, wall_time_s=ended - t0, fields=fields)
+    return _results(out, sc, ended - t0, trace)
+
+
+def _timed(call: Any) -> Any:
+    """``call(flag)`` returning its result and the time it ended
+    (``time.perf_counter``): the run's wall time, not the time
+    :func:`_interruptible`'s ``meanwhile`` may add."""
+
+    def timed(flag: Any) -> tuple[Any, float]:
+        out = call(flag)
+        return out, _time.perf_counter()
+
+    return timed
 
 
 def _trace_buffer(sc: Mapping[str, Any]) -> Any:
@@ -224,20 +246,23 @@ def _results(out: str, sc: dict[str, Any], wall: float, trace: Any) -> Results:
     return Results(out, scenario=sc, wall_time_s=wall, trace=columns)
 
 
-def _run_watched(sc: dict[str, Any], text: str, max_memory: float | None = None) -> Results:
+def _run_watched(
+    sc: dict[str, Any], text: str, max_memory: float | None = None, meanwhile: Any = None
+) -> Results:
     """:func:`_run_resolved` with a progress bar of simulated time
     (:func:`satcp.progress.watch_sim_time`): the run goes on in a thread while
-    this one reads the core's clock."""
+    this one calls ``meanwhile()``, then reads the core's clock."""
     from . import progress
 
     clock = _core.SimClock()
     trace = _trace_buffer(sc)
     t0 = _time.perf_counter()
-    out = _interruptible(
-        lambda flag: _core.run_json_clocked(text, clock, flag, max_memory, trace),
+    out, ended = _interruptible(
+        _timed(lambda flag: _core.run_json_clocked(text, clock, flag, max_memory, trace)),
         lambda job: progress.watch_sim_time(job, clock, sc.get("duration_s")),
+        meanwhile,
     )
-    return _results(out, sc, _time.perf_counter() - t0, trace)
+    return _results(out, sc, ended - t0, trace)
 
 
 def run(

@@ -409,3 +409,23 @@ def test_values_json_cannot_carry_are_named_by_their_field(small_ftp, where, bad
     assert satcp.scenario._is_json(sc) is False
     del sc[where]
     assert satcp.scenario._is_json(sc) is True
+
+
+def test_work_done_while_a_run_goes_on_is_not_its_wall_time(small_ftp):
+    """`satcp run --out` imports what writing needs and finds the commit
+    while the core runs (``meanwhile``): the results are the run's, and
+    its wall time is the run's, not that work's (a few ms, not 1 s)."""
+    import time
+
+    from satcp.scenario import to_json
+
+    done = []
+
+    def meanwhile():
+        time.sleep(1.0)
+        done.append(True)
+
+    r = satcp._run_resolved(small_ftp, to_json(small_ftp), meanwhile=meanwhile)
+    assert done == [True]
+    assert r.wall_time_s < 1.0
+    assert r.raw == satcp.run(small_ftp).raw

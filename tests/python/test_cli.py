@@ -168,3 +168,25 @@ def test_reproduce_baseline(tmp_path):
     ]
     assert len(csv) == 8
     assert csv["satcp"].notna().all()
+
+
+@pytest.mark.parametrize("columns", [None, "0", "40", "200", "wide"])
+def test_help_is_as_wide_as_shutil_says(monkeypatch, columns):
+    """The help's width is read without importing shutil (satcp.cli's
+    _Formatter), as ``shutil.get_terminal_size`` reads it."""
+    import shutil
+
+    from satcp import cli
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    assert cli._terminal_columns() == shutil.get_terminal_size().columns
+    import argparse
+
+    ours = cli._Parser(prog="satcp", description="x " * 60)
+    theirs = argparse.ArgumentParser(prog="satcp", description="x " * 60)
+    for p in (ours, theirs):
+        p.add_argument("--out", metavar="DIR", help="where the files go " * 8)
+    assert ours.format_help() == theirs.format_help()

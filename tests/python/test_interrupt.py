@@ -15,9 +15,11 @@ from conftest import FTP
 
 from satcp import sweep
 
-#: A transfer that goes on for a simulated day: minutes of wall time, so
-#: only Ctrl-C ends it within the test.
-ENDLESS = ["--set", "apps[0].file_bytes=1000000000000", "--set", "duration_s=86400"]
+#: A transfer that goes on for 116 simulated days, without samples: many
+#: minutes of wall time (a simulated day takes seconds), so only Ctrl-C
+#: ends it within the test.
+ENDLESS_SET = ["apps[0].file_bytes=1000000000000000", "duration_s=10000000", "sample_interval_s=0"]
+ENDLESS = [a for o in ENDLESS_SET for a in ("--set", o)]
 #: Bounds of a test's waits (a loaded machine included), not targets.
 START_S = 60.0
 STOP_S = 10.0
@@ -96,3 +98,35 @@ def test_sweep_stops_at_once_and_keeps_its_finished_runs(tmp_path):
     assert sorted(p.name for p in (out / "cache").iterdir()) == [sweep.CACHE_LOG]
     res = sweep.run_sweep(sweep.load_sweep(tmp_path / "s.toml"), out, progress=False, limit=0)
     assert (res.cached, res.computed) == (10, 0)
+
+
+def test_an_error_beside_a_run_stops_it():
+    """Work done in the calling thread while a run goes on (``meanwhile``:
+    `satcp run --out` imports what writing needs then) that raises stops
+    the run, which is waited for, and its error is raised: the endless run
+    does not go on."""
+    code = (
+        "import sys, time, satcp\n"
+        "from satcp.scenario import to_json\n"
+        "sc = satcp.load(sys.argv[1], sys.argv[2:])\n"
+        "def fail():\n"
+        "    time.sleep(0.5)\n"
+        "    raise ValueError('meanwhile')\n"
+        "try:\n"
+        "    satcp._run_resolved(sc, to_json(sc), meanwhile=fail)\n"
+        "except ValueError as e:\n"
+        "    print(e)\n"
+        "import threading\n"
+        "for t in threading.enumerate():\n"
+        "    if t.name == 'satcp-run':\n"
+        f"        t.join({STOP_S})\n"
+        "        print('still running' if t.is_alive() else 'stopped')\n"
+    )
+    p = subprocess.run(
+        [sys.executable, "-c", code, str(FTP), *ENDLESS_SET],
+        capture_output=True,
+        text=True,
+        timeout=START_S,
+    )
+    assert p.stdout.split("\n")[0] == "meanwhile", p.stderr
+    assert "still running" not in p.stdout
