@@ -79,8 +79,10 @@ def test_sweep_stops_at_once_and_keeps_its_finished_runs(tmp_path):
     stops them at once; the ten are in the cache, and a resume finds them."""
     (tmp_path / "s.toml").write_text(
         f'base = "{FTP}"\n'
-        '[set]\n"apps[0].file_bytes" = 1000000000000\n'
-        "[axes]\nduration_s = [" + ", ".join(str(1 + i) for i in range(10)) + ", 86400, 86401]\n"
+        '[set]\n"apps[0].file_bytes" = 1000000000000000\n"sample_interval_s" = 0\n'
+        "[axes]\nduration_s = ["
+        + ", ".join(str(1 + i) for i in range(10))
+        + ", 10000000, 10000001]\n"
     )
     out = tmp_path / "o"
     log = out / "cache" / sweep.CACHE_LOG
