@@ -445,9 +445,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
     _core.validate_json(text, args.max_memory)
     if args.out is not None:
         _check_out_dir(args.out)
-    # While the core runs (without the GIL), this thread gets what writing
-    # the files needs ready: their modules and the commit (a git process).
-    ready = _ready_to_write if args.out is not None else None
+    # While the core runs (without the GIL), this thread imports what
+    # reading the results needs and, with --out, what writing the files
+    # needs and the commit they name (a git process).
+    ready = _ready_to_write if args.out is not None else _ready_to_read
     if args.pcap:
         res, pcaps = _run_with_pcap(sc, args)
     elif progress.enabled(not args.quiet):
@@ -479,6 +480,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
             where = "trace.parquet" if args.out is not None else "not written: no --out"
             print(f"trace: {len(res.trace):,} rows ({where})")
     return 0
+
+
+def _ready_to_read() -> None:
+    """Imports what the results (:class:`satcp.results.Results`) need."""
+    from . import results  # noqa: F401
 
 
 def _ready_to_write() -> None:
