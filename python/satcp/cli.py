@@ -62,10 +62,16 @@ class _Formatter(argparse.HelpFormatter):
     importing shutil (with bz2 and lzma, 4 ms): argparse makes a formatter
     for every argument it is given, and asks shutil for the width."""
 
-    def __init__(self, prog: str, *args: Any, **kwargs: Any) -> None:
-        if kwargs.get("width") is None and len(args) < 3:
-            kwargs["width"] = _terminal_columns() - 2  # as HelpFormatter does
-        super().__init__(prog, *args, **kwargs)
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+    ) -> None:
+        if width is None:
+            width = _terminal_columns() - 2  # as HelpFormatter does
+        super().__init__(prog, indent_increment, max_help_position, width)
 
 
 def _terminal_columns() -> int:
