@@ -205,9 +205,10 @@ system-tools:
 lint-rust: setup
 	cargo fmt --all -- --check
 	cargo clippy -p satcp-core -p satcp-fuzz-targets -p satcp-emu --all-targets -- -D warnings
-	cargo clippy -p satcp-py -- -D warnings
+	cargo clippy -p satcp-py --all-targets -- -D warnings
 
-# Only the core: `cargo test --workspace` cannot link the pyo3 extension crate.
+# Crate by crate: `cargo test --workspace` cannot link the pyo3 extension
+# crate; its own unit tests (`--lib`, pure Rust: they call no Python) can.
 # Then the fuzz targets on stable (corpus replay and pseudo-random inputs),
 # and the property test once more in a debug build, where every
 # debug_assert! of the TCP machinery runs on every event (docs/testing.md).
@@ -215,6 +216,7 @@ test-rust:
 	cargo test -p satcp-core --release
 	cargo test -p satcp-emu --release
 	cargo test -p satcp-fuzz-targets --release
+	cargo test -p satcp-py --release --lib
 	cargo test -p satcp-core --test model every_variant
 
 lint-python: setup

@@ -41,11 +41,16 @@ import json
 import operator
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+
+from . import _core
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (5 ms)
+if TYPE_CHECKING:
+    from typing import Any
+
+    Data = Sequence[Mapping[str, Any]] | Mapping[str, Sequence[Any]]
 
 __all__ = ["Frame", "column_dtype", "csv_text", "write_parquet"]
-
-Data = Sequence[Mapping[str, Any]] | Mapping[str, Sequence[Any]]
 
 _MISSING = object()  # a row without the column (pandas: NaN)
 
@@ -172,12 +177,20 @@ class Frame:
     def __init__(self, data: Data) -> None:
         self.data = data
         self.columns = _columns(data)
-        self.dtypes = {name: column_dtype(values) for name, values in self.columns.items()}
+
+    @functools.cached_property
+    def dtypes(self) -> dict[str, str]:
+        return {name: column_dtype(values) for name, values in self.columns.items()}
 
     def csv_text(self) -> str:
         """``pandas.DataFrame(data).to_csv(index=False)``."""
         if not self.columns:  # a header line, and an empty line per row (rows of no columns)
             return "\n" * (1 + (0 if isinstance(self.data, Mapping) else len(self.data)))
+        # A table of numbers (the time series): the same text from the core
+        # (ten times faster than the cells below); None for the others.
+        text = _core.csv_of_numbers(self.columns)
+        if text is not None:
+            return text
         cells = [_cells(self.columns[name], dt) for name, dt in self.dtypes.items()]
         header = list(self.columns)
         if len(cells) > 1 and not _needs_quotes(header, cells, self.dtypes.values()):

@@ -16,16 +16,18 @@ the usual ``OSError``.
 
 from __future__ import annotations
 
-import datetime
 import json
 import math
 import os
 import re
-import tomllib
 from collections.abc import Iterable, Mapping
-from typing import Any
 
+from . import _core
 from ._core import ScenarioError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["apply_override", "load", "parse_override", "parse_value", "to_json"]
 
@@ -39,11 +41,13 @@ class ItemName(str):
 # One step of an override path: a key, a list index, or a list item's name.
 PathStep = str | int | ItemName
 
-_KEY_RE = re.compile(r"[A-Za-z0-9_-]+")
+# Patterns compiled on first use (re caches them), not at import: only
+# --set and TOML errors need them.
+_KEY = r"[A-Za-z0-9_-]+"
 # A list index, or a list item's name (at least one letter or "_", so that
 # "-1" is no name).
-_INDEX_RE = re.compile(r"\[(?:(\d+)|([A-Za-z0-9_-]*[A-Za-z_][A-Za-z0-9_-]*))\]")
-_TOML_POS_RE = re.compile(r"\s*\(at (?:line (\d+), column (\d+)|end of document)\)\s*$")
+_INDEX = r"\[(?:(\d+)|([A-Za-z0-9_-]*[A-Za-z_][A-Za-z0-9_-]*))\]"
+_TOML_POS = r"\s*\(at (?:line (\d+), column (\d+)|end of document)\)\s*$"
 
 
 def load(
@@ -190,17 +194,34 @@ def read_schedule_csv(path: str, field: str = "schedule") -> list[list[float]]:
 MAX_TOML_DEPTH = 32
 
 
+class NotToml(ValueError):
+    """A document that is not TOML, with tomllib's message (which ends with
+    the line and column)."""
+
+
 def parse_toml(text: str, where: str) -> dict[str, Any]:
     """``tomllib.loads``, refusing documents nested deeper than
-    MAX_TOML_DEPTH (ScenarioError naming ``where``) before tomllib recurses
-    into them; TOMLDecodeError passes through."""
+    MAX_TOML_DEPTH (ScenarioError naming ``where``) before they are read;
+    a document that is not TOML raises NotToml.
+
+    The core's reader (``_core.parse_toml``, the ``toml`` crate) reads most
+    documents; it gives the same dict as tomllib or, where it cannot (a
+    date or a time, a syntax error), None, and tomllib answers. tomllib is
+    imported only then: its import is a sixth of ``satcp run``'s time."""
     depth = _max_bracket_depth(text)
     if depth > MAX_TOML_DEPTH:
         raise ScenarioError(
             f"{where}: arrays or tables nested {depth} deep, more than {MAX_TOML_DEPTH}"
         )
+    doc = _core.parse_toml(text)
+    if doc is not None:
+        return doc
+    import tomllib
+
     try:
         return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise NotToml(str(e)) from None
     except RecursionError:  # a bound above that the count below missed
         raise ScenarioError(f"{where}: nested too deeply") from None
 
@@ -233,9 +254,9 @@ def read_toml(path: str) -> dict[str, Any]:
         raise ScenarioError(f"{path}: not UTF-8 text (byte {e.start})") from None
     try:
         return parse_toml(text, path)
-    except tomllib.TOMLDecodeError as e:
+    except NotToml as e:
         msg = str(e)
-        m = _TOML_POS_RE.search(msg)
+        m = re.search(_TOML_POS, msg)
         if m and m.group(1):
             msg = msg[: m.start()]
             where = f"line {m.group(1)}, column {m.group(2)}"
@@ -262,13 +283,13 @@ def parse_path(key: str) -> list[PathStep]:
     is letters, digits, ``_`` and ``-``, with a letter or ``_``)."""
     steps: list[PathStep] = []
     for part in key.split("."):
-        m = _KEY_RE.match(part)
+        m = re.match(_KEY, part)
         if not m:
             raise ScenarioError(f"bad --set key {key!r}: {part!r} is not a field name")
         steps.append(m.group(0))
         rest = part[m.end() :]
         while rest:
-            m = _INDEX_RE.match(rest)
+            m = re.match(_INDEX, rest)
             if not m:
                 raise ScenarioError(f"bad --set key {key!r}: cannot read {rest!r}")
             steps.append(int(m.group(1)) if m.group(1) else ItemName(m.group(2)))
@@ -284,9 +305,10 @@ def parse_value(raw: str) -> Any:
         return ""
     try:
         value = parse_toml(f"v = {raw}", "--set")["v"]
-    except tomllib.TOMLDecodeError:
+    except NotToml:
         return raw
-    if isinstance(value, datetime.date | datetime.time):
+    # TOML's values but these are dates and times (datetime objects)
+    if not isinstance(value, str | int | float | list | dict):
         return raw
     return value
 

@@ -5,12 +5,14 @@ write their tables without pandas), and infers the dtypes pandas infers."""
 from __future__ import annotations
 
 import random
+import struct
 
 import pandas as pd
 import pytest
 from conftest import HTTP
 
 import satcp
+from satcp import _core
 from satcp.frame_files import column_dtype, csv_text, write_parquet
 from satcp.results import TABLES
 
@@ -155,3 +157,63 @@ def test_run_tables_match_pandas(tmp_path, sample):
         getattr(r, name).to_parquet(tmp_path / "pandas.parquet", index=False)
         ours = (tmp_path / "parquet" / f"{name}.parquet").read_bytes()
         assert ours == (tmp_path / "pandas.parquet").read_bytes(), name
+
+
+def _float_of_bits(rng: random.Random) -> float:
+    """A float of any exponent and mantissa (NaN drawn again)."""
+    x = struct.unpack("<d", rng.getrandbits(64).to_bytes(8, "little"))[0]
+    return x if x == x else _float_of_bits(rng)
+
+
+def test_the_core_writes_floats_as_python_repr():
+    """The core's CSV of a table of numbers (``_core.csv_of_numbers``) has
+    each float as Python's repr: 200,000 floats of every exponent, the
+    boundaries of positional notation, and integers in float64 columns."""
+    rng = random.Random(36)
+    floats = [_float_of_bits(rng) for _ in range(200_000)]
+    floats += [10.0**e for e in range(-8, 20)] + [-(10.0**e) for e in range(-8, 20)]
+    floats += [0.0, -0.0, float("inf"), float("-inf"), 5e-324, 1.7976931348623157e308]
+    floats += [0.0001, 0.00009999999999999999, 9999999999999998.0, 1e16 - 2, 0.1 + 0.2]
+    ints = [rng.randint(-(2**63), 2**63 - 1) for _ in floats]
+    text = _core.csv_of_numbers({"x": floats, "n": ints, "i": [*ints[:-1], None]})
+    rows = [f"{x!r},{n},{float(n)!r}" for x, n in zip(floats, ints, strict=True)]
+    rows[-1] = rows[-1].rsplit(",", 1)[0] + ","
+    assert text == "\n".join(["x,n,i", *rows]) + "\n"
+
+
+@pytest.mark.parametrize(
+    "columns",
+    [
+        {"a": [1.0]},  # one column: a lone empty field is quoted
+        {"a": [], "b": []},
+        {"a,b": [1.0], "c": [2.0]},
+        {'a"': [1.0], "c": [2.0]},
+        {"a": [1.0, 2.0], "b": [1.0]},
+        {"a": ["x"], "b": [1.0]},
+        {"a": [True, 1], "b": [1.0]},
+        {"a": [True, None], "b": [1.0]},
+        {"a": [2**63], "b": [1.0]},
+        {"a": [[1]], "b": [1.0]},
+    ],
+    ids=repr,
+)
+def test_the_core_leaves_other_tables_to_python(columns):
+    assert _core.csv_of_numbers(columns) is None
+
+
+def test_random_tables_of_numbers_are_the_cores():
+    """Of the random tables, the core writes those of numbers, as pandas."""
+    numbers = [v for v in VALUES if v is None or type(v) in (int, float, bool)]
+    rng = random.Random(37)
+    written = 0
+    for _ in range(2000):
+        rows, cols = rng.randint(1, 6), rng.randint(2, 4)
+        kinds = [rng.sample(numbers, rng.randint(1, 3)) for _ in range(cols)]
+        data = {f"c{j}": [rng.choice(kinds[j]) for _ in range(rows)] for j in range(cols)}
+        expected = _pandas(data)
+        ours = _core.csv_of_numbers(_columns_of(data))
+        if ours is not None:
+            assert ours == expected, repr(data)
+            written += 1
+        assert csv_text(data) == expected, repr(data)
+    assert written > 500

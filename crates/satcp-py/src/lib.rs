@@ -1,5 +1,7 @@
 //! The thin Python binding: scenarios in as JSON text, results out as JSON
-//! text. Everything else (TOML, overrides, data frames, files) is Python's.
+//! text. Everything else (overrides, data frames, files) is Python's, but
+//! for reading TOML (`toml_doc`) and writing tables of numbers as CSV
+//! (`csv_text`), which are here for the command line's time.
 
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
@@ -10,7 +12,9 @@ use satcp_core::net::observer::{PacketEvent, PacketObserver};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
+mod csv_text;
 mod row_pool;
+mod toml_doc;
 
 create_exception!(_core, ScenarioError, PyValueError);
 
@@ -436,6 +440,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(router_kinds, m)?)?;
     m.add_function(wrap_pyfunction!(scenario_schema, m)?)?;
     m.add_function(wrap_pyfunction!(_pgo_training, m)?)?;
+    m.add_function(wrap_pyfunction!(toml_doc::parse_toml, m)?)?;
+    m.add_function(wrap_pyfunction!(csv_text::csv_of_numbers, m)?)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
