@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
-from typing import TypeVar
 
-T = TypeVar("T")
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (5 ms)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import TypeVar
 
-# name -> function that writes the file at the path it is given
-Writers = Mapping[str, Callable[[str], None]]
+    T = TypeVar("T")
+
+    # name -> function that writes the file at the path it is given
+    Writers = Mapping[str, Callable[[str], None]]
 
 
 def text_writer(text: str) -> Callable[[str], None]:
@@ -90,7 +93,8 @@ def fill_dir_atomically(
                 os.makedirs(out, exist_ok=True)
         for name in names:
             dest = os.path.join(out, name)
-            os.makedirs(os.path.dirname(dest), exist_ok=True)
+            if os.sep in name:  # a subdirectory's file (a top-level one's is out)
+                os.makedirs(os.path.dirname(dest), exist_ok=True)
             os.replace(os.path.join(tmp, name), dest)
         return result, [os.path.join(out, n) for n in names]
     finally:

@@ -74,6 +74,9 @@ def test_light_commands(argv):
     # argparse imports shutil (and bz2, lzma) for the terminal's width
     # unless satcp's formatter reads it
     assert "shutil" not in out["modules"]
+    # the core reads the scenario's TOML; tomllib would bring typing and
+    # datetime (16 ms on a slow host)
+    assert {"tomllib", "typing", "datetime"}.isdisjoint(out["modules"])
 
 
 def test_run_with_csv_out_is_light(tmp_path):
@@ -83,6 +86,7 @@ def test_run_with_csv_out_is_light(tmp_path):
     out = _probe(argv)
     assert out["rc"] == 0
     assert out["loaded"] == []
+    assert {"tomllib", "typing", "datetime"}.isdisjoint(out["modules"])
     assert (tmp_path / "out" / "flows.csv").is_file()
 
 
