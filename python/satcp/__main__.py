@@ -1,7 +1,5 @@
 """``python -m satcp`` is the ``satcp`` command."""
 
-import sys
+from .cli import console
 
-from .cli import main
-
-sys.exit(main())
+console()

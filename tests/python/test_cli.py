@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 
 import pandas as pd
 import pytest
@@ -190,3 +192,52 @@ def test_help_is_as_wide_as_shutil_says(monkeypatch, columns):
     for p in (ours, theirs):
         p.add_argument("--out", metavar="DIR", help="where the files go " * 8)
     assert ours.format_help() == theirs.format_help()
+
+
+def test_argparse_translations_are_remembered_only_while_building(monkeypatch):
+    """_build_parser asks gettext once per word (not once per parser) and
+    puts argparse's own translation function back; the help is the same
+    words as argparse's."""
+    import argparse
+
+    from satcp import cli
+
+    asked = []
+
+    def translate(text):
+        asked.append(text)
+        return text
+
+    monkeypatch.setattr(argparse, "_", translate)
+    parser = cli._build_parser()
+    assert argparse._ is translate
+    assert len(asked) == len(set(asked))
+    assert "show this help message and exit" in asked
+    assert "show this help message and exit" in parser.format_help()
+
+
+def test_the_command_exits_with_mains_status_all_frozen(monkeypatch):
+    """console() (the satcp command) exits with main()'s status, having
+    frozen the objects out of the collector for a cheap shutdown."""
+    import gc
+
+    from satcp import cli
+
+    froze = []
+    monkeypatch.setattr(cli, "main", lambda: 3)
+    monkeypatch.setattr(gc, "freeze", lambda: froze.append(True))
+    with pytest.raises(SystemExit) as e:
+        cli.console()
+    assert e.value.code == 3
+    assert froze == [True]
+
+
+def test_python_m_satcp_is_the_command(tmp_path):
+    p = subprocess.run(
+        [sys.executable, "-m", "satcp", "validate", str(tmp_path / "missing.toml")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert p.returncode == 2
+    assert p.stderr.count("\n") == 1 and "missing.toml" in p.stderr
