@@ -7,6 +7,7 @@ suite's check: ``tools/toml_conformance.py``."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 import tomllib
@@ -27,6 +28,18 @@ REPO_DOCS = sorted(
     if p.is_file() and (p.suffix == ".toml" or "corpus" in p.parts)
 )
 
+
+def _tool(name: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+# Equal values of equal types, floats bit for bit (NaN's sign, -0.0), dict
+# keys in the same order: the conformance tool's comparison.
+same = _tool("toml_conformance").same
+
 FUZZ = settings(
     derandomize=True,
     database=None,
@@ -34,20 +47,6 @@ FUZZ = settings(
     max_examples=400,
     suppress_health_check=list(HealthCheck),
 )
-
-
-def same(a: object, b: object) -> bool:
-    """Equal values of equal types, floats bit for bit (NaN's sign, -0.0),
-    dict keys in the same order."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, float):
-        return math.copysign(1, a) == math.copysign(1, b) and (a == b or (a != a and b != b))
-    if isinstance(a, dict):
-        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(map(same, a, b))
-    return a == b
 
 
 def tomllib_answer(text: str) -> object:
