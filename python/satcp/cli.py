@@ -527,8 +527,9 @@ def _ready_to_read() -> None:
 def _ready_to_write() -> None:
     """Imports what :meth:`Results.write` imports and finds the commit its
     provenance names (cached)."""
-    from . import provenance, results  # noqa: F401
+    from . import provenance
 
+    _ready_to_read()
     provenance.commit()
 
 

@@ -7,6 +7,19 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Property tests in `make test` are fixed slices: the same cases on every
+# run and machine (no example database, no deadline on a loaded host); the
+# long, random runs are `make fuzz` and `make soak`.
+settings.register_profile(
+    "fixed",
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)
+settings.load_profile("fixed")
 
 REPO = Path(__file__).resolve().parents[2]
 SCENARIOS = REPO / "scenarios"

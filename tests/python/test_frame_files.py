@@ -190,6 +190,8 @@ def test_the_core_writes_floats_as_python_repr():
         {'a"': [1.0], "c": [2.0]},
         {"a": [1.0, 2.0], "b": [1.0]},
         {"a": ["x"], "b": [1.0]},
+        {"a": [1.0], "b": ["x"]},  # told by its first field, before "a" is converted
+        {"a": [1.0, 2.0], "b": [None, "x"]},
         {"a": [True, 1], "b": [1.0]},
         {"a": [True, None], "b": [1.0]},
         {"a": [2**63], "b": [1.0]},

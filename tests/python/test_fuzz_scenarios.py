@@ -9,16 +9,10 @@ from __future__ import annotations
 import tempfile
 from collections import Counter
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from scenario_fuzz import Outcome, check_case, check_cli_case, scenarios
 
-SLICE = settings(
-    derandomize=True,
-    database=None,
-    deadline=None,
-    max_examples=250,
-    suppress_health_check=list(HealthCheck),
-)
+SLICE = settings(max_examples=250)  # on conftest's fixed profile
 
 SEEN: Counter[str] = Counter()
 

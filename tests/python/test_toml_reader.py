@@ -14,7 +14,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from satcp import _core
@@ -40,13 +40,7 @@ def _tool(name: str):
 # keys in the same order: the conformance tool's comparison.
 same = _tool("toml_conformance").same
 
-FUZZ = settings(
-    derandomize=True,
-    database=None,
-    deadline=None,
-    max_examples=400,
-    suppress_health_check=list(HealthCheck),
-)
+FUZZ = settings(max_examples=400)  # on conftest's fixed profile
 
 
 def tomllib_answer(text: str) -> object:

@@ -30,6 +30,19 @@ pub fn csv_of_numbers(columns: &Bound<'_, PyDict>) -> PyResult<Option<String>> {
     if columns.len() < 2 {
         return Ok(None);
     }
+    // A column of text (a sweep's summary names its variants) shows in its
+    // first field: left to Python before any number column is converted.
+    for values in columns.values() {
+        let Ok(values) = values.downcast::<PyList>() else {
+            return Ok(None);
+        };
+        if values
+            .get_item(0)
+            .is_ok_and(|v| v.is_instance_of::<PyString>())
+        {
+            return Ok(None);
+        }
+    }
     let mut names = Vec::with_capacity(columns.len());
     let mut cells = Vec::with_capacity(columns.len());
     for (name, values) in columns.iter() {
