@@ -30,6 +30,12 @@ OVERRIDES = [
     (["tcp.variant=slowstart", "tcp.slowstart.function=cubic"], ["tcp.slowstart.function"]),
     (["tcp.variant=slowstart", "tcp.slowstart.k=-2"], ["tcp.slowstart.k", "-2"]),
     (["tcp.colour=red"], ["tcp", "colour"]),
+    # a list where a table belongs (serde reads a struct from its fields in
+    # order: `trace = []` ran as the default trace)
+    (["trace=[]"], ["trace", "sequence, expected a table"]),
+    (['trace=[["cwnd"]]'], ["trace", "sequence, expected a table"]),
+    (["tcp.variant=adalr", "tcp.adalr=[]"], ["tcp.adalr", "sequence, expected a table"]),
+    (["trace=3"], ["trace", "integer `3`, expected a table"]),
     (["links[0].rate_bps=0"], ["links[0].rate_bps", "0"]),
     (["links[0].rate_bps=-5"], ["links[0].rate_bps", "-5"]),
     (["links[0].delay_s=-0.1"], ["links[0].delay_s", "-0.1"]),

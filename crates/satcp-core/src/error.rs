@@ -177,7 +177,7 @@ pub fn typed<T: serde::de::DeserializeOwned + Default>(
     if v.is_null() {
         return Ok(T::default());
     }
-    serde_path_to_error::deserialize(v).map_err(path_error)
+    crate::scenario::tables_only::deserialize(v).map_err(path_error)
 }
 
 /// A deserialization error, named by the path where it happened.

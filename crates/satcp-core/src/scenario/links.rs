@@ -37,7 +37,7 @@ pub fn parse(f: &str, v: Value) -> Result<LinkConfig, ScenarioError> {
         .into_iter()
         .filter_map(|k| link.remove(k).map(|v| (k.to_string(), v)))
         .collect();
-    let ends: Ends = serde_path_to_error::deserialize(Value::Object(ends))
+    let ends: Ends = super::tables_only::deserialize(&Value::Object(ends))
         .map_err(|e| crate::error::path_error(e).under(f))?;
     let mut own = |dir: &str| match link.remove(dir) {
         None => Ok(Map::new()),

@@ -13,6 +13,7 @@ pub mod result_fields;
 pub mod results;
 pub mod run_row;
 pub mod schema;
+pub mod tables_only;
 pub mod validate;
 
 pub use config::Scenario;
@@ -200,7 +201,7 @@ fn parse_router(f: &str, r: Value) -> Result<config::RouterConfig, ScenarioError
 
 /// Deserializes `v`, naming the failing field with `prefix` and its path.
 fn typed<T: serde::de::DeserializeOwned>(prefix: &str, v: Value) -> Result<T, ScenarioError> {
-    serde_path_to_error::deserialize(v).map_err(|e| crate::error::path_error(e).under(prefix))
+    tables_only::deserialize(&v).map_err(|e| crate::error::path_error(e).under(prefix))
 }
 
 /// One application table: `kind` picks the type; its `tcp` table goes over
