@@ -46,7 +46,7 @@ fn time_to_cwnd(r: &RunResult, segs: f64) -> f64 {
 /// (well below the BDP): 16^(RTT / time taken).
 fn growth_per_rtt(r: &RunResult, rtt: f64) -> f64 {
     let dt = time_to_cwnd(r, 320.0) - time_to_cwnd(r, 20.0);
-    16f64.powf(rtt / dt)
+    satcp_core::engine::math::powf(16.0, rtt / dt)
 }
 
 /// The GEO path: 20 Mb/s, 600 ms RTT, a deep buffer (3 BDP).

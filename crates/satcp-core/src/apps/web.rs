@@ -162,7 +162,10 @@ mod tests {
         let mean = draws.iter().sum::<f64>() / n as f64;
         assert!((mean - 5.0).abs() < 0.1, "mean {mean}");
         // An exponential's median is mean x ln 2.
-        let below = draws.iter().filter(|&&d| d < 5.0 * 2f64.ln()).count();
+        let below = draws
+            .iter()
+            .filter(|&&d| d < 5.0 * std::f64::consts::LN_2)
+            .count();
         assert!((below as f64 / n as f64 - 0.5).abs() < 0.02);
         let mut w = web(ThinkTime::Fixed(Duration::from_millis(1500)));
         assert_eq!(w.think(), Duration::from_millis(1500));

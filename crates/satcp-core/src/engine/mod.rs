@@ -1,9 +1,11 @@
-//! The discrete-event engine: time, the event list and random streams.
+//! The discrete-event engine: time, the event list, random streams and the
+//! math the models share.
 //! Nothing here knows about networks or TCP.
 
 pub mod event_list;
 pub mod event_queue;
 pub mod heap;
+pub mod math;
 pub mod prefetch;
 pub mod rng;
 pub mod time;

@@ -6,6 +6,8 @@
 //! The generator is xoshiro256++ seeded through SplitMix64: small, fast and
 //! specified exactly, so results do not depend on a crate's version.
 
+use super::math;
+
 #[derive(Clone, Debug)]
 pub struct RngStream {
     s: [u64; 4],
@@ -73,14 +75,14 @@ impl RngStream {
 
     /// Exponential with the given mean.
     pub fn exponential(&mut self, mean: f64) -> f64 {
-        -mean * (1.0 - self.uniform()).ln()
+        -mean * math::ln(1.0 - self.uniform())
     }
 
     /// Standard normal by Box-Muller (one value per call, deterministic).
     pub fn normal(&mut self, mean: f64, sd: f64) -> f64 {
         let u1 = 1.0 - self.uniform();
         let u2 = self.uniform();
-        mean + sd * (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
+        mean + sd * (-2.0 * math::ln(u1)).sqrt() * math::cos(2.0 * std::f64::consts::PI * u2)
     }
 }
 

@@ -14,7 +14,7 @@ use super::link_config::Streams;
 use super::packet::{PacketId, PacketPool};
 use super::reorder::{Reorder, ReorderConfig};
 use super::scheduled_loss::ScheduledLoss;
-use crate::engine::{Duration, RngStream, SimTime};
+use crate::engine::{math, Duration, RngStream, SimTime};
 use crate::error::{probability, ScenarioError};
 use serde::Deserialize;
 
@@ -113,7 +113,7 @@ pub fn packet_error_rate(ber: f64, bytes: u32) -> f64 {
     }
     let bits = 8.0 * bytes as f64;
     // ln1p/exp_m1 keep precision for BER down to 1e-13.
-    -(bits * (-ber).ln_1p()).exp_m1()
+    -math::exp_m1(bits * math::ln_1p(-ber))
 }
 
 /// The fate of one packet on the wire.

@@ -15,6 +15,7 @@
 //! probability 1 there is no offset. Between samples the attenuation
 //! holds (a step function).
 
+use crate::engine::math::{exp, ln};
 use crate::engine::{RngStream, SimTime};
 use crate::error::{positive, range, ScenarioError};
 use serde::Deserialize;
@@ -90,12 +91,12 @@ pub struct RainFade {
 
 impl RainFade {
     pub fn new(c: &RainConfig, mut rng: RngStream) -> RainFade {
-        let rho = (-c.beta_per_s * c.step_s).exp();
-        let m = c.median_db.ln();
+        let rho = exp(-c.beta_per_s * c.step_s);
+        let m = ln(c.median_db);
         let offset_db = if c.probability >= 1.0 {
             0.0
         } else {
-            (m + c.sigma * inverse_q(c.probability)).exp()
+            exp(m + c.sigma * inverse_q(c.probability))
         };
         let x0 = rng.normal(0.0, 1.0);
         RainFade {
@@ -125,7 +126,7 @@ impl RainFade {
     /// The attenuation at `t`, dB.
     pub fn attenuation_db(&mut self, t: SimTime) -> f64 {
         let x = self.x_at(t.0 / self.step_ns);
-        ((self.m + self.sigma * x).exp() - self.offset_db).max(0.0)
+        (exp(self.m + self.sigma * x) - self.offset_db).max(0.0)
     }
 
     /// No time before `t` will be asked for again.
@@ -187,14 +188,14 @@ fn normal_quantile(p: f64) -> f64 {
             / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0)
     };
     if p < P_LOW {
-        tail((-2.0 * p.ln()).sqrt())
+        tail((-2.0 * ln(p)).sqrt())
     } else if p <= 1.0 - P_LOW {
         let q = p - 0.5;
         let r = q * q;
         (((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * q
             / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1.0)
     } else {
-        -tail((-2.0 * (1.0 - p).ln()).sqrt())
+        -tail((-2.0 * ln(1.0 - p)).sqrt())
     }
 }
 
@@ -246,9 +247,9 @@ mod tests {
         let lag1 = sxy / (nf - 1.0) / vx;
         assert!(mx.abs() < 0.05, "mean of X {mx}");
         assert!((vx - 1.0).abs() < 0.05, "variance of X {vx}");
-        assert!((lag1 - (-beta).exp()).abs() < 0.005, "lag-one {lag1}");
-        let mean = (median.ln() + sigma * sigma / 2.0).exp();
-        let sd = mean * ((sigma * sigma).exp() - 1.0).sqrt();
+        assert!((lag1 - exp(-beta)).abs() < 0.005, "lag-one {lag1}");
+        let mean = exp(ln(median) + sigma * sigma / 2.0);
+        let sd = mean * (exp(sigma * sigma) - 1.0).sqrt();
         let (ma, sda) = (sa / nf, (saa / nf - (sa / nf).powi(2)).sqrt());
         assert!((ma / mean - 1.0).abs() < 0.03, "mean {ma} vs {mean}");
         assert!((sda / sd - 1.0).abs() < 0.05, "sd {sda} vs {sd}");

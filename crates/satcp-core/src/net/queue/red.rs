@@ -16,7 +16,7 @@
 //! - a full buffer (`limit`) drops regardless.
 
 use super::{Queue, QueueKind, QueueLimit, QueueSettings};
-use crate::engine::{Duration, RngStream, SimTime};
+use crate::engine::{math, Duration, RngStream, SimTime};
 use crate::error::{bad, non_negative, positive, ScenarioError};
 use crate::net::packet::{Ecn, PacketId, PacketPool};
 use crate::net::router::DropCause;
@@ -191,7 +191,7 @@ impl Red {
                 let packet_time = self.idle_packet_time.0.max(1);
                 // The conversions and the division only on a miss.
                 self.avg *= self.decays.factor(idle, |idle| {
-                    (1.0 - w).powf(idle as f64 / packet_time as f64)
+                    math::powf(1.0 - w, idle as f64 / packet_time as f64)
                 });
             }
             _ => self.avg = (1.0 - w) * self.avg + w * self.q.len() as f64,
@@ -373,7 +373,7 @@ mod tests {
         while q.dequeue(&mut pool, t, &mut vec![]).is_some() {}
         let later = t + Duration(100 * 12_000_000);
         q.enqueue(pkt(&mut pool, Ecn::NotEct), &mut pool, later, &mut dropped);
-        let decayed = expect * 0.998f64.powf(100.0);
+        let decayed = expect * math::powf(0.998, 100.0);
         assert!((q.avg() - decayed).abs() < 1e-12);
         assert!(dropped.is_empty());
     }
@@ -397,7 +397,7 @@ mod tests {
             assert!(before > 0.0);
             t += Duration(idle_packets * 12_000_000);
             q.enqueue(pkt(&mut pool, Ecn::NotEct), &mut pool, t, &mut dropped);
-            assert_eq!(q.avg(), before * 0.998f64.powf(idle_packets as f64));
+            assert_eq!(q.avg(), before * math::powf(0.998, idle_packets as f64));
             // A second packet while the first waits: the average rises again.
             q.enqueue(pkt(&mut pool, Ecn::NotEct), &mut pool, t, &mut dropped);
         }

@@ -9,7 +9,7 @@
 //! Windows are computed in segments (f64), as the RFC writes them.
 
 use super::{CongestionSettings, Showcase, Variant, VariantInput};
-use crate::engine::SimTime;
+use crate::engine::{math, SimTime};
 use crate::error::{positive, ScenarioError};
 use crate::tcp::congestion::CongestionControl;
 use crate::tcp::send_state::{CongState, SendState};
@@ -161,7 +161,7 @@ impl Cubic {
         }
         // Eq. 2 with the cube root's sign: when cwnd_epoch is above W_max,
         // K < 0 and W_cubic(0) is still cwnd_epoch.
-        self.k = ((self.w_max - cwnd) / self.cfg.c).cbrt();
+        self.k = math::cbrt((self.w_max - cwnd) / self.cfg.c);
         // Sec. 4.3: W_est starts at cwnd_epoch.
         self.w_est = cwnd;
     }

@@ -27,7 +27,7 @@
 
 use super::reno::Reno;
 use super::{CongestionSettings, Showcase, Variant, VariantInput};
-use crate::engine::{Duration, SimTime};
+use crate::engine::{math, Duration, SimTime};
 use crate::error::{positive, ScenarioError};
 use crate::tcp::congestion::{CcEvent, CongestionControl, Reply};
 use crate::tcp::send_state::{CongState, SendState};
@@ -117,7 +117,7 @@ impl Hybla {
     /// the eighths, so above 16 its increment lies between 2^16 and 2^17
     /// and drops back to 2^16 at each whole rho; satcp bounds the exponent.
     pub fn slow_start_increment(&self) -> f64 {
-        2f64.powf(self.rho().min(MAX_EXPONENT)) - 1.0
+        math::powf(2.0, self.rho().min(MAX_EXPONENT)) - 1.0
     }
 }
 
@@ -253,7 +253,7 @@ mod tests {
         let mut at = |rtt: f64| hybla_with_rtt(&mut s, rtt).slow_start_increment();
         assert_eq!(at(0.025), 1.0);
         assert!((at(0.1) - 15.0).abs() < 1e-9); // rho = 4
-        assert!((at(0.3875) - (2f64.powf(15.5) - 1.0)).abs() < 1e-6); // rho = 15.5
+        assert!((at(0.3875) - (math::powf(2.0, 15.5) - 1.0)).abs() < 1e-6); // rho = 15.5
         assert_eq!(at(0.4), 65_535.0); // rho = 16
         assert_eq!(at(0.6), 65_535.0); // rho = 24: 2^24 - 1 unbounded
     }
