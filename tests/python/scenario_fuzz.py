@@ -39,8 +39,9 @@ MAX_DURATION_S = 2.0
 RUN_BUDGET_S = 60.0
 #: Packet transmissions the links of a scenario can make at most (at 40
 #: bytes a packet) below which a run must end within RUN_BUDGET_S. The
-#: generator's rates give under 4 x 10^6; a hostile rate that is valid (a
-#: 1 Tb/s link) can ask for 10^9, a long run that is no hang.
+#: generator's rates and durations give at most 7.4 x 10^6 (30,000 seeds);
+#: a valid hostile rate (a 1 Tb/s link) can ask for 10^9, a long run that
+#: is no hang.
 MAX_CHECKED_TRANSMISSIONS = 1.5e7
 #: The memory limit the fuzzer runs with, bytes.
 MAX_MEMORY = 5e8
