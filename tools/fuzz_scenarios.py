@@ -47,6 +47,7 @@ def main() -> int:
     counts: Counter[str] = Counter()
     first = args.seed if args.seed is not None else random.randrange(2**48)
     tmp = tempfile.mkdtemp(prefix="satcp-fuzz-")
+    print(f"fuzz-scenarios: first seed {first}", file=sys.stderr, flush=True)
     start = time.perf_counter()
     deadline = start + args.seconds
     failed = None
@@ -58,7 +59,9 @@ def main() -> int:
                 counts[check_case(sc)] += 1
                 if args.cli_every and case_seed % args.cli_every == 0:
                     counts["cli " + check_cli_case(sc, tmp)] += 1
-            except Exception:
+            except (KeyboardInterrupt, SystemExit):
+                raise
+            except BaseException:  # pyo3's PanicException, a Rust panic, is not an Exception
                 failed = case_seed
                 print(f"FAILED: seed {case_seed}", file=sys.stderr)
                 traceback.print_exc()
