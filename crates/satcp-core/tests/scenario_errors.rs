@@ -297,3 +297,77 @@ fn absurd_times() {
         &["apps[0].start_s", "at most"],
     );
 }
+
+/// A connection carries at most 10^15 bytes each way: larger sizes, or a
+/// page whose objects add up to more (2^63-byte embedded objects, which
+/// overflowed the page's 64-bit byte count), are refused, naming the field.
+#[test]
+fn byte_counts_beyond_what_a_connection_carries() {
+    let http = |v: &mut Value, extra: Value| {
+        let mut app = json!({"kind": "http", "client": "client", "server": "server"});
+        app.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        v["apps"][0] = app;
+    };
+    check(
+        |v| v["apps"][0]["file_bytes"] = json!(2_000_000_000_000_000u64),
+        &["apps[0].file_bytes", "2000000000000000", "1e15"],
+    );
+    check(
+        |v| v["apps"][0]["request_bytes"] = json!(u64::MAX),
+        &["apps[0].request_bytes", "1e15"],
+    );
+    check(
+        |v| {
+            v["apps"][0] = json!({"kind": "bulk", "client": "client", "server": "server",
+                                  "bytes": 1_000_000_000_000_001u64})
+        },
+        &["apps[0].bytes", "1000000000000001"],
+    );
+    check(
+        |v| {
+            http(
+                v,
+                json!({"embedded_objects": 4, "embedded_object_bytes": 1u64 << 63}),
+            )
+        },
+        &[
+            "apps[0].embedded_object_bytes",
+            "9223372036854775808",
+            "page",
+        ],
+    );
+    // Each object is within the bound, the page is not.
+    check(
+        |v| {
+            http(
+                v,
+                json!({"embedded_objects": 3, "embedded_object_bytes": 400_000_000_000_000u64}),
+            )
+        },
+        &["apps[0].embedded_object_bytes", "page of 1.2"],
+    );
+    check(
+        |v| {
+            http(
+                v,
+                json!({"main_object_bytes": u64::MAX, "embedded_objects": 0}),
+            )
+        },
+        &["apps[0].main_object_bytes", "18446744073709551615"],
+    );
+    check(
+        |v| {
+            http(
+                v,
+                json!({"embedded_objects": 1000, "request_bytes": 10_000_000_000_000u64}),
+            )
+        },
+        &["apps[0].request_bytes", "requests"],
+    );
+    // The bound itself is accepted.
+    let mut v = base();
+    v["apps"][0]["file_bytes"] = json!(1_000_000_000_000_000u64);
+    satcp_core::parse(&v.to_string()).unwrap();
+}

@@ -48,7 +48,11 @@ impl Application for Ftp {
 
     fn start(&mut self, ctx: &mut AppCtx) {
         for i in 0..self.p.files {
-            let at = ctx.now + self.p.start + Duration(self.p.inter_request.0 * i as u64);
+            // Saturating, as time arithmetic is: a spacing far beyond any
+            // run (10^12 s is valid) puts the later downloads at the end
+            // of time, not, wrapped around, somewhere before it.
+            let spacing = Duration(self.p.inter_request.0.saturating_mul(i as u64));
+            let at = ctx.now + self.p.start + spacing;
             ctx.timer(at, i as u64);
         }
     }
@@ -103,5 +107,52 @@ impl Application for Ftp {
 
     fn transfers(&self) -> &[Transfer] {
         &self.transfers
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::apps::AppAction;
+    use crate::engine::SimTime;
+
+    /// The downloads' start times: the timers `start` sets.
+    fn starts(files: u32, inter_request_s: f64) -> Vec<SimTime> {
+        let mut ftp = Ftp::new(FtpParams {
+            file_bytes: 1000,
+            request_bytes: 100,
+            start: Duration::from_secs_f64(1.0),
+            files,
+            inter_request: Duration::from_secs_f64(inter_request_s),
+        });
+        let (mut actions, mut next_conn) = (Vec::new(), 0);
+        ftp.start(&mut AppCtx::new(
+            SimTime::ZERO,
+            &mut actions,
+            &mut next_conn,
+        ));
+        actions
+            .iter()
+            .map(|a| match a {
+                AppAction::Timer(at, _) => *at,
+                _ => panic!("start only sets timers"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn downloads_start_one_spacing_apart() {
+        let s = SimTime::from_secs_f64;
+        assert_eq!(starts(3, 0.5), vec![s(1.0), s(1.5), s(2.0)]);
+    }
+
+    /// A valid but huge spacing (the scenario fuzzer's 10^12 s, beyond
+    /// u64 nanoseconds) leaves the later downloads at the end of time, in
+    /// order; it overflowed (debug builds panicked, release builds wrapped).
+    #[test]
+    fn a_spacing_beyond_the_end_of_time_saturates() {
+        let t = starts(4, 1e12);
+        assert_eq!(t[0], SimTime::from_secs_f64(1.0));
+        assert!(t[1..].iter().all(|&at| at == SimTime(u64::MAX)), "{t:?}");
     }
 }

@@ -329,7 +329,7 @@ impl Link {
                 ArqVerdict::Resend => {
                     self.stats.arq_retransmissions += 1;
                     return Outcome::Resend {
-                        nak_at: now + Duration(2 * self.delay.0),
+                        nak_at: now + Duration(self.delay.0.saturating_mul(2)),
                     };
                 }
                 ArqVerdict::Recover => return self.delivered(Duration::ZERO, false, now),

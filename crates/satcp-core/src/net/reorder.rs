@@ -56,7 +56,9 @@ impl ReorderConfig {
             DelayKind::Fixed => DelayDist::Fixed(mean),
             DelayKind::Uniform => DelayDist::Uniform {
                 lo: Duration::ZERO,
-                hi: Duration(2 * mean.0),
+                // Saturating: a valid mean of 10^12 s is already beyond
+                // the nanosecond clock.
+                hi: Duration(mean.0.saturating_mul(2)),
             },
             DelayKind::Normal => DelayDist::TruncNormal {
                 mean,
@@ -129,6 +131,27 @@ mod tests {
         let c: ReorderConfig = crate::error::typed(&v)?;
         c.validate()?;
         Ok(c)
+    }
+
+    /// The largest valid mean, 10^12 s, is beyond the clock's 584 years:
+    /// the uniform delay's upper end saturates (it overflowed).
+    #[test]
+    fn a_uniform_delay_beyond_the_clock_saturates() {
+        let r = parse(json!({"prob": 1.0, "delay": "uniform", "mean_s": 1e12}))
+            .unwrap()
+            .build()
+            .unwrap();
+        assert_eq!(
+            r.delay,
+            DelayDist::Uniform {
+                lo: Duration::ZERO,
+                hi: Duration(u64::MAX)
+            }
+        );
+        let mut rng = RngStream::new(1, "d");
+        for _ in 0..100 {
+            r.draw(&mut rng);
+        }
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use crate::error::{MAX_SETTING, MAX_SIM_SECONDS};
 use crate::net::link_config::DirectionConfig;
-use crate::scenario::validate::{MAX_EVENTS_PLANNED_U32, MAX_NAME_CHARS};
+use crate::scenario::validate::{MAX_CONNECTION_BYTES, MAX_EVENTS_PLANNED_U32, MAX_NAME_CHARS};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, Deserialize, schemars::JsonSchema)]
@@ -130,10 +130,11 @@ pub struct FtpConfig {
     pub start_s: f64,
     /// Size of each file, bytes (SI: 50 MB = 50,000,000).
     #[serde(default = "ftp_file")]
-    #[schemars(range(min = 1))]
+    #[schemars(range(min = 1, max = MAX_CONNECTION_BYTES))]
     pub file_bytes: u64,
     /// Size of the request the client sends for each file, bytes.
     #[serde(default = "ftp_request")]
+    #[schemars(range(max = MAX_CONNECTION_BYTES))]
     pub request_bytes: u64,
     /// Number of files, fetched one after another.
     #[serde(default = "one")]
@@ -165,18 +166,21 @@ pub struct HttpConfig {
     #[serde(default)]
     #[schemars(range(min = 0.0, max = MAX_SIM_SECONDS))]
     pub start_s: f64,
-    /// Size of each page's main (HTML) object, bytes.
+    /// Size of each page's main (HTML) object, bytes (a page, the main
+    /// object and the embedded ones, at most 1e15 bytes).
     #[serde(default = "http_main")]
+    #[schemars(range(max = MAX_CONNECTION_BYTES))]
     pub main_object_bytes: u64,
     /// Embedded objects per page, requested once the main object is in.
     #[serde(default = "http_embedded_n")]
     pub embedded_objects: u32,
     /// Size of each embedded object, bytes.
     #[serde(default = "http_embedded")]
+    #[schemars(range(max = MAX_CONNECTION_BYTES))]
     pub embedded_object_bytes: u64,
     /// Size of each request, bytes.
     #[serde(default = "http_request")]
-    #[schemars(range(min = 1))]
+    #[schemars(range(min = 1, max = MAX_CONNECTION_BYTES))]
     pub request_bytes: u64,
     /// Time from one page's request to the next page's, seconds (at most
     /// 1e7 pages over the run).
@@ -212,9 +216,9 @@ pub struct BulkConfig {
     #[serde(default)]
     #[schemars(range(min = 0.0, max = MAX_SIM_SECONDS))]
     pub start_s: f64,
-    /// Bytes to send (none: unbounded, until the run ends).
+    /// Bytes to send (none: unbounded, until the run ends; at most 1e15).
     #[serde(default)]
-    #[schemars(extend("x-unit" = "bytes"))]
+    #[schemars(range(max = MAX_CONNECTION_BYTES), extend("x-unit" = "bytes"))]
     pub bytes: Option<u64>,
     /// This application's TCP settings, merged over the scenario's `[tcp]`
     /// table field by field.

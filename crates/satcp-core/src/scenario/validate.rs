@@ -16,6 +16,31 @@ pub const MAX_EVENTS_PLANNED: f64 = 1e7;
 /// The same, as a count.
 pub const MAX_EVENTS_PLANNED_U32: u32 = MAX_EVENTS_PLANNED as u32;
 
+/// The most bytes one connection of an application may carry each way:
+/// 10^15 (a petabyte, 800 s of a 10 Tb/s link). Sequence numbers and the
+/// applications' byte counts are 64-bit: sums of larger sizes (a page of
+/// 2^63-byte objects) would overflow them.
+pub const MAX_CONNECTION_BYTES: u64 = 1_000_000_000_000_000;
+
+/// A byte count of one connection: at most `MAX_CONNECTION_BYTES`. `v` is
+/// exact or, for a sum or product of fields, computed in f64 (which
+/// cannot overflow); `value` is what the message shows.
+fn connection_bytes(
+    field: &str,
+    v: f64,
+    value: impl std::fmt::Display,
+    what: &str,
+) -> Result<(), ScenarioError> {
+    if v <= MAX_CONNECTION_BYTES as f64 {
+        return Ok(());
+    }
+    Err(bad(
+        field,
+        value,
+        &format!("{what}: a connection carries at most 1e15 bytes each way"),
+    ))
+}
+
 pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     positive("duration_s", s.duration_s)?;
     seconds("duration_s", s.duration_s)?;
@@ -131,6 +156,12 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
                     return Err(bad(format!("{f}.file_bytes"), 0, "must be at least 1"));
                 }
                 non_negative(&format!("{f}.inter_request_s"), ftp.inter_request_s)?;
+                for (name, v) in [
+                    ("file_bytes", ftp.file_bytes),
+                    ("request_bytes", ftp.request_bytes),
+                ] {
+                    connection_bytes(&format!("{f}.{name}"), v as f64, v, "is too large")?;
+                }
             }
             AppConfig::Http(h) => {
                 positive(&format!("{f}.page_interval_s"), h.page_interval_s)?;
@@ -149,8 +180,34 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
                 if h.request_bytes == 0 {
                     return Err(bad(format!("{f}.request_bytes"), 0, "must be at least 1"));
                 }
+                // One connection carries a page: its objects one way, their
+                // requests the other.
+                let objects = 1.0 + h.embedded_objects as f64;
+                let embedded = h.embedded_objects as f64 * h.embedded_object_bytes as f64;
+                let page = h.main_object_bytes as f64 + embedded;
+                let (name, v) = if embedded >= h.main_object_bytes as f64 {
+                    ("embedded_object_bytes", h.embedded_object_bytes)
+                } else {
+                    ("main_object_bytes", h.main_object_bytes)
+                };
+                let what = format!("makes a page of {} bytes", number(page));
+                connection_bytes(&format!("{f}.{name}"), page, v, &what)?;
+                let what = format!(
+                    "makes {} bytes of requests a page",
+                    number(objects * h.request_bytes as f64)
+                );
+                connection_bytes(
+                    &format!("{f}.request_bytes"),
+                    objects * h.request_bytes as f64,
+                    h.request_bytes,
+                    &what,
+                )?;
             }
-            AppConfig::Bulk(_) => {}
+            AppConfig::Bulk(b) => {
+                if let Some(n) = b.bytes {
+                    connection_bytes(&format!("{f}.bytes"), n as f64, n, "is too large")?;
+                }
+            }
             AppConfig::Web(w) => {
                 if w.segments == 0 {
                     return Err(bad(format!("{f}.segments"), 0, "must be at least 1"));

@@ -362,7 +362,10 @@ impl Bbr {
         if state == CongState::Recovery && prev != CongState::Recovery {
             self.packet_conservation = true;
             self.model.mark_round_start(s);
-            cwnd = s.pipe() + acked;
+            // Linux counts packets, so this is one at least (the ACK
+            // delivered one); in bytes a short segment delivered with
+            // nothing left in flight would make it less than one segment.
+            cwnd = (s.pipe() + acked).max(mss);
         } else if recovering(prev) && !recovering(state) {
             cwnd = cwnd.max(self.prior_cwnd);
             self.packet_conservation = false;

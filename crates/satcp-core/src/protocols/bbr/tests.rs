@@ -251,6 +251,21 @@ fn recovery_conserves_packets_and_restores_cwnd_at_its_end() {
     assert!(srv.tx.cwnd >= 20 * MSS, "{}", srv.tx.cwnd);
 }
 
+/// Recovery starts on the ACK of a short last segment with nothing else
+/// in flight: cwnd = in flight + delivered is one packet in Linux's
+/// count, so one full segment here, not the 500 bytes delivered (the
+/// scenario fuzzer's debug build found cwnd 890 bytes with an MSS of 988).
+#[test]
+fn recovery_that_starts_on_a_short_segment_keeps_one_full_segment() {
+    let mut s = send_state(MSS as u32);
+    s.cwnd = 20 * MSS;
+    let mut b = Bbr::default();
+    s.set_state(CongState::Recovery);
+    assert_eq!(s.pipe(), 0);
+    b.update_cwnd(&mut s, 500, 0);
+    assert_eq!(s.cwnd, MSS);
+}
+
 /// `bbr_set_cwnd_to_recover_or_restore`: "An ACK for P pkts should
 /// release at most 2*P packets": cwnd first loses what the ACK presumed
 /// lost (rs->losses). Holes at 1 and 5: the SACK of 8 delivers one segment

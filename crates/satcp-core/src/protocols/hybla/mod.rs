@@ -159,11 +159,15 @@ impl CongestionControl for Hybla {
             // Eq. 7: rho^2 / cwnd segments per ACK (an ACK of one segment
             // or more; a delayed ACK of two counts once, as in the paper and
             // Linux's hybla_cong_avoid, like the slow-start rule above).
+            // One ACK adds at most the clamp: an RTT0 far below the RTT
+            // (a valid 10^-300 s) makes rho^2 infinite, and the carry with
+            // it (then NaN).
             let rho = self.rho();
-            self.carry += rho * rho * segs.min(1.0) / (s.cwnd as f64 / mss) * mss;
+            let clamp = (CWND_CLAMP_SEGMENTS * s.mss() as u64) as f64;
+            self.carry += (rho * rho * segs.min(1.0) / (s.cwnd as f64 / mss) * mss).min(clamp);
             let whole = self.carry.floor();
             self.carry -= whole;
-            s.cwnd += whole as u64;
+            s.cwnd = s.cwnd.saturating_add(whole as u64);
         }
         s.cwnd = s.cwnd.min(CWND_CLAMP_SEGMENTS * s.mss() as u64);
     }
@@ -287,6 +291,32 @@ mod tests {
             h.on_ack(&mut s, MSS, SimTime::ZERO);
         }
         assert_eq!(s.cwnd, CWND_CLAMP_SEGMENTS * MSS);
+    }
+
+    /// A valid RTT0 far below the RTT (the scenario fuzzer's 10^-300 s):
+    /// rho^2 is infinite, and one ACK in congestion avoidance takes cwnd
+    /// to the clamp, then keeps it there (it overflowed: debug builds
+    /// panicked; the carry became NaN).
+    #[test]
+    fn an_infinite_rho_squared_takes_cwnd_to_the_clamp() {
+        let mut s = send_state(MSS as u32);
+        let mut h = Hybla::new(HyblaConfig {
+            rtt0_s: 1e-300,
+            pacing: false,
+        });
+        h.on_event(
+            &mut s,
+            CcEvent::RttSample(Duration::from_secs_f64(0.6)),
+            SimTime::ZERO,
+        );
+        assert!(h.rho() * h.rho() == f64::INFINITY);
+        s.cwnd = 10 * MSS;
+        s.ssthresh = s.cwnd;
+        for _ in 0..3 {
+            h.on_ack(&mut s, MSS, SimTime::ZERO);
+            assert_eq!(s.cwnd, CWND_CLAMP_SEGMENTS * MSS);
+            assert!(h.carry.is_finite());
+        }
     }
 
     /// Linux's `hybla_state`: with duplicate ACKs outstanding (Disorder)
