@@ -54,6 +54,8 @@
 #                600); prints the cases and executions
 #   make fuzz-scenarios  the whole-scenario fuzzer (hypothesis, in process)
 #                for FUZZ_SECONDS; prints the cases and cases/hour
+#   make fuzz-scenarios-checked  the same on a build with debug assertions
+#                and overflow checks (tools/checked_extension.sh)
 #
 # setup is incremental: the venv is re-provisioned when requirements-dev.txt
 # changes and the extension is rebuilt when Rust sources, Cargo files or
@@ -90,7 +92,7 @@ RUST_SOURCES := $(shell find crates -type f \( -name '*.rs' -o -name Cargo.toml 
 # clippy), so that cargo does not rebuild pyo3 when switching between them.
 export PYO3_PYTHON := $(VENV_ABS)/bin/python
 
-.PHONY: claims-docs emu bench-emu validate-linux schema setup system-tools run test test-rust test-python lint-rust lint-python bench soak fuzz fuzz-scenarios clean validate validate-modern ns3-venv
+.PHONY: claims-docs emu bench-emu validate-linux schema setup system-tools run test test-rust test-python lint-rust lint-python bench soak fuzz fuzz-scenarios fuzz-scenarios-checked clean validate validate-modern ns3-venv
 
 setup: $(PLAIN_INSTALLED)
 
@@ -358,6 +360,14 @@ fuzz: fuzz-scenarios
 # SEED=n: the first batch's seed (default: random).
 fuzz-scenarios: setup
 	$(BIN)/python tools/fuzz_scenarios.py --seconds $(FUZZ_SECONDS) $(if $(SEED),--seed $(SEED))
+
+# The same with the checked build (tools/checked_extension.sh): debug
+# assertions, overflow checks and every endpoint's invariants after every
+# call, at about a quarter of the speed.
+CHECKED_DIR := target/ext/checked
+fuzz-scenarios-checked: setup
+	tools/checked_extension.sh $(VENV) $(CHECKED_DIR)
+	PYTHONPATH=$(CHECKED_DIR)/python $(BIN)/python tools/fuzz_scenarios.py --seconds $(FUZZ_SECONDS) $(if $(SEED),--seed $(SEED))
 
 clean:
 	rm -rf $(VENV) $(EXT_DIR) python/satcp/_core*.so

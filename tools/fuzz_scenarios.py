@@ -12,6 +12,9 @@ its seed and its scenario as JSON, and the run exits 1;
 
 ``--cli-every N``: one case in N also goes through ``satcp run --out
 --pcap`` in process (exit 0 or 2, one line, no file outside --out).
+
+``make fuzz-scenarios-checked`` runs it on the checked build of the core
+(``tools/checked_extension.sh``); the core's file is printed at the start.
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "python")
 
 from scenario_fuzz import check_case, check_cli_case, random_scenario
 
+from satcp import _core
+
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -47,7 +52,7 @@ def main() -> int:
     counts: Counter[str] = Counter()
     first = args.seed if args.seed is not None else random.randrange(2**48)
     tmp = tempfile.mkdtemp(prefix="satcp-fuzz-")
-    print(f"fuzz-scenarios: first seed {first}", file=sys.stderr, flush=True)
+    print(f"fuzz-scenarios: first seed {first}; core {_core.__file__}", file=sys.stderr, flush=True)
     start = time.perf_counter()
     deadline = start + args.seconds
     failed = None

@@ -428,6 +428,12 @@ pub type PacketId = u32;
 pub struct PacketPool {
     slots: Vec<Packet>,
     free: Vec<PacketId>,
+    /// Debug builds: which slots hold a packet, so that a packet released
+    /// twice or read after its release fails where it happens (in release
+    /// builds it would corrupt another packet's slot or a connection's
+    /// count of packets in the network, and show far away).
+    #[cfg(debug_assertions)]
+    in_use: Vec<bool>,
 }
 
 impl PacketPool {
@@ -450,13 +456,32 @@ impl PacketPool {
                 (self.slots.len() - 1) as PacketId
             }
         };
+        #[cfg(debug_assertions)]
+        {
+            self.in_use.resize(self.slots.len(), false);
+            self.in_use[id as usize] = true;
+        }
         (id, &mut self.slots[id as usize])
     }
     pub fn release(&mut self, id: PacketId) {
+        #[cfg(debug_assertions)]
+        {
+            assert!(self.in_use[id as usize], "packet {id} released twice");
+            self.in_use[id as usize] = false;
+        }
         self.free.push(id);
     }
     pub fn get(&self, id: PacketId) -> &Packet {
+        self.debug_check_in_use(id);
         &self.slots[id as usize]
+    }
+    #[inline(always)]
+    fn debug_check_in_use(&self, _id: PacketId) {
+        #[cfg(debug_assertions)]
+        assert!(
+            self.in_use[_id as usize],
+            "packet {_id} read after its release"
+        );
     }
     /// Starts loading packet `id` into the caches (`engine::prefetch`).
     #[inline]
@@ -466,6 +491,7 @@ impl PacketPool {
         }
     }
     pub fn get_mut(&mut self, id: PacketId) -> &mut Packet {
+        self.debug_check_in_use(id);
         &mut self.slots[id as usize]
     }
     pub fn live(&self) -> usize {
@@ -488,6 +514,27 @@ mod tests {
         assert_eq!(pool.alloc_slot().0, 5);
         assert_eq!(pool.live(), 13);
         assert_eq!(pool.slots.len(), 13);
+    }
+
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "packet 1 released twice")]
+    fn a_packet_released_twice_fails_in_debug_builds() {
+        let mut pool = PacketPool::default();
+        let _ = pool.alloc(Packet::default());
+        let p = pool.alloc(Packet::default());
+        pool.release(p);
+        pool.release(p);
+    }
+
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "packet 0 read after its release")]
+    fn a_packet_read_after_its_release_fails_in_debug_builds() {
+        let mut pool = PacketPool::default();
+        let p = pool.alloc(Packet::default());
+        pool.release(p);
+        let _ = pool.get(p);
     }
 
     #[test]
