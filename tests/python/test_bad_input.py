@@ -56,6 +56,7 @@ OVERRIDES = [
     (["apps[0].client=moon"], ["apps[0].client", "moon"]),
     (["apps[0].kind=ftpx"], ["apps[0].kind", "ftpx"]),
     (["apps[0].file_bytes=-1"], ["apps[0].file_bytes", "-1"]),
+    (["apps[0].file_bytes=1000000000000001"], ["apps[0].file_bytes", "1000000000000001", "1e15"]),
     (["apps[0].start_s=-1"], ["apps[0].start_s", "-1"]),
     (["apps[0].tcp.mss=0"], ["apps[0].tcp.mss", "0"]),
     (["duration_s=0"], ["duration_s", "0"]),
