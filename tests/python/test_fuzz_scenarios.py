@@ -6,8 +6,10 @@ never a panic, another exception, a hang, or a file outside --out."""
 
 from __future__ import annotations
 
+import json
 import tempfile
 from collections import Counter
+from pathlib import Path
 
 from hypothesis import given, settings
 from scenario_fuzz import Outcome, check_case, check_cli_case, scenarios
@@ -115,3 +117,12 @@ def test_the_hang_check_spares_only_runs_that_ask_for_more_than_the_budget():
     spared = [s for s in map(random_scenario, range(3000)) if "unknown_field" not in str(s)]
     within = [s for s in spared if transmissions_bound(s) <= MAX_CHECKED_TRANSMISSIONS]
     assert len(within) >= 0.98 * len(spared)
+
+
+def test_a_proxys_leg_waits_for_its_peer_before_it_retires():
+    """make fuzz-scenarios-checked, seed 236349119574098: a proxy's
+    client-side leg retired while the client (in another connection) could
+    still send to it, and the client's FIN, sent again, reached it (a Rust
+    panic: "a retired endpoint was called")."""
+    case = Path(__file__).parent / "fuzz_cases" / "proxy_leg_retired_before_client_fin.json"
+    assert check_case(json.loads(case.read_text())) == Outcome.RAN

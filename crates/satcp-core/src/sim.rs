@@ -1130,39 +1130,65 @@ impl Simulation {
     }
 
     /// Retires the endpoints of the connections in `may_retire` that are
-    /// over for good: both sides finished (both FINs sent and acknowledged,
-    /// so the applications can only close them again, which does nothing),
-    /// no packet of the connection left in the network (none can reach
-    /// them) and no timer event queued or deadline set (none can wake
-    /// them). Nothing can
-    /// call into them again, so what the results and time series read is
-    /// all that must stay. Runs between events, never while an endpoint is
-    /// being called.
+    /// over for good (`retirable`). Nothing can call into them again, so
+    /// what the results and time series read is all that must stay. A
+    /// connection retired may free the connections of its endpoints' peers
+    /// (a proxy's legs wait for the client and the server, and they for
+    /// the legs), which are looked at in turn. Runs between events, never
+    /// while an endpoint is being called.
     fn retire_ended(&mut self) {
         let mut cands = std::mem::take(&mut self.may_retire);
-        for &c in &cands {
-            if self.conns[c as usize].in_network > 0 {
+        let mut i = 0;
+        while i < cands.len() {
+            let c = cands[i] as usize;
+            i += 1;
+            if !self.retirable(c) {
                 continue;
             }
-            let ended = |s: &EndpointSlot| match &s.ep {
+            for e in [2 * c, 2 * c + 1] {
+                let slot = &mut self.endpoints[e];
+                let record = Box::new(EndpointRecord::of(slot.ep.live()));
+                slot.ep = Endpoint::Retired(record);
+                let peer_conn = slot.peer / 2;
+                if peer_conn as usize != c {
+                    cands.push(peer_conn);
+                }
+            }
+        }
+        cands.clear();
+        self.may_retire = cands;
+    }
+
+    /// Connection `c` is over for good: both endpoints finished (both FINs
+    /// sent and acknowledged, so the applications can only close them
+    /// again, which does nothing), with no timer event queued or deadline
+    /// set (none can wake them), and no packet addressed to them in the
+    /// network; and so is each endpoint's peer, when it is in another
+    /// connection (a proxy's leg: the client, the server or the next
+    /// leg), or it is retired. Else the peer may still send to it: a
+    /// client whose FIN's acknowledgement was lost sends the FIN again.
+    fn retirable(&self, c: usize) -> bool {
+        let ended = |e: usize| {
+            let s = &self.endpoints[e];
+            match &s.ep {
                 Endpoint::Live(ep) => {
                     ep.state == ConnState::Finished
                         && s.timers_queued == 0
                         && ep.next_deadline().is_none()
                 }
                 Endpoint::Retired(_) => false,
-            };
-            let (ce, se) = (2 * c as usize, 2 * c as usize + 1);
-            if ended(&self.endpoints[ce]) && ended(&self.endpoints[se]) {
-                for e in [ce, se] {
-                    let slot = &mut self.endpoints[e];
-                    let record = Box::new(EndpointRecord::of(slot.ep.live()));
-                    slot.ep = Endpoint::Retired(record);
-                }
             }
+        };
+        let quiet = |conn: usize| self.conns[conn].in_network == 0;
+        if !quiet(c) || !ended(2 * c) || !ended(2 * c + 1) {
+            return false;
         }
-        cands.clear();
-        self.may_retire = cands;
+        [2 * c, 2 * c + 1].iter().all(|&e| {
+            let peer = self.endpoints[e].peer as usize;
+            peer / 2 == c
+                || matches!(self.endpoints[peer].ep, Endpoint::Retired(_))
+                || (ended(peer) && quiet(peer / 2))
+        })
     }
 
     // ----- sampling -----
