@@ -7,16 +7,21 @@
 
 use satcp_core::scenario::{build, results};
 use satcp_core::sim::Endpoint;
+use satcp_core::tcp::ConnState;
 use serde_json::json;
 
 fn short_flows(n: usize) -> satcp_core::Scenario {
+    satcp_core::parse(&short_flows_json(n).to_string()).expect("valid scenario")
+}
+
+fn short_flows_json(n: usize) -> serde_json::Value {
     let apps: Vec<_> = (0..n)
         .map(|i| {
             json!({"kind": "ftp", "client": "client", "server": "server",
                    "file_bytes": 30_000, "start_s": 0.2 * i as f64})
         })
         .collect();
-    let v = json!({
+    json!({
         "name": "retire", "seed": 3, "duration_s": 0.2 * n as f64 + 300.0,
         "sample_interval_s": 1.0,
         "nodes": ["server", "gateway", "client"],
@@ -29,8 +34,7 @@ fn short_flows(n: usize) -> satcp_core::Scenario {
              "ba": {"errors": {"loss": 0.02, "duplicate": 0.02}}}
         ],
         "apps": apps
-    });
-    satcp_core::parse(&v.to_string()).expect("valid scenario")
+    })
 }
 
 #[test]
@@ -77,4 +81,57 @@ fn finished_connections_are_retired_and_their_results_kept() {
             .expect("a sample of every connection at the last sample time");
         assert_eq!(fs.bytes_delivered[i], f.client.bytes_delivered, "conn {c}");
     }
+}
+
+/// Through a proxy, each flow is two connections: the client with the
+/// proxy's first leg, the second leg with the server. A leg whose own
+/// connection is over must wait for its peer in the other connection: the
+/// client whose acknowledgement of its FIN was lost sends the FIN again,
+/// to the leg. With loss both ways on the client's side, such FINs come;
+/// no endpoint is retired while its peer can still send to it, and every
+/// connection is retired by the end.
+#[test]
+fn a_proxys_legs_retire_only_after_their_peers() {
+    let n = 40;
+    let mut v = short_flows_json(n);
+    v["pep"] = json!([{"node": "gateway"}]);
+    let s = satcp_core::parse(&v.to_string()).expect("valid scenario");
+    let mut sim = build::build(&s);
+    // Without the wait, a FIN sent again reaches a retired leg and the run
+    // fails on "a retired endpoint was called".
+    sim.run(
+        satcp_core::engine::SimTime::from_secs_f64(s.duration_s),
+        false,
+    );
+    let mut retired_while_peer_could_send = Vec::new();
+    for (e, slot) in sim.endpoints.iter().enumerate() {
+        if !matches!(slot.ep, Endpoint::Retired(_)) {
+            continue;
+        }
+        let finished = match &sim.endpoints[slot.peer as usize].ep {
+            Endpoint::Live(p) => p.state == ConnState::Finished,
+            Endpoint::Retired(_) => true,
+        };
+        if !finished {
+            retired_while_peer_could_send.push(e);
+        }
+    }
+    assert!(
+        retired_while_peer_could_send.is_empty(),
+        "retired while the peer was not finished: endpoints {:?}",
+        &retired_while_peer_could_send[..retired_while_peer_could_send.len().min(5)]
+    );
+    // Twice as many connections as flows, and (the loss notwithstanding)
+    // nearly all of them over and retired by the end.
+    assert_eq!(sim.conns.len(), 2 * n);
+    let retired = sim
+        .endpoints
+        .iter()
+        .filter(|s| matches!(s.ep, Endpoint::Retired(_)))
+        .count();
+    assert!(
+        retired >= 2 * 2 * n * 5 / 6,
+        "only {retired} of {} endpoints retired",
+        4 * n
+    );
 }
