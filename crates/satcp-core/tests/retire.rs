@@ -83,11 +83,12 @@ fn finished_connections_are_retired_and_their_results_kept() {
     }
 }
 
-/// Through a proxy, each flow is two connections: the client with the
-/// proxy's first leg, the second leg with the server. A leg whose own
-/// connection is over must wait for its peer in the other connection: the
-/// client whose acknowledgement of its FIN was lost sends the FIN again,
-/// to the leg. With loss both ways on the client's side, such FINs come;
+/// Through a proxy, each flow is two connections: the client and the
+/// server, and the proxy's two legs; each endpoint's peer is in the other
+/// one (the client's the client-side leg, the server's the server-side
+/// leg). A connection that is over must wait for its peers: the client
+/// whose acknowledgement of its FIN was lost sends the FIN again, to the
+/// leg. With loss both ways on the client's side, such FINs come;
 /// no endpoint is retired while its peer can still send to it, and every
 /// connection is retired by the end.
 #[test]
