@@ -200,6 +200,24 @@ pub struct HttpConfig {
     pub tcp: crate::tcp::TcpConfig,
 }
 
+impl HttpConfig {
+    /// Objects a page asks for: the main one and the embedded ones.
+    pub fn objects(&self) -> f64 {
+        1.0 + self.embedded_objects as f64
+    }
+
+    /// Bytes of the embedded objects of a page (in f64: validation and the
+    /// memory estimate read it before any bound on it is checked).
+    pub fn embedded_bytes(&self) -> f64 {
+        self.embedded_objects as f64 * self.embedded_object_bytes as f64
+    }
+
+    /// Bytes of a page: its main object and the embedded ones.
+    pub fn page_bytes(&self) -> f64 {
+        self.main_object_bytes as f64 + self.embedded_bytes()
+    }
+}
+
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BulkConfig {

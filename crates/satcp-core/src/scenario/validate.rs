@@ -182,10 +182,9 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
                 }
                 // One connection carries a page: its objects one way, their
                 // requests the other.
-                let objects = 1.0 + h.embedded_objects as f64;
-                let embedded = h.embedded_objects as f64 * h.embedded_object_bytes as f64;
-                let page = h.main_object_bytes as f64 + embedded;
-                let (name, v) = if embedded >= h.main_object_bytes as f64 {
+                let objects = h.objects();
+                let page = h.page_bytes();
+                let (name, v) = if h.embedded_bytes() >= h.main_object_bytes as f64 {
                     ("embedded_object_bytes", h.embedded_object_bytes)
                 } else {
                     ("main_object_bytes", h.main_object_bytes)
@@ -448,9 +447,8 @@ pub fn estimate_memory(s: &Scenario) -> MemoryEstimate {
             AppConfig::Http(h) => {
                 let planned = (span / h.page_interval_s).floor() + 1.0;
                 let pages = h.pages.map_or(planned, |p| (p as f64).min(planned));
-                let objects = 1.0 + h.embedded_objects as f64;
-                let bytes = h.main_object_bytes as f64
-                    + h.embedded_objects as f64 * h.embedded_object_bytes as f64;
+                let objects = h.objects();
+                let bytes = h.page_bytes();
                 let field = if h.pages.is_some() {
                     format!("{f}.pages, {f}.embedded_objects")
                 } else {
