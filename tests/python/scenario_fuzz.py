@@ -476,7 +476,8 @@ def scenarios(draw: Any) -> dict[str, Any]:
     """A whole scenario: a chain of 2 to 5 nodes (one link per
     neighbouring pair, sometimes one more across), 1 to 3 applications
     between nodes, a shared [tcp] table, router functions, a
-    split-connection proxy, and a duration of at most MAX_DURATION_S."""
+    split-connection proxy or two, and a duration of at most
+    MAX_DURATION_S."""
     n = draw(ints(2, 5))
     nodes = [f"n{i}" for i in range(n)]
     links = []
@@ -534,6 +535,11 @@ def scenarios(draw: Any) -> dict[str, Any]:
             "buffer_bytes": draw(maybe(ints(1, 2_000_000))),
         }
         sc["pep"] = [pruned(proxy)]
+        # A second proxy on the chain: a flow across both is split twice
+        # (three connections, the middle one leg to leg).
+        others = [x for x in inner if x != proxy["node"]]
+        if others and draw(ints(0, 2)) == 0:
+            sc["pep"].append({"node": draw(pick(*others))})
     return sc
 
 

@@ -44,7 +44,8 @@ def test_the_command_line_exits_0_or_2_with_one_line_and_writes_only_out(sc):
 def test_the_generator_covers_every_registered_kind():
     """Among 1,500 scenarios drawn from seeds (the long run's way) that the
     core accepts: every registered variant, router function, queue kind,
-    application kind and schedule, and a split-connection proxy."""
+    application kind and schedule, a split-connection proxy and two on
+    one route."""
     from scenario_fuzz import (
         APP_KINDS,
         MAX_MEMORY,
@@ -70,6 +71,7 @@ def test_the_generator_covers_every_registered_kind():
         seen |= {f"app {a['kind']}" for a in sc["apps"]}
         seen |= {f"router {r['kind']}" for r in sc.get("routers", [])}
         seen |= {"pep"} if sc.get("pep") else set()
+        seen |= {"two proxies"} if len(sc.get("pep", [])) == 2 else set()
         seen |= {f"queue {q}" for q in QUEUE_KINDS if f'"queue": "{q}"' in text}
         seen |= {
             s
@@ -89,7 +91,7 @@ def test_the_generator_covers_every_registered_kind():
         | {f"router {r}" for r in ROUTER_KINDS}
         | {f"queue {q}" for q in QUEUE_KINDS}
         | {"delay_schedule", "rate_schedule", "loss_schedule", "dvbs2", "esn0_schedule", "dvbrcs2"}
-        | {"pep"}
+        | {"pep", "two proxies"}
     )
     assert want <= seen, sorted(want - seen)
 
