@@ -89,8 +89,8 @@ fn finished_connections_are_retired_and_their_results_kept() {
 /// leg). A connection that is over must wait for its peers: the client
 /// whose acknowledgement of its FIN was lost sends the FIN again, to the
 /// leg. With loss both ways on the client's side, such FINs come;
-/// no endpoint is retired while its peer can still send to it, and every
-/// connection is retired by the end.
+/// no endpoint is retired while its peer can still send to it, and nearly
+/// every connection is retired by the end.
 #[test]
 fn a_proxys_legs_retire_only_after_their_peers() {
     let n = 40;
